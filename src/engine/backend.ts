@@ -1,0 +1,91 @@
+/**
+ * The engine's only window on clusters. Implemented by the simulated fleet
+ * (`src/backends/simulator/`) and by ARM (`src/backends/azure/`). Instants are epoch milliseconds.
+ */
+import type { MaintenanceConfigurations } from "../model/maintenanceWindow";
+import type { UpgradeType } from "../model/update";
+
+/** Which cluster: the member's name and, for real backends, its ARM id. */
+export interface MemberRef {
+  name: string;
+  clusterResourceId?: string;
+}
+
+export interface NodePoolInfo {
+  name: string;
+  orchestratorVersion: string;
+  nodeImageVersion: string;
+}
+
+export interface ClusterInfo {
+  region: string;
+  /** Control plane version. */
+  kubernetesVersion: string;
+  nodePools: NodePoolInfo[];
+  maintenanceConfigurations?: MaintenanceConfigurations;
+  /** An operation already running on the cluster, whoever started it. The engine never starts another. */
+  activeOperation?: {
+    operationId?: string;
+    /** When it is expected to end, if known: the engine looks again then. */
+    expectedEndAt?: number;
+  };
+}
+
+/** A version a region offers; `availableAt` absent = available now. */
+export interface OfferedVersion {
+  version: string;
+  availableAt?: number;
+}
+
+export interface RegionOffer {
+  kubernetesVersions: OfferedVersion[];
+  nodeImages: OfferedVersion[];
+}
+
+/** What to do to one cluster, fully resolved by the engine. */
+export interface UpgradeRequest {
+  type: UpgradeType;
+  /** Target control plane (and, for Full, node pool) version. Absent for NodeImageOnly. */
+  kubernetesVersion?: string;
+  /** Node pool name → node image version to apply. Pools not listed keep their image. */
+  nodeImageVersions: Record<string, string>;
+}
+
+export interface StartedOperation {
+  operationId: string;
+  /** When the engine should look at the operation again (a hint; the engine may look earlier). */
+  checkAgainAt?: number;
+}
+
+export type OperationStatus = "InProgress" | "Succeeded" | "Failed";
+
+export interface OperationState {
+  status: OperationStatus;
+  error?: { code: string; message: string };
+  /** When `InProgress`: when to look again. */
+  checkAgainAt?: number;
+}
+
+export interface ClusterBackend {
+  getCluster(member: MemberRef): Promise<ClusterInfo>;
+  getRegionOffer(region: string): Promise<RegionOffer>;
+  /**
+   * Start an upgrade. Throws `BackendError` with code `OperationNotAllowed` when the cluster already
+   * has an operation running (ARM's 409), or another code when the request breaks an AKS rule.
+   */
+  startUpgrade(member: MemberRef, request: UpgradeRequest): Promise<StartedOperation>;
+  getOperation(member: MemberRef, operationId: string): Promise<OperationState>;
+}
+
+/** An error a backend reports in ARM's terms (`code` as in ARM error bodies). */
+export class BackendError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "BackendError";
+    this.code = code;
+  }
+}
+
+/** ARM's 409 when a cluster is busy with another operation. */
+export const OPERATION_NOT_ALLOWED = "OperationNotAllowed";

@@ -1,0 +1,99 @@
+/**
+ * Building blocks shared by every schema: names, versions, instants, and the field-path
+ * formatting that every validation error goes through (SPEC §2: "a message that names the
+ * offending field path").
+ */
+import { z } from "zod";
+
+/** SPEC §2: stage, group and member names. */
+export const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export const NameSchema = z
+  .string({ error: "must be a string" })
+  .min(1, "must not be empty")
+  .max(50, "must be at most 50 characters")
+  .regex(NAME_PATTERN, "must be lowercase letters, digits and '-', starting and ending with a letter or digit");
+
+/** YAML reads `1.32` as a number; turn it back into text so the format check can explain itself. */
+const numberToString = (v: unknown) => (typeof v === "number" ? String(v) : v);
+
+/** SPEC §2: a Kubernetes version is `major.minor.patch`. */
+export const KubernetesVersionSchema = z.preprocess(
+  numberToString,
+  z
+    .string({ error: "must be a string" })
+    .regex(/^\d+\.\d+\.\d+$/, "must be a version of the form major.minor.patch, e.g. 1.32.0"),
+);
+
+/**
+ * A node image version: `<family>-<date>`, e.g. `AKSUbuntu-2204gen2containerd-202611.24.0`
+ * (SPEC §3.6: the family is everything before the last `-`).
+ */
+export const NodeImageVersionSchema = z
+  .string({ error: "must be a string" })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._]*(-[A-Za-z0-9._]+)*-\d+(\.\d+)*$/, "must be a node image version such as AKSUbuntu-2204gen2containerd-202611.24.0");
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An instant in ISO 8601 with a zone (`Z` or `±HH:mm`), kept as the string the user wrote. */
+export const InstantSchema = z
+  .string({ error: "must be an ISO 8601 date-time string" })
+  .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)), {
+    message: "must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z",
+  });
+
+/** A calendar date `YYYY-MM-DD`. */
+export const DateSchema = z
+  .string({ error: "must be a date string YYYY-MM-DD" })
+  .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
+    message: "must be a valid date YYYY-MM-DD",
+  });
+
+/** `"N"` or `"P%"` (SPEC §6). */
+export const ConcurrencySchema = z.preprocess(
+  numberToString,
+  z
+    .string({ error: "must be a string such as \"3\" or \"25%\"" })
+    .regex(/^([1-9]\d{0,5}|([1-9]\d?|100)%)$/, "must be a positive whole number (\"3\") or a percentage from 1% to 100% (\"25%\")"),
+);
+
+/** One validation problem: a dotted field path and what is wrong there. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** `["strategy","stages",1,"groups",0,"name"]` → `strategy.stages[1].groups[0].name`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out === "" ? "(root)" : out;
+}
+
+/** Thrown when input is invalid. Nothing has been touched when this is thrown. */
+export class ValidationError extends Error {
+  readonly issues: FieldIssue[];
+  constructor(issues: FieldIssue[]) {
+    super(issues.map((i) => `${i.path}: ${i.message}`).join("\n"));
+    this.name = "ValidationError";
+    this.issues = issues;
+  }
+}
+
+/** Zod issues as field issues, with an optional prefix path (e.g. when a schema is embedded). */
+export function toFieldIssues(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): FieldIssue[] {
+  return error.issues.map((issue) => ({
+    path: formatPath([...prefix, ...issue.path]),
+    message: issue.message,
+  }));
+}
+
+/** Parse or throw a ValidationError naming every offending field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix: ReadonlyArray<PropertyKey> = []): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ValidationError(toFieldIssues(result.error, prefix));
+  return result.data;
+}

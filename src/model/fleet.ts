@@ -1,0 +1,83 @@
+/**
+ * SPEC §7 simulated world: what each region offers and from when, and the clusters themselves
+ * (the scenario's `regions` + `members`). The same description is the simulated fleet's file
+ * (`fleet.yaml`) for the CLI and, later, the Pulumi resources.
+ */
+import { z } from "zod";
+import { InstantSchema, KubernetesVersionSchema, NameSchema, NodeImageVersionSchema } from "./common";
+import { MaintenanceConfigurationsSchema } from "./maintenanceWindow";
+import { ClusterResourceIdSchema } from "./member";
+
+export const OfferedKubernetesVersionSchema = z.strictObject({
+  version: KubernetesVersionSchema,
+  /** Absent: available from the start. */
+  availableAt: InstantSchema.optional(),
+});
+
+export const OfferedNodeImageSchema = z.strictObject({
+  version: NodeImageVersionSchema,
+  availableAt: InstantSchema.optional(),
+});
+
+export const RegionSchema = z.strictObject({
+  kubernetesVersions: z.array(OfferedKubernetesVersionSchema).default([]),
+  nodeImages: z.array(OfferedNodeImageSchema).default([]),
+});
+export type Region = z.infer<typeof RegionSchema>;
+
+export const RegionNameSchema = z
+  .string()
+  .regex(/^[a-z0-9]+$/, "must be an Azure region name such as westeurope");
+
+export const NodePoolSchema = z.strictObject({
+  name: z.string().regex(/^[a-z][a-z0-9]{0,11}$/, "must be an AKS node pool name: lowercase letters and digits, starting with a letter, at most 12 characters"),
+  orchestratorVersion: KubernetesVersionSchema,
+  nodeImageVersion: NodeImageVersionSchema,
+});
+export type NodePool = z.infer<typeof NodePoolSchema>;
+
+export const SimulationSchema = z.strictObject({
+  /** Minutes an upgrade takes (default 10). */
+  upgradeMinutes: z.number({ error: "must be a number of minutes" }).positive("must be greater than 0").max(7 * 24 * 60, "must be at most a week").default(10),
+  /** The upgrade fails when it ends, with this error. */
+  fail: z.strictObject({ code: z.string().min(1).default("UpgradeFailed"), message: z.string().default("the upgrade failed") }).optional(),
+  /** An operation someone else started is running on the cluster until this instant. */
+  busyUntil: InstantSchema.optional(),
+});
+export type Simulation = z.infer<typeof SimulationSchema>;
+
+export const SimulatedClusterSchema = z.strictObject({
+  name: NameSchema,
+  clusterResourceId: ClusterResourceIdSchema.optional(),
+  group: NameSchema.optional(),
+  region: RegionNameSchema,
+  /** Control plane version. */
+  kubernetesVersion: KubernetesVersionSchema,
+  nodePools: z.array(NodePoolSchema).min(1, "a cluster has at least one node pool"),
+  maintenanceConfigurations: MaintenanceConfigurationsSchema.optional(),
+  simulation: SimulationSchema.optional(),
+});
+export type SimulatedCluster = z.infer<typeof SimulatedClusterSchema>;
+
+export const FleetSchema = z
+  .strictObject({
+    regions: z.record(RegionNameSchema, RegionSchema),
+    members: z.array(SimulatedClusterSchema).min(1, "a fleet has at least one member"),
+  })
+  .superRefine((fleet, ctx) => {
+    const seen = new Map<string, number>();
+    fleet.members.forEach((m, i) => {
+      const first = seen.get(m.name);
+      if (first !== undefined) ctx.addIssue({ code: "custom", path: ["members", i, "name"], message: `duplicate member name '${m.name}' (also members[${first}])` });
+      else seen.set(m.name, i);
+      if (!(m.region in fleet.regions)) {
+        ctx.addIssue({ code: "custom", path: ["members", i, "region"], message: `region '${m.region}' is not declared under regions` });
+      }
+      const pools = new Set<string>();
+      m.nodePools.forEach((p, j) => {
+        if (pools.has(p.name)) ctx.addIssue({ code: "custom", path: ["members", i, "nodePools", j, "name"], message: `duplicate node pool name '${p.name}'` });
+        pools.add(p.name);
+      });
+    });
+  });
+export type Fleet = z.infer<typeof FleetSchema>;

@@ -1,0 +1,57 @@
+/** SPEC §1 `managedClusterUpdate`: what a run does to each member. */
+import { z } from "zod";
+import { KubernetesVersionSchema, NodeImageVersionSchema } from "./common";
+import { imageFamily } from "./nodeImage";
+
+export const UpgradeTypeSchema = z.enum(["Full", "ControlPlaneOnly", "NodeImageOnly"], {
+  error: "must be one of Full, ControlPlaneOnly, NodeImageOnly",
+});
+export type UpgradeType = z.infer<typeof UpgradeTypeSchema>;
+
+export const NodeImageSelectionTypeSchema = z.enum(["Latest", "Consistent", "Custom"], {
+  error: "must be one of Latest, Consistent, Custom",
+});
+export type NodeImageSelectionType = z.infer<typeof NodeImageSelectionTypeSchema>;
+
+export const ManagedClusterUpdateSchema = z
+  .strictObject({
+    upgrade: z.strictObject({
+      type: UpgradeTypeSchema,
+      kubernetesVersion: KubernetesVersionSchema.optional(),
+    }),
+    nodeImageSelection: z
+      .strictObject({
+        type: NodeImageSelectionTypeSchema,
+        customNodeImageVersions: z.array(z.strictObject({ version: NodeImageVersionSchema })).optional(),
+      })
+      .optional(),
+  })
+  .superRefine((update, ctx) => {
+    const { type, kubernetesVersion } = update.upgrade;
+    if ((type === "Full" || type === "ControlPlaneOnly") && kubernetesVersion === undefined) {
+      ctx.addIssue({ code: "custom", path: ["upgrade", "kubernetesVersion"], message: `is required for a ${type} upgrade` });
+    }
+    if (type === "NodeImageOnly" && kubernetesVersion !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["upgrade", "kubernetesVersion"], message: "must be absent for a NodeImageOnly upgrade" });
+    }
+    const selection = update.nodeImageSelection;
+    if (selection === undefined) return;
+    const custom = selection.customNodeImageVersions;
+    if (selection.type === "Custom") {
+      if (custom === undefined || custom.length === 0) {
+        ctx.addIssue({ code: "custom", path: ["nodeImageSelection", "customNodeImageVersions"], message: "is required (one version per image family) when type is Custom" });
+        return;
+      }
+      const families = new Map<string, number>();
+      custom.forEach(({ version }, i) => {
+        const family = imageFamily(version);
+        const first = families.get(family);
+        if (first !== undefined) {
+          ctx.addIssue({ code: "custom", path: ["nodeImageSelection", "customNodeImageVersions", i, "version"], message: `second version of image family '${family}' (also customNodeImageVersions[${first}])` });
+        } else families.set(family, i);
+      });
+    } else if (custom !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["nodeImageSelection", "customNodeImageVersions"], message: `must be absent unless type is Custom (type is ${selection.type})` });
+    }
+  });
+export type ManagedClusterUpdate = z.infer<typeof ManagedClusterUpdateSchema>;
