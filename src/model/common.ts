@@ -73,6 +73,16 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out === "" ? "(root)" : out;
 }
 
+/** `strategy.stages[1].name` → `["strategy","stages",1,"name"]` (the inverse of `formatPath`). */
+export function parsePath(path: string): PropertyKey[] {
+  const out: PropertyKey[] = [];
+  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (match[2] !== undefined) out.push(Number(match[2]));
+    else if (match[1] !== undefined) out.push(match[1]);
+  }
+  return out;
+}
+
 /** Thrown when input is invalid. Nothing has been touched when this is thrown. */
 export class ValidationError extends Error {
   readonly issues: FieldIssue[];

@@ -59,25 +59,28 @@ export const SimulatedClusterSchema = z.strictObject({
 });
 export type SimulatedCluster = z.infer<typeof SimulatedClusterSchema>;
 
-export const FleetSchema = z
-  .strictObject({
-    regions: z.record(RegionNameSchema, RegionSchema),
-    members: z.array(SimulatedClusterSchema).min(1, "a fleet has at least one member"),
-  })
-  .superRefine((fleet, ctx) => {
-    const seen = new Map<string, number>();
-    fleet.members.forEach((m, i) => {
-      const first = seen.get(m.name);
-      if (first !== undefined) ctx.addIssue({ code: "custom", path: ["members", i, "name"], message: `duplicate member name '${m.name}' (also members[${first}])` });
-      else seen.set(m.name, i);
-      if (!(m.region in fleet.regions)) {
-        ctx.addIssue({ code: "custom", path: ["members", i, "region"], message: `region '${m.region}' is not declared under regions` });
-      }
-      const pools = new Set<string>();
-      m.nodePools.forEach((p, j) => {
-        if (pools.has(p.name)) ctx.addIssue({ code: "custom", path: ["members", i, "nodePools", j, "name"], message: `duplicate node pool name '${p.name}'` });
-        pools.add(p.name);
-      });
+export const FleetShape = {
+  regions: z.record(RegionNameSchema, RegionSchema),
+  members: z.array(SimulatedClusterSchema).min(1, "a fleet has at least one member"),
+};
+
+/** Cross-field fleet rules: unique member names, declared regions, unique pool names. */
+export function checkFleet(fleet: { regions: Record<string, Region>; members: SimulatedCluster[] }, ctx: z.RefinementCtx): void {
+  const seen = new Map<string, number>();
+  fleet.members.forEach((m, i) => {
+    const first = seen.get(m.name);
+    if (first !== undefined) ctx.addIssue({ code: "custom", path: ["members", i, "name"], message: `duplicate member name '${m.name}' (also members[${first}])` });
+    else seen.set(m.name, i);
+    if (!Object.prototype.hasOwnProperty.call(fleet.regions, m.region)) {
+      ctx.addIssue({ code: "custom", path: ["members", i, "region"], message: `region '${m.region}' is not declared under regions` });
+    }
+    const pools = new Set<string>();
+    m.nodePools.forEach((p, j) => {
+      if (pools.has(p.name)) ctx.addIssue({ code: "custom", path: ["members", i, "nodePools", j, "name"], message: `duplicate node pool name '${p.name}'` });
+      pools.add(p.name);
     });
   });
+}
+
+export const FleetSchema = z.strictObject(FleetShape).superRefine(checkFleet);
 export type Fleet = z.infer<typeof FleetSchema>;

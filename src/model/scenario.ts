@@ -1,0 +1,133 @@
+/**
+ * SPEC §7 scenario file: a simulated world (regions + clusters) plus one update run and user actions
+ * at virtual instants. `parseScenario` is the single entry point: YAML or JSON text in, a validated
+ * scenario or a `ValidationError` listing every problem by field path out.
+ */
+import { z } from "zod";
+import { parse as parseYaml } from "yaml";
+import { InstantSchema, NameSchema, ValidationError, parsePath, toFieldIssues, type FieldIssue } from "./common";
+import { FleetShape, checkFleet } from "./fleet";
+import { crossValidateRun, type ExcludedMember } from "./run";
+import { SkipTargetSchema } from "./skip";
+import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, UpdateRunStrategySchema, type UpdateRunStrategy } from "./strategy";
+import { ManagedClusterUpdateSchema } from "./update";
+
+export const DEFAULT_HORIZON_DAYS = 30;
+
+export const ScenarioActionSchema = z
+  .strictObject({
+    at: InstantSchema,
+    skip: z.array(SkipTargetSchema).min(1, "must name at least one item").optional(),
+    stop: z.literal(true, { error: "must be true" }).optional(),
+    start: z.literal(true, { error: "must be true" }).optional(),
+  })
+  .refine((a) => [a.skip, a.stop, a.start].filter((x) => x !== undefined).length === 1, {
+    message: "an action does exactly one of skip, stop, start",
+  });
+export type ScenarioAction = z.infer<typeof ScenarioActionSchema>;
+
+export const ScenarioSchema = z
+  .strictObject({
+    /** Virtual clock at run start; the run is started at this instant. */
+    start: InstantSchema,
+    /** Horizon; default start + 30 days. */
+    until: InstantSchema.optional(),
+    ...FleetShape,
+    strategy: UpdateRunStrategySchema.optional(),
+    /** Reusable strategies, referenced by `updateStrategyId`. */
+    strategies: z.record(NameSchema, UpdateRunStrategySchema).optional(),
+    updateStrategyId: NameSchema.optional(),
+    managedClusterUpdate: ManagedClusterUpdateSchema,
+    actions: z.array(ScenarioActionSchema).default([]),
+  })
+  .superRefine((scenario, ctx) => {
+    checkFleet(scenario, ctx);
+    const add = (issue: FieldIssue) => ctx.addIssue({ code: "custom", path: parsePath(issue.path), message: issue.message });
+    const strategy = resolveScenarioStrategy(scenario);
+    if (scenario.updateStrategyId !== undefined && scenario.strategy === undefined && strategy === undefined) {
+      ctx.addIssue({ code: "custom", path: ["updateStrategyId"], message: `no strategy named '${scenario.updateStrategyId}' under strategies` });
+    }
+    const { issues } = crossValidateRun({ members: scenario.members, strategy, updateStrategyId: scenario.updateStrategyId });
+    // crossValidateRun names strategy paths as `strategy...`; a referenced strategy lives under `strategies.<name>`.
+    for (const issue of issues) {
+      if (scenario.strategy === undefined && scenario.updateStrategyId !== undefined && issue.path.startsWith("strategy.")) {
+        add({ ...issue, path: `strategies.${scenario.updateStrategyId}${issue.path.slice("strategy".length)}` });
+      } else add(issue);
+    }
+    const start = Date.parse(scenario.start);
+    if (scenario.until !== undefined && Date.parse(scenario.until) <= start) {
+      ctx.addIssue({ code: "custom", path: ["until"], message: "must be after start" });
+    }
+    const known = knownSkipTargets(scenario.members, strategy);
+    scenario.actions.forEach((action, i) => {
+      if (Date.parse(action.at) < start) ctx.addIssue({ code: "custom", path: ["actions", i, "at"], message: "must not be before start" });
+      action.skip?.forEach((target, j) => {
+        if (!known[target.type].has(target.name)) {
+          ctx.addIssue({ code: "custom", path: ["actions", i, "skip", j, "name"], message: `no ${target.type === "AfterStageWait" ? "stage" : target.type.toLowerCase()} named '${target.name}' in this run` });
+        }
+      });
+    });
+  });
+export type Scenario = z.infer<typeof ScenarioSchema>;
+
+/** The strategy the scenario's run uses: inline, referenced, or undefined (the default strategy). */
+export function resolveScenarioStrategy(scenario: {
+  strategy?: UpdateRunStrategy;
+  strategies?: Record<string, UpdateRunStrategy>;
+  updateStrategyId?: string;
+}): UpdateRunStrategy | undefined {
+  if (scenario.strategy !== undefined) return scenario.strategy;
+  if (scenario.updateStrategyId === undefined) return undefined;
+  return scenario.strategies?.[scenario.updateStrategyId];
+}
+
+function knownSkipTargets(members: ReadonlyArray<{ name: string }>, strategy: UpdateRunStrategy | undefined) {
+  const stages = strategy?.stages ?? [{ name: DEFAULT_STAGE_NAME, groups: [{ name: DEFAULT_GROUP_NAME }] }];
+  const stageNames = new Set(stages.map((s) => s.name));
+  return {
+    Member: new Set(members.map((m) => m.name)),
+    Group: new Set(stages.flatMap((s) => s.groups.map((g) => g.name))),
+    Stage: stageNames,
+    AfterStageWait: stageNames,
+  };
+}
+
+/** Drop repeats: the fleet and the run both check member names. */
+function dedupe(issues: FieldIssue[]): FieldIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.path}\n${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Validate an already-parsed scenario object. */
+export function validateScenario(input: unknown): Scenario {
+  const result = ScenarioSchema.safeParse(input);
+  if (!result.success) throw new ValidationError(dedupe(toFieldIssues(result.error)));
+  return result.data;
+}
+
+/** Parse YAML or JSON text (JSON is YAML) into a validated scenario. */
+export function parseScenario(text: string): Scenario {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
+    throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ValidationError([{ path: "(root)", message: "a scenario is a mapping with start, regions, members and managedClusterUpdate" }]);
+  }
+  return validateScenario(raw);
+}
+
+/** Horizon of a scenario: `until`, or start + 30 days. */
+export function scenarioHorizon(scenario: Scenario): number {
+  return scenario.until !== undefined ? Date.parse(scenario.until) : Date.parse(scenario.start) + DEFAULT_HORIZON_DAYS * 86_400_000;
+}
+
+export type { ExcludedMember };
