@@ -49,6 +49,11 @@ export const DateSchema = z
     message: "must be a valid date YYYY-MM-DD",
   });
 
+/** An epoch-ms instant as ISO 8601 UTC ending in `Z`, without milliseconds when they are zero (SPEC §5). */
+export function isoInstant(instant: number): string {
+  return new Date(instant).toISOString().replace(/\.000Z$/, "Z");
+}
+
 /** `"N"` or `"P%"` (SPEC §6). */
 export const ConcurrencySchema = z.preprocess(
   numberToString,

@@ -1,0 +1,12 @@
+/** The simulated fleet: the embedded default backend (SPEC §7). */
+export * from "./errorCodes";
+export { FLEET_STATE_FORMAT, FleetStateSchema, type ClusterState, type FleetState, type OperationRecord } from "./fleetState";
+export { type ClusterSnapshot, type FleetSnapshot, type OperationLogEntry } from "./snapshot";
+export {
+  DEFAULT_UPGRADE_MINUTES,
+  SimulatedFleet,
+  type FleetOperationLogEntry,
+  type SimulatedFleetOptions,
+  type StartUpgradeCall,
+} from "./simulatedFleet";
+export { StateFileError, loadSimulatedFleet, readFleetState, resetFleetState, saveSimulatedFleet, writeFleetState } from "./stateFile";

@@ -1,0 +1,249 @@
+/**
+ * The embedded default backend: a fleet of simulated AKS clusters driven by a `Clock`. Upgrades take
+ * `simulation.upgradeMinutes` of clock time and are settled lazily — every call first finishes the
+ * operations whose end has passed — so the fleet needs no timers and a virtual clock can jump a week
+ * ahead in one step. The simulator reads time only from the clock; instants are epoch ms.
+ */
+import {
+  BackendError,
+  type ClusterBackend,
+  type ClusterInfo,
+  type MemberRef,
+  type OfferedVersion,
+  type OperationState,
+  type RegionOffer,
+  type StartedOperation,
+  type UpgradeRequest,
+} from "../../engine/backend";
+import type { Clock } from "../../engine/clock";
+import type { Fleet, Region, SimulatedCluster } from "../../model/fleet";
+import { NOT_FOUND, OPERATION_NOT_ALLOWED } from "./errorCodes";
+import { FLEET_STATE_FORMAT, initialClusterState, runningOperation, type ClusterState, type FleetState, type OperationRecord } from "./fleetState";
+import { clusterSnapshot, operationLogEntry, toIsoInstant, type FleetSnapshot, type OperationLogEntry } from "./snapshot";
+import { applyUpgrade, checkUpgradeRequest } from "./upgradeRules";
+
+/** SPEC §7: an upgrade takes 10 minutes unless the cluster's `simulation.upgradeMinutes` says otherwise. */
+export const DEFAULT_UPGRADE_MINUTES = 10;
+
+export interface SimulatedFleetOptions {
+  /** Cluster state a previous run left (see `stateFile.ts`). Clusters it does not name start as described. */
+  restoredState?: FleetState;
+  /** Called with the new state after every call that changed it — the hook `stateFile.ts` persists with. */
+  onStateChange?: (state: FleetState) => void;
+}
+
+/** One `startUpgrade` call, accepted or refused, kept so tests can count and inspect them. */
+export interface StartUpgradeCall {
+  member: string;
+  at: number;
+  request: UpgradeRequest;
+  outcome: { operationId: string } | { error: { code: string; message: string } };
+}
+
+/** One accepted upgrade of any cluster, for the fleet-wide operation log. */
+export interface FleetOperationLogEntry extends OperationLogEntry {
+  member: string;
+}
+
+/** A cluster's fixed description next to what it has become. */
+interface ClusterEntry {
+  description: SimulatedCluster;
+  state: ClusterState;
+}
+
+export class SimulatedFleet implements ClusterBackend {
+  private readonly fleet: Fleet;
+  private readonly clock: Clock;
+  private readonly onStateChange: ((state: FleetState) => void) | undefined;
+  /** In fleet declaration order, which every listing keeps. */
+  private readonly clusters = new Map<string, ClusterEntry>();
+  private readonly startCalls: StartUpgradeCall[] = [];
+  /** Whether the current call changed the state (and so `onStateChange` is due). */
+  private changed = false;
+
+  constructor(fleet: Fleet, clock: Clock, options: SimulatedFleetOptions = {}) {
+    this.fleet = fleet;
+    this.clock = clock;
+    this.onStateChange = options.onStateChange;
+    const restored = options.restoredState?.clusters ?? {};
+    for (const description of fleet.members) {
+      const state = Object.hasOwn(restored, description.name) ? restored[description.name] : undefined;
+      this.clusters.set(description.name, { description, state: state ? structuredClone(state) : initialClusterState(description) });
+    }
+  }
+
+  async getCluster(member: MemberRef): Promise<ClusterInfo> {
+    return this.answer((now) => {
+      const { description, state } = this.cluster(member.name);
+      const info: ClusterInfo = {
+        region: description.region,
+        kubernetesVersion: state.kubernetesVersion,
+        nodePools: state.nodePools.map((pool) => ({ ...pool })),
+      };
+      if (description.maintenanceConfigurations !== undefined) info.maintenanceConfigurations = structuredClone(description.maintenanceConfigurations);
+      const active = activeOperation(description, state, now);
+      if (active !== undefined) info.activeOperation = active;
+      return info;
+    });
+  }
+
+  async getRegionOffer(region: string): Promise<RegionOffer> {
+    return this.answer(() => {
+      const offer = this.region(region);
+      return { kubernetesVersions: offer.kubernetesVersions.map(offeredVersion), nodeImages: offer.nodeImages.map(offeredVersion) };
+    });
+  }
+
+  async startUpgrade(member: MemberRef, request: UpgradeRequest): Promise<StartedOperation> {
+    return this.answer((now) => {
+      const call = { member: member.name, at: now, request: copyRequest(request) };
+      try {
+        const op = this.acceptUpgrade(this.cluster(member.name), request, now);
+        this.startCalls.push({ ...call, outcome: { operationId: op.operationId } });
+        return { operationId: op.operationId, checkAgainAt: op.endAt };
+      } catch (error) {
+        if (error instanceof BackendError) this.startCalls.push({ ...call, outcome: { error: { code: error.code, message: error.message } } });
+        throw error;
+      }
+    });
+  }
+
+  async getOperation(member: MemberRef, operationId: string): Promise<OperationState> {
+    return this.answer(() => {
+      const op = this.cluster(member.name).state.operations.find((o) => o.operationId === operationId);
+      if (op === undefined) {
+        throw new BackendError(NOT_FOUND, `The Resource 'Microsoft.ContainerService/managedClusters/${member.name}/operations/${operationId}' was not found.`);
+      }
+      if (op.result === undefined) return { status: "InProgress", checkAgainAt: op.endAt };
+      if (op.result === "Failed") return { status: "Failed", error: { ...(op.failWith ?? { code: "UpgradeFailed", message: "the upgrade failed" }) } };
+      return { status: "Succeeded" };
+    });
+  }
+
+  /** SPEC §7 `clusters`: every cluster's versions and operation log, in declaration order. */
+  snapshot(): FleetSnapshot {
+    return this.answer(() => ({ clusters: [...this.clusters].map(([name, { state }]) => clusterSnapshot(name, state)) }));
+  }
+
+  /** Every accepted upgrade of every cluster, by start time (ties in declaration order). */
+  operationLog(): FleetOperationLogEntry[] {
+    return this.answer(() =>
+      [...this.clusters]
+        .flatMap(([member, { state }]) => state.operations.map((op) => ({ op, member })))
+        .sort((a, b) => a.op.startAt - b.op.startAt)
+        .map(({ op, member }) => ({ member, ...operationLogEntry(op) })),
+    );
+  }
+
+  /** Every `startUpgrade` call made to this instance, refused ones included, in call order. */
+  startUpgradeCalls(): StartUpgradeCall[] {
+    return structuredClone(this.startCalls);
+  }
+
+  /** The clusters' state as it is now, to persist. Does not settle ended operations. */
+  toState(): FleetState {
+    const clusters: Record<string, ClusterState> = {};
+    for (const [name, { state }] of this.clusters) clusters[name] = structuredClone(state);
+    return { format: FLEET_STATE_FORMAT, clusters };
+  }
+
+  /** Run one call: settle what has ended, answer, then report any state change (even if the call threw). */
+  private answer<T>(respond: (now: number) => T): T {
+    const now = this.clock.now();
+    try {
+      this.settleEndedOperations(now);
+      return respond(now);
+    } finally {
+      if (this.changed) {
+        this.changed = false;
+        this.onStateChange?.(this.toState());
+      }
+    }
+  }
+
+  private settleEndedOperations(now: number): void {
+    for (const { state } of this.clusters.values()) {
+      for (const op of state.operations) {
+        if (op.result === undefined && op.endAt <= now) this.finish(state, op);
+      }
+    }
+  }
+
+  /** End an operation: apply its request, or — when it was set to fail — change nothing. */
+  private finish(state: ClusterState, op: OperationRecord): void {
+    if (op.failWith !== undefined) {
+      op.result = "Failed";
+    } else {
+      Object.assign(state, applyUpgrade(state, op.request));
+      op.result = "Succeeded";
+    }
+    this.changed = true;
+  }
+
+  /** Check the request against the busy rule and the AKS rules, then record the new operation. */
+  private acceptUpgrade({ description, state }: ClusterEntry, request: UpgradeRequest, now: number): OperationRecord {
+    const name = description.name;
+    const active = activeOperation(description, state, now);
+    if (active !== undefined) throw new BackendError(OPERATION_NOT_ALLOWED, busyMessage(name, active));
+    checkUpgradeRequest({ name, regionName: description.region, region: this.region(description.region), ...state }, request, now);
+
+    const simulation = description.simulation;
+    const minutes = simulation?.upgradeMinutes ?? DEFAULT_UPGRADE_MINUTES;
+    const op: OperationRecord = {
+      operationId: `op-${name}-${state.nextOperationNumber}`,
+      request: copyRequest(request),
+      startAt: now,
+      endAt: now + Math.round(minutes * 60_000),
+    };
+    if (simulation?.fail !== undefined) op.failWith = { code: simulation.fail.code, message: simulation.fail.message };
+    state.nextOperationNumber += 1;
+    state.operations.push(op);
+    this.changed = true;
+    return op;
+  }
+
+  private cluster(name: string): ClusterEntry {
+    const entry = this.clusters.get(name);
+    if (entry === undefined) {
+      throw new BackendError(NOT_FOUND, `The Resource 'Microsoft.ContainerService/managedClusters/${name}' was not found: the simulated fleet has no member '${name}'.`);
+    }
+    return entry;
+  }
+
+  private region(name: string): Region {
+    const region = Object.hasOwn(this.fleet.regions, name) ? this.fleet.regions[name] : undefined;
+    if (region === undefined) {
+      throw new BackendError(NOT_FOUND, `The location '${name}' is not part of the simulated fleet (regions: ${Object.keys(this.fleet.regions).join(", ")}).`);
+    }
+    return region;
+  }
+}
+
+type ActiveOperation = NonNullable<ClusterInfo["activeOperation"]>;
+
+/** The cluster's own running upgrade, or else an operation started elsewhere (`simulation.busyUntil`). */
+function activeOperation(description: SimulatedCluster, state: ClusterState, now: number): ActiveOperation | undefined {
+  const running = runningOperation(state);
+  if (running !== undefined) return { operationId: running.operationId, expectedEndAt: running.endAt };
+  const busyUntil = description.simulation?.busyUntil;
+  if (busyUntil !== undefined && now < Date.parse(busyUntil)) return { expectedEndAt: Date.parse(busyUntil) };
+  return undefined;
+}
+
+/** Worded after ARM's 409 for a cluster that is busy. */
+function busyMessage(cluster: string, active: ActiveOperation): string {
+  const which = active.operationId !== undefined ? `upgrade operation (${active.operationId})` : "operation started outside the fleet";
+  const until = active.expectedEndAt !== undefined ? `, expected to end at ${toIsoInstant(active.expectedEndAt)}` : "";
+  return `Operation is not allowed because there's an in progress ${which} on managed cluster '${cluster}'${until}. Please wait for it to finish before starting another operation.`;
+}
+
+function offeredVersion(offer: { version: string; availableAt?: string }): OfferedVersion {
+  return offer.availableAt === undefined ? { version: offer.version } : { version: offer.version, availableAt: Date.parse(offer.availableAt) };
+}
+
+/** A copy the caller cannot change afterwards, without `undefined` fields (it is persisted as JSON). */
+function copyRequest(request: UpgradeRequest): UpgradeRequest {
+  const copy: UpgradeRequest = { type: request.type, nodeImageVersions: { ...request.nodeImageVersions } };
+  if (request.kubernetesVersion !== undefined) copy.kubernetesVersion = request.kubernetesVersion;
+  return copy;
+}

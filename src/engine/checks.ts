@@ -1,0 +1,100 @@
+/**
+ * SPEC §3.4: what happens when a group reaches a member, checked in the spec's order:
+ * already at target → Skipped; Consistent without a version for a pool's family → Skipped; target
+ * version or image not yet in the region → Pending; maintenance window closed → Pending; otherwise
+ * start. One more guard, ours: a cluster with an operation already running is Pending until it ends,
+ * so the engine never races another operation. (The user-skip check comes first, in `execute.ts`.)
+ */
+import type { ManagedClusterUpdate } from "../model/update";
+import type { ClusterInfo, RegionOffer, UpgradeRequest } from "./backend";
+import { availability, imageAtTarget, poolImageTarget, type PoolImageTarget } from "./nodeImages";
+import { relevantWindow, type WindowTracker } from "./priority";
+import { iso } from "./transitions";
+
+export type StartDecision =
+  | { kind: "skip"; message: string }
+  | { kind: "pending"; message: string; checkAgainAt?: number }
+  | { kind: "start"; request: UpgradeRequest };
+
+export interface CheckContext {
+  member: string;
+  update: ManagedClusterUpdate;
+  selectedNodeImageVersions: readonly string[] | undefined;
+  cluster: ClusterInfo;
+  offer: RegionOffer;
+  windows: WindowTracker;
+  now: number;
+}
+
+export function decideStart(ctx: CheckContext): StartDecision {
+  const { update, cluster, offer, now } = ctx;
+  const type = update.upgrade.type;
+  const target = update.upgrade.kubernetesVersion;
+  const images = cluster.nodePools.map((pool) => ({ pool, target: poolImageTarget(update, ctx.selectedNodeImageVersions, pool, offer, now) }));
+
+  // Already at target.
+  const controlPlaneAtTarget = target === undefined || cluster.kubernetesVersion === target;
+  const poolsAtVersion = target === undefined || cluster.nodePools.every((p) => p.orchestratorVersion === target);
+  const imagesAtTarget = images.every(({ pool, target: t }) => t.kind !== "noConsistentVersion" && imageAtTarget(pool, t));
+  if (type === "ControlPlaneOnly" && controlPlaneAtTarget) {
+    return { kind: "skip", message: `Already at target: control plane runs Kubernetes ${target}.` };
+  }
+  if (type === "Full" && controlPlaneAtTarget && poolsAtVersion && imagesAtTarget) {
+    return { kind: "skip", message: `Already at target: control plane and every node pool run Kubernetes ${target} with the target node images.` };
+  }
+  if (type === "NodeImageOnly" && imagesAtTarget) {
+    return { kind: "skip", message: "Already at target: every node pool runs the target node image." };
+  }
+
+  // Consistent selection found no version for a pool's family.
+  const missing = images.find((i): i is { pool: typeof i.pool; target: Extract<PoolImageTarget, { kind: "noConsistentVersion" }> } => i.target.kind === "noConsistentVersion");
+  if (missing !== undefined) {
+    return {
+      kind: "skip",
+      message: `Node pool '${missing.pool.name}' uses image family ${missing.target.family}, for which no version is available in every region of the run (Consistent selection).`,
+    };
+  }
+
+  // Target version or image not yet offered in the member's region.
+  if (target !== undefined) {
+    const k8s = availability(offer.kubernetesVersions, target, now);
+    if (!k8s.now) return notYetAvailable(`Kubernetes version ${target}`, cluster.region, k8s.at);
+  }
+  for (const { pool, target: t } of images) {
+    if (t.kind !== "version" || imageAtTarget(pool, t)) continue;
+    const image = availability(offer.nodeImages, t.version, now);
+    if (!image.now) return notYetAvailable(`Node image ${t.version}`, cluster.region, image.at);
+  }
+
+  // Maintenance window.
+  const window = relevantWindow(cluster.maintenanceConfigurations, type);
+  if (window !== undefined) {
+    const interval = ctx.windows.interval(ctx.member, window, now);
+    if (interval === undefined) return { kind: "pending", message: "Maintenance window closed and it never opens again (check its schedule and notAllowedDates)." };
+    if (interval.start > now) {
+      return { kind: "pending", message: `Maintenance window closed; next opening at ${iso(interval.start)}.`, checkAgainAt: interval.start };
+    }
+  }
+
+  // Never race another operation on the cluster.
+  if (cluster.activeOperation !== undefined) {
+    const op = cluster.activeOperation;
+    return {
+      kind: "pending",
+      message: `Another operation${op.operationId === undefined ? "" : ` (${op.operationId})`} is in progress on the cluster; waiting for it to end${op.expectedEndAt === undefined ? "" : ` (expected at ${iso(op.expectedEndAt)})`}.`,
+      ...(op.expectedEndAt === undefined ? {} : { checkAgainAt: op.expectedEndAt }),
+    };
+  }
+
+  const nodeImageVersions: Record<string, string> = {};
+  for (const { pool, target: t } of images) {
+    if (t.kind === "version" && !imageAtTarget(pool, t)) nodeImageVersions[pool.name] = t.version;
+  }
+  return { kind: "start", request: { type, ...(target === undefined ? {} : { kubernetesVersion: target }), nodeImageVersions } };
+}
+
+function notYetAvailable(what: string, region: string, at: number | undefined): StartDecision {
+  return at === undefined
+    ? { kind: "pending", message: `${what} is not yet available in region ${region}.` }
+    : { kind: "pending", message: `${what} is not yet available in region ${region}; expected at ${iso(at)}.`, checkAgainAt: at };
+}

@@ -1,0 +1,84 @@
+/**
+ * What every phase of the engine shares for one run: its state, the backend, the clock-free
+ * transition recorder, and the in-memory caches (never persisted; rebuilt after a resume).
+ */
+import type { ClusterBackend, ClusterInfo, MemberRef, RegionOffer } from "./backend";
+import { WindowTracker } from "./priority";
+import type { GroupRunState, MemberRunState, RunState, StageRunState } from "./runState";
+import { Transitions, type EventSink } from "./transitions";
+
+export interface EngineOptions {
+  /** Receives every state change. */
+  onEvent?: EventSink;
+  /** How often to poll an upgrade whose backend gave no hint (default 60 s). */
+  pollIntervalMs?: number;
+  /**
+   * When a Pending member waits for something whose time is unknown (a version with no announced
+   * date, a busy cluster with no expected end), look again after this long. Undefined = never: the
+   * world is fully known in advance, as in the simulator.
+   */
+  recheckUnknownAfterMs?: number;
+}
+
+export const DEFAULT_POLL_INTERVAL_MS = 60_000;
+
+export interface MemberPlace {
+  stage: StageRunState;
+  group: GroupRunState;
+  member: MemberRunState;
+}
+
+export class EngineContext {
+  readonly transitions: Transitions;
+  readonly windows = new WindowTracker();
+  /** Last cluster read per member, for ordering candidates (SPEC §3.3). */
+  readonly clusters = new Map<string, ClusterInfo>();
+  /** Region offers read in the current reconcile pass. */
+  readonly offers = new Map<string, RegionOffer>();
+  /** Per group: earliest instant it may have something to start (0 = look now). */
+  readonly groupDueAt = new Map<GroupRunState, number>();
+  /** Members whose upgrade is in flight. */
+  readonly inFlight = new Set<MemberPlace>();
+
+  constructor(
+    readonly run: RunState,
+    readonly backend: ClusterBackend,
+    readonly options: EngineOptions,
+  ) {
+    this.transitions = new Transitions(options.onEvent);
+    for (const stage of run.stages) {
+      for (const group of stage.groups) {
+        for (const member of group.members) if (member.state === "Running") this.inFlight.add({ stage, group, member });
+      }
+    }
+  }
+
+  ref(member: MemberRunState): MemberRef {
+    return member.clusterResourceId === undefined ? { name: member.name } : { name: member.name, clusterResourceId: member.clusterResourceId };
+  }
+
+  async cluster(member: MemberRunState, fresh: boolean): Promise<ClusterInfo> {
+    const cached = fresh ? undefined : this.clusters.get(member.name);
+    if (cached !== undefined) return cached;
+    const info = await this.backend.getCluster(this.ref(member));
+    this.clusters.set(member.name, info);
+    return info;
+  }
+
+  async offer(region: string): Promise<RegionOffer> {
+    const cached = this.offers.get(region);
+    if (cached !== undefined) return cached;
+    const offer = await this.backend.getRegionOffer(region);
+    this.offers.set(region, offer);
+    return offer;
+  }
+
+  /** Mark a group as having something new to look at. */
+  touch(group: GroupRunState): void {
+    this.groupDueAt.set(group, 0);
+  }
+
+  pollInterval(): number {
+    return this.options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * User control of a run: start (SPEC §3.8), stop (SPEC §3.8), skip (SPEC §3.9). Each applies at an
+ * instant and takes effect on the next reconcile pass; none waits for anything.
+ */
+import type { SkipTarget } from "../model/skip";
+import type { EngineContext } from "./context";
+import { startHalt } from "./execute";
+import { refreshRun } from "./refresh";
+import { isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
+
+/** A skip that names unknown items or items that are running. Nothing was changed. */
+export class SkipRefusedError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`skip refused, nothing was skipped: ${problems.join("; ")}`);
+    this.name = "SkipRefusedError";
+  }
+}
+
+/**
+ * Start, or resume from NotStarted, Stopped or Failed: Completed and Skipped members stay, Failed
+ * members are retried, the rest proceed. Starting a run that is stopping cancels the stop. A finished
+ * run (Completed, Skipped) is left as it is.
+ */
+export function startRun(ctx: EngineContext, now: number): void {
+  const run = ctx.run;
+  if (run.control === "Running" || run.state === "Completed" || run.state === "Skipped") return;
+  run.control = "Running";
+  delete run.haltReason;
+  if (run.startTime === undefined) run.startTime = now;
+  for (const stage of run.stages) {
+    for (const group of stage.groups) {
+      ctx.touch(group);
+      for (const member of group.members) {
+        if (member.state !== "Failed") continue;
+        const previous = member.error;
+        delete member.operationId;
+        delete member.startTime;
+        member.message = `Retrying: the previous attempt failed${previous === undefined ? "" : ` (${previous.code})`}.`;
+        ctx.transitions.transition(member, "NotStarted", now, "member", member.name, member.message);
+      }
+    }
+    if (stage.wait.state === "Stopped") ctx.transitions.transition(stage.wait, "Running", now, "wait", stage.name);
+  }
+  refreshRun(ctx, now);
+}
+
+/** No new member starts; in-flight upgrades finish and are recorded; then the run is Stopped. */
+export function stopRun(ctx: EngineContext, now: number): void {
+  if (ctx.run.control !== "Running") return;
+  startHalt(ctx, "stop", now);
+  refreshRun(ctx, now);
+}
+
+/**
+ * Skip a batch (SPEC §3.9). All or nothing: unknown names or anything running refuse the batch.
+ * Items not started (NotStarted, Pending, or Stopped after a halt) are skipped; finished items are
+ * left as they are. Skipping a stage skips its wait.
+ */
+export function skipItems(ctx: EngineContext, targets: readonly SkipTarget[], now: number): void {
+  const problems: string[] = [];
+  const actions: Array<() => void> = [];
+  for (const target of targets) {
+    const found = locate(ctx, target);
+    if (found === undefined) {
+      problems.push(`no ${target.type} named '${target.name}' in this run`);
+      continue;
+    }
+    if (found.running) {
+      problems.push(`${target.type} '${target.name}' is running and cannot be skipped`);
+      continue;
+    }
+    actions.push(found.skip);
+  }
+  if (problems.length > 0) throw new SkipRefusedError(problems);
+  for (const apply of actions) apply();
+  refreshRun(ctx, now);
+
+  function skipMember(member: MemberRunState, why: string): void {
+    if (member.state !== "NotStarted" && member.state !== "Pending") return;
+    delete member.checkAgainAt;
+    member.message = why;
+    ctx.transitions.transition(member, "Skipped", now, "member", member.name, why);
+  }
+  function skipGroup(group: GroupRunState, why: string): void {
+    for (const member of group.members) skipMember(member, why);
+    ctx.touch(group);
+  }
+  function skipWait(stage: StageRunState, why: string): void {
+    if (stage.afterStageWaitInSeconds > 0 && (stage.wait.state === "NotStarted" || stage.wait.state === "Stopped")) {
+      ctx.transitions.transition(stage.wait, "Skipped", now, "wait", stage.name, why);
+    }
+  }
+  function locate(ctx: EngineContext, target: SkipTarget): { running: boolean; skip: () => void } | undefined {
+    for (const stage of ctx.run.stages) {
+      const stageRunning = stage.groups.some((g) => g.members.some((m) => m.state === "Running"));
+      if (target.type === "Stage" && stage.name === target.name) {
+        return {
+          running: stageRunning || stage.wait.state === "Running",
+          skip: () => {
+            for (const group of stage.groups) skipGroup(group, `Skipped by user (stage '${stage.name}').`);
+            skipWait(stage, "Skipped by user (stage skipped).");
+          },
+        };
+      }
+      if (target.type === "AfterStageWait" && stage.name === target.name) {
+        return { running: stage.wait.state === "Running", skip: () => skipWait(stage, "Skipped by user.") };
+      }
+      for (const group of stage.groups) {
+        if (target.type === "Group" && group.name === target.name) {
+          return { running: group.members.some((m) => m.state === "Running"), skip: () => skipGroup(group, `Skipped by user (group '${group.name}').`) };
+        }
+        if (target.type !== "Member") continue;
+        const member = group.members.find((m) => m.name === target.name);
+        if (member !== undefined) {
+          return {
+            running: member.state === "Running",
+            skip: () => {
+              if (!isFinished(member.state)) skipMember(member, "Skipped by user.");
+              ctx.touch(group);
+            },
+          };
+        }
+      }
+    }
+    return undefined;
+  }
+}

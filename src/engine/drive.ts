@@ -1,0 +1,46 @@
+/**
+ * Drives an engine on a `Clock` until it settles or a horizon: applies user actions at their
+ * instants, reconciles, and sleeps until the next thing can happen. With a `VirtualClock` a week of
+ * rollout takes milliseconds; with a real clock it waits for real.
+ */
+import type { SkipTarget } from "../model/skip";
+import type { Clock } from "./clock";
+import type { UpdateRunEngine } from "./engine";
+
+export type RunAction = { at: number } & ({ start: true } | { stop: true } | { skip: SkipTarget[] });
+
+export interface DriveOptions {
+  /** Stop driving at this instant even if the run goes on (statuses are reported as they are then). */
+  until?: number;
+  /** User actions, in the order to apply them; several at one instant apply in order. */
+  actions?: readonly RunAction[];
+  /** A user action that is refused (e.g. skipping a running member) is reported here, not thrown. */
+  onActionRefused?: (action: RunAction, error: Error) => void;
+}
+
+export async function drive(engine: UpdateRunEngine, clock: Clock, options: DriveOptions = {}): Promise<void> {
+  const until = options.until ?? Number.POSITIVE_INFINITY;
+  const pending = [...(options.actions ?? [])].sort((a, b) => a.at - b.at);
+  for (;;) {
+    const now = clock.now();
+    // Actions first: "stop at 02:00" means nothing new starts at 02:00.
+    while (pending.length > 0 && (pending[0] as RunAction).at <= now) apply(engine, pending.shift() as RunAction, now, options);
+    const { nextWakeAt } = await engine.reconcile(now);
+    const nextAction = pending[0]?.at;
+    if (engine.settled && nextAction === undefined) return;
+    const next = Math.min(nextWakeAt ?? Number.POSITIVE_INFINITY, nextAction ?? Number.POSITIVE_INFINITY);
+    if (next === Number.POSITIVE_INFINITY || next > until) return;
+    await clock.sleepUntil(Math.max(next, now));
+  }
+}
+
+function apply(engine: UpdateRunEngine, action: RunAction, now: number, options: DriveOptions): void {
+  try {
+    if ("start" in action) engine.start(now);
+    else if ("stop" in action) engine.stop(now);
+    else engine.skip(action.skip, now);
+  } catch (e) {
+    if (options.onActionRefused === undefined) throw e;
+    options.onActionRefused(action, e as Error);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * `UpdateRunEngine`: one update run, driven from outside. The caller owns time: it calls `reconcile`
+ * at an instant and is told when to call again. Start, stop and skip are user actions at an instant.
+ * The engine's state is plain JSON (`snapshot()`), and `UpdateRunEngine.resume` picks a run up where
+ * a previous process left it.
+ */
+import type { SkipTarget } from "../model/skip";
+import type { UpdateRunStatus, UpdateState } from "../model/status";
+import type { ClusterBackend } from "./backend";
+import { EngineContext, type EngineOptions } from "./context";
+import { skipItems, startRun, stopRun } from "./control";
+import { reconcile, type ReconcileResult } from "./execute";
+import { planRun, type PlanInput } from "./plan";
+import type { RunState } from "./runState";
+import { renderStatus } from "./status";
+
+export class UpdateRunEngine {
+  private readonly ctx: EngineContext;
+
+  private constructor(run: RunState, backend: ClusterBackend, options: EngineOptions) {
+    this.ctx = new EngineContext(run, backend, options);
+  }
+
+  /** A new run, NotStarted. Throws `ValidationError` when the members and strategy disagree. */
+  static create(input: PlanInput, backend: ClusterBackend, options: EngineOptions = {}): UpdateRunEngine {
+    return new UpdateRunEngine(planRun(input), backend, options);
+  }
+
+  /** A run from a snapshot taken earlier, possibly by another process. */
+  static resume(snapshot: RunState, backend: ClusterBackend, options: EngineOptions = {}): UpdateRunEngine {
+    return new UpdateRunEngine(structuredClone(snapshot), backend, options);
+  }
+
+  start(now: number): void {
+    startRun(this.ctx, now);
+  }
+
+  stop(now: number): void {
+    stopRun(this.ctx, now);
+  }
+
+  /** Throws `SkipRefusedError` (and changes nothing) when an item is unknown or running. */
+  skip(targets: readonly SkipTarget[], now: number): void {
+    skipItems(this.ctx, targets, now);
+  }
+
+  /** Look at the world at `now`, act, and say when to look again. */
+  reconcile(now: number): Promise<ReconcileResult> {
+    return reconcile(this.ctx, now);
+  }
+
+  get state(): UpdateState {
+    return this.ctx.run.state;
+  }
+
+  /** Nothing more will happen without a user action: finished, stopped, or never started. */
+  get settled(): boolean {
+    const { control } = this.ctx.run;
+    return this.ctx.inFlight.size === 0 && (control === "NotStarted" || control === "Halted" || ["Completed", "Skipped"].includes(this.ctx.run.state));
+  }
+
+  status(): UpdateRunStatus {
+    return renderStatus(this.ctx.run);
+  }
+
+  snapshot(): RunState {
+    return structuredClone(this.ctx.run);
+  }
+
+  /** Members left out of the run because their group is in no stage (SPEC §2 warning). */
+  get excludedMembers(): RunState["excludedMembers"] {
+    return this.ctx.run.excludedMembers;
+  }
+}

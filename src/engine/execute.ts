@@ -1,0 +1,296 @@
+/**
+ * Execution (SPEC §3): follow in-flight upgrades, then walk the stages in order, starting members in
+ * each group of the current stage, and timing the after-stage waits. One call is one reconcile pass
+ * at one instant; it returns when the engine next needs to look.
+ */
+import { BackendError, OPERATION_NOT_ALLOWED } from "./backend";
+import { decideStart } from "./checks";
+import type { EngineContext, MemberPlace } from "./context";
+import { selectRunImages } from "./imageSelection";
+import { relevantWindow } from "./priority";
+import { refreshGroup, refreshRun, refreshStage, hasWait } from "./refresh";
+import { iso } from "./transitions";
+import { isDone, isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
+
+export interface ReconcileResult {
+  /** When the engine next has something to do; undefined = nothing until a user action. */
+  nextWakeAt?: number;
+}
+
+export async function reconcile(ctx: EngineContext, now: number): Promise<ReconcileResult> {
+  ctx.offers.clear();
+  await followUpgrades(ctx, now);
+  if (ctx.run.control === "Running") {
+    if (ctx.run.selectedNodeImageVersions === undefined) await selectRunImages(ctx, now);
+    await advanceStages(ctx, now);
+  }
+  refreshRun(ctx, now, currentStages(ctx));
+  ctx.transitions.flush();
+  return { ...wakeAt(ctx, now) };
+}
+
+/** SPEC §3.5, §3.7: a started upgrade is followed to its end; a failure halts the run. */
+async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
+  for (const place of [...ctx.inFlight]) {
+    const { member, group } = place;
+    if ((member.checkAgainAt ?? now) > now) continue;
+    const op = await ctx.backend.getOperation(ctx.ref(member), member.operationId as string);
+    if (op.status === "InProgress") {
+      member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
+      continue;
+    }
+    ctx.inFlight.delete(place);
+    delete member.checkAgainAt;
+    ctx.clusters.delete(member.name);
+    ctx.touch(group);
+    if (op.status === "Succeeded") {
+      delete member.message;
+      ctx.transitions.transition(member, "Completed", now, "member", member.name);
+    } else {
+      const error = op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" };
+      failMember(ctx, member, error, now);
+    }
+  }
+}
+
+function failMember(ctx: EngineContext, member: MemberRunState, error: { code: string; message: string }, now: number): void {
+  member.message = `Upgrade failed: ${error.message} (${error.code})`;
+  ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error });
+  startHalt(ctx, "failure", now);
+}
+
+/** SPEC §3.7/§3.8: no member starts from now on; Pending members go back to NotStarted. */
+export function startHalt(ctx: EngineContext, reason: "stop" | "failure", now: number): void {
+  const run = ctx.run;
+  if (run.control === "Halting" || run.control === "Halted") {
+    if (reason === "failure") run.haltReason = "failure";
+    return;
+  }
+  run.control = "Halting";
+  run.haltReason = reason;
+  for (const stage of run.stages) {
+    for (const group of stage.groups) {
+      for (const member of group.members) {
+        if (member.state !== "Pending") continue;
+        delete member.message;
+        delete member.checkAgainAt;
+        ctx.transitions.transition(member, "NotStarted", now, "member", member.name);
+      }
+    }
+  }
+}
+
+/** The stage being worked on: the first one not Completed or Skipped. */
+export function currentStageIndex(ctx: EngineContext): number {
+  const i = ctx.run.stages.findIndex((s) => !isDone(s.state));
+  return i < 0 ? ctx.run.stages.length : i;
+}
+
+function currentStages(ctx: EngineContext): StageRunState[] {
+  const stage = ctx.run.stages[currentStageIndex(ctx)];
+  return stage === undefined ? [] : [stage];
+}
+
+/** SPEC §3.1: stages one after another, each waiting its after-stage wait before the next starts. */
+async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
+  for (;;) {
+    if (ctx.run.control !== "Running") return;
+    const stage = ctx.run.stages[currentStageIndex(ctx)];
+    if (stage === undefined) return;
+    if (stage.startTime === undefined) startStage(ctx, stage, now);
+    await fillStage(ctx, stage, now);
+    if (ctx.run.control !== "Running") return;
+    if (!stage.groups.every((g) => isDone(g.state))) return;
+    if (!passWait(ctx, stage, now)) {
+      refreshStage(ctx, stage, now);
+      return;
+    }
+    refreshStage(ctx, stage, now);
+    if (!isDone(stage.state)) return;
+  }
+}
+
+function startStage(ctx: EngineContext, stage: StageRunState, now: number): void {
+  stage.startTime = now;
+  for (const group of stage.groups) {
+    if (!isFinished(group.state)) group.startTime = now;
+    ctx.touch(group);
+  }
+  refreshStage(ctx, stage, now);
+}
+
+/**
+ * The wait starts when the stage's last group ends (SPEC §3.1). A stage whose groups were all skipped
+ * has no wait. Returns whether the wait is behind us.
+ */
+function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolean {
+  const wait = stage.wait;
+  if (!hasWait(stage)) return true;
+  if (stage.groups.every((g) => g.state === "Skipped")) {
+    if (wait.state !== "Skipped") ctx.transitions.transition(wait, "Skipped", now, "wait", stage.name, "Stage skipped: no wait.");
+    return true;
+  }
+  if (isDone(wait.state)) return true;
+  if (wait.endsAt === undefined) {
+    wait.startTime = now;
+    wait.endsAt = now + stage.afterStageWaitInSeconds * 1000;
+  }
+  if (now >= wait.endsAt) {
+    ctx.transitions.transition(wait, "Completed", now, "wait", stage.name);
+    return true;
+  }
+  ctx.transitions.transition(wait, "Running", now, "wait", stage.name, `Waiting until ${iso(wait.endsAt)}.`);
+  return false;
+}
+
+/**
+ * SPEC §3.2, §3.3, §6: groups in parallel, each up to its `maxConcurrency`, the stage's cap shared
+ * among them. Slots are handed out one at a time to the group with the fewest running members, so a
+ * capped stage is shared fairly; a group that has nothing to start now drops out of this pass.
+ */
+async function fillStage(ctx: EngineContext, stage: StageRunState, now: number): Promise<void> {
+  const running = new Map<GroupRunState, number>();
+  for (const group of stage.groups) running.set(group, group.members.filter((m) => m.state === "Running").length);
+  let stageRunning = [...running.values()].reduce((a, b) => a + b, 0);
+  const cap = stage.maxConcurrency ?? Number.POSITIVE_INFINITY;
+  const open = stage.groups.filter((g) => !isFinished(g.state) && (ctx.groupDueAt.get(g) ?? 0) <= now);
+  const decidedThisPass = new Set<MemberRunState>();
+  const nextDue = new Map<GroupRunState, number>();
+
+  while (stageRunning < cap && open.length > 0 && ctx.run.control === "Running") {
+    let best = 0;
+    for (let i = 1; i < open.length; i++) if ((running.get(open[i] as GroupRunState) ?? 0) < (running.get(open[best] as GroupRunState) ?? 0)) best = i;
+    const group = open[best] as GroupRunState;
+    if ((running.get(group) ?? 0) >= group.maxConcurrency) {
+      open.splice(best, 1);
+      continue;
+    }
+    const started = await startNextMember(ctx, stage, group, now, decidedThisPass, nextDue);
+    if (started) {
+      running.set(group, (running.get(group) ?? 0) + 1);
+      stageRunning++;
+    } else open.splice(best, 1);
+    refreshGroup(ctx, group, now);
+  }
+  // Groups that ran out of startable members sleep until their earliest Pending member may start.
+  for (const group of stage.groups) {
+    if (nextDue.has(group)) ctx.groupDueAt.set(group, nextDue.get(group) as number);
+  }
+}
+
+/**
+ * Pick the group's next member (SPEC §3.3 order) and run the SPEC §3.4 checks on candidates until
+ * one starts. Skipped and Pending candidates do not block the group. Returns whether one started.
+ */
+async function startNextMember(
+  ctx: EngineContext,
+  stage: StageRunState,
+  group: GroupRunState,
+  now: number,
+  decidedThisPass: Set<MemberRunState>,
+  nextDue: Map<GroupRunState, number>,
+): Promise<boolean> {
+  const candidates: Array<{ member: MemberRunState; rank: number; index: number }> = [];
+  const type = ctx.run.managedClusterUpdate.upgrade.type;
+  for (let index = 0; index < group.members.length; index++) {
+    const member = group.members[index] as MemberRunState;
+    if ((member.state !== "NotStarted" && member.state !== "Pending") || decidedThisPass.has(member)) continue;
+    const cluster = await ctx.cluster(member, false);
+    const rank = ctx.windows.priorityClass(member.name, relevantWindow(cluster.maintenanceConfigurations, type), now);
+    candidates.push({ member, rank, index });
+  }
+  candidates.sort((a, b) => a.rank - b.rank || a.index - b.index);
+
+  let due = Number.POSITIVE_INFINITY;
+  for (const { member } of candidates) {
+    decidedThisPass.add(member);
+    const cluster = await ctx.cluster(member, true);
+    const offer = await ctx.offer(cluster.region);
+    const decision = decideStart({
+      member: member.name,
+      update: ctx.run.managedClusterUpdate,
+      selectedNodeImageVersions: ctx.run.selectedNodeImageVersions,
+      cluster,
+      offer,
+      windows: ctx.windows,
+      now,
+    });
+    if (decision.kind === "skip") {
+      member.message = decision.message;
+      ctx.transitions.transition(member, "Skipped", now, "member", member.name, decision.message);
+      continue;
+    }
+    if (decision.kind === "pending") {
+      const checkAgainAt = decision.checkAgainAt ?? recheckUnknown(ctx, now);
+      markPending(ctx, member, decision.message, checkAgainAt, now);
+      if (checkAgainAt !== undefined) due = Math.min(due, checkAgainAt);
+      continue;
+    }
+    try {
+      const op = await ctx.backend.startUpgrade(ctx.ref(member), decision.request);
+      member.operationId = op.operationId;
+      member.startTime = now;
+      member.attempts += 1;
+      member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
+      member.message = describeRequest(decision.request);
+      ctx.inFlight.add({ stage, group, member } satisfies MemberPlace);
+      ctx.clusters.delete(member.name);
+      ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
+      return true;
+    } catch (e) {
+      if (!(e instanceof BackendError)) throw e;
+      if (e.code === OPERATION_NOT_ALLOWED) {
+        const checkAgainAt = now + ctx.pollInterval();
+        markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, checkAgainAt, now);
+        due = Math.min(due, checkAgainAt);
+        continue;
+      }
+      failMember(ctx, member, { code: e.code, message: e.message }, now);
+      return false;
+    }
+  }
+  nextDue.set(group, due);
+  return false;
+}
+
+function markPending(ctx: EngineContext, member: MemberRunState, message: string, checkAgainAt: number | undefined, now: number): void {
+  member.message = message;
+  if (checkAgainAt === undefined) delete member.checkAgainAt;
+  else member.checkAgainAt = checkAgainAt;
+  ctx.transitions.transition(member, "Pending", now, "member", member.name, message);
+}
+
+function recheckUnknown(ctx: EngineContext, now: number): number | undefined {
+  const after = ctx.options.recheckUnknownAfterMs;
+  return after === undefined ? undefined : now + after;
+}
+
+function describeRequest(request: { type: string; kubernetesVersion?: string; nodeImageVersions: Record<string, string> }): string {
+  const images = Object.entries(request.nodeImageVersions).map(([pool, v]) => `${pool}=${v}`);
+  const imagePart = images.length === 0 ? "" : ` node images ${images.join(", ")}`;
+  switch (request.type) {
+    case "ControlPlaneOnly":
+      return `Upgrading the control plane to Kubernetes ${request.kubernetesVersion}.`;
+    case "NodeImageOnly":
+      return `Upgrading${imagePart}.`;
+    default:
+      return `Upgrading the control plane and node pools to Kubernetes ${request.kubernetesVersion}${imagePart === "" ? "" : `,${imagePart}`}.`;
+  }
+}
+
+/** The earliest instant anything can change without a user action. */
+function wakeAt(ctx: EngineContext, now: number): ReconcileResult {
+  let next = Number.POSITIVE_INFINITY;
+  for (const { member } of ctx.inFlight) next = Math.min(next, member.checkAgainAt ?? now + ctx.pollInterval());
+  if (ctx.run.control === "Running") {
+    const stage = ctx.run.stages[currentStageIndex(ctx)];
+    if (stage !== undefined) {
+      if (stage.wait.state === "Running" && stage.wait.endsAt !== undefined) next = Math.min(next, stage.wait.endsAt);
+      for (const group of stage.groups) {
+        const due = ctx.groupDueAt.get(group) ?? 0;
+        if (!isFinished(group.state) && due > now) next = Math.min(next, due);
+      }
+    }
+  }
+  return next === Number.POSITIVE_INFINITY ? {} : { nextWakeAt: next };
+}

@@ -1,0 +1,74 @@
+/**
+ * Initialization: turn a validated run spec into the run's initial state. The strategy and the
+ * member list are snapshotted here (SPEC §1); members whose group is in no stage are left out and
+ * listed (SPEC §2). Validation itself lives in `src/model/`.
+ */
+import { crossValidateRun, type ExcludedMember } from "../model/run";
+import { ValidationError } from "../model/common";
+import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, type UpdateRunStrategy } from "../model/strategy";
+import type { ManagedClusterUpdate } from "../model/update";
+import { resolveConcurrency } from "./concurrency";
+import type { GroupRunState, MemberRunState, RunState, StageRunState } from "./runState";
+
+export interface PlanInput {
+  /** The run's name (used in events). */
+  name: string;
+  members: ReadonlyArray<{ name: string; group?: string; clusterResourceId?: string }>;
+  /** Undefined: the default strategy, one stage and one group holding every member. */
+  strategy?: UpdateRunStrategy;
+  managedClusterUpdate: ManagedClusterUpdate;
+}
+
+export const DEFAULT_GROUP_CONCURRENCY = 1;
+
+/** The strategy a run without one uses (SPEC §1). */
+export function defaultStrategy(): UpdateRunStrategy {
+  return { stages: [{ name: DEFAULT_STAGE_NAME, groups: [{ name: DEFAULT_GROUP_NAME }] }] };
+}
+
+export function planRun(input: PlanInput): RunState {
+  const { issues, excluded } = crossValidateRun({ members: input.members, strategy: input.strategy });
+  if (issues.length > 0) throw new ValidationError(issues);
+
+  const strategy = structuredClone(input.strategy ?? defaultStrategy());
+  const membersOf = new Map<string, MemberRunState[]>();
+  const excludedNames = new Set(excluded.map((e) => e.name));
+  for (const m of input.members) {
+    if (excludedNames.has(m.name)) continue;
+    const group = input.strategy === undefined ? DEFAULT_GROUP_NAME : (m.group as string);
+    const list = membersOf.get(group) ?? [];
+    list.push(newMember(m));
+    membersOf.set(group, list);
+  }
+
+  const stages: StageRunState[] = strategy.stages.map((stage) => {
+    const groups: GroupRunState[] = stage.groups.map((g) => {
+      const members = membersOf.get(g.name) ?? [];
+      return { name: g.name, state: "NotStarted", maxConcurrency: resolveConcurrency(g.maxConcurrency, members.length, DEFAULT_GROUP_CONCURRENCY), members };
+    });
+    const stageMembers = groups.reduce((n, g) => n + g.members.length, 0);
+    const cap = stage.maxConcurrency === undefined ? undefined : resolveConcurrency(stage.maxConcurrency, stageMembers, Number.POSITIVE_INFINITY);
+    return {
+      name: stage.name,
+      state: "NotStarted",
+      ...(cap === undefined ? {} : { maxConcurrency: cap }),
+      afterStageWaitInSeconds: stage.afterStageWaitInSeconds ?? 0,
+      groups,
+      wait: { state: "NotStarted" },
+    };
+  });
+
+  return {
+    name: input.name,
+    state: "NotStarted",
+    managedClusterUpdate: structuredClone(input.managedClusterUpdate),
+    strategy,
+    excludedMembers: excluded satisfies ExcludedMember[],
+    control: "NotStarted",
+    stages,
+  };
+}
+
+function newMember(m: { name: string; clusterResourceId?: string }): MemberRunState {
+  return { name: m.name, ...(m.clusterResourceId === undefined ? {} : { clusterResourceId: m.clusterResourceId }), state: "NotStarted", attempts: 0 };
+}

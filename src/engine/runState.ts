@@ -1,0 +1,77 @@
+/**
+ * The engine's whole memory of one run: plain JSON (instants are epoch ms), so it can be stored
+ * between `pulumi up`s and resumed. Aggregated states are kept here too, updated by `aggregate.ts`
+ * after every change, so that every change is seen once and emitted as an event.
+ */
+import type { ExcludedMember } from "../model/run";
+import type { ErrorDetail, UpdateState } from "../model/status";
+import type { ManagedClusterUpdate } from "../model/update";
+import type { UpdateRunStrategy } from "../model/strategy";
+
+export interface Timed {
+  state: UpdateState;
+  startTime?: number;
+  completedTime?: number;
+  error?: ErrorDetail;
+}
+
+export interface MemberRunState extends Timed {
+  name: string;
+  clusterResourceId?: string;
+  operationId?: string;
+  message?: string;
+  /** Running: when to poll the operation next. Pending: when it may be able to start. */
+  checkAgainAt?: number;
+  /** Upgrades attempted (a retried member counts each). */
+  attempts: number;
+}
+
+export interface GroupRunState extends Timed {
+  name: string;
+  /** Members updated at once (SPEC §6, resolved from "N" / "P%"). */
+  maxConcurrency: number;
+  members: MemberRunState[];
+}
+
+export interface WaitRunState extends Timed {
+  /** When the wait ends, once it has started. */
+  endsAt?: number;
+}
+
+export interface StageRunState extends Timed {
+  name: string;
+  /** Cap on running members summed over the stage's groups; undefined = no cap. */
+  maxConcurrency?: number;
+  afterStageWaitInSeconds: number;
+  groups: GroupRunState[];
+  wait: WaitRunState;
+}
+
+/**
+ * Where the run is in its life. `Halting`: no new member starts, in-flight upgrades are followed;
+ * then `Halted`. The user-facing state (`RunState.state`) is derived from this and the tree.
+ */
+export type RunControl = "NotStarted" | "Running" | "Halting" | "Halted";
+
+export interface RunState extends Timed {
+  name: string;
+  managedClusterUpdate: ManagedClusterUpdate;
+  /** The strategy as snapshotted when the run was created (SPEC §1). */
+  strategy: UpdateRunStrategy;
+  excludedMembers: ExcludedMember[];
+  control: RunControl;
+  /** Why the run halted: a user stop, or a member failure (SPEC §3.7, §3.8). */
+  haltReason?: "stop" | "failure";
+  /** Consistent/Custom node image picks, one per image family, once made (SPEC §3.6). */
+  selectedNodeImageVersions?: string[];
+  stages: StageRunState[];
+}
+
+export function isFinished(state: UpdateState): boolean {
+  return state === "Completed" || state === "Skipped" || state === "Failed";
+}
+
+/** Completed or Skipped: a child that lets its parent complete. */
+export function isDone(state: UpdateState): boolean {
+  return state === "Completed" || state === "Skipped";
+}

@@ -1,0 +1,67 @@
+/**
+ * SPEC §5: the run's state as Azure's `UpdateRunStatus`. Times are ISO 8601 UTC; absent values are
+ * omitted. A member that has not started carries a message saying why (what it is waiting for).
+ */
+import type { ErrorDetail, MemberUpdateStatus, UpdateRunStatus, UpdateStatus } from "../model/status";
+import { hasWait } from "./refresh";
+import { isDone, type GroupRunState, type MemberRunState, type RunState, type StageRunState, type Timed } from "./runState";
+import { iso } from "./transitions";
+
+export function renderStatus(run: RunState): UpdateRunStatus {
+  const current = run.stages.find((s) => !isDone(s.state));
+  return {
+    status: timed(run),
+    nodeImageSelection: { selectedNodeImageVersions: (run.selectedNodeImageVersions ?? []).map((version) => ({ version })) },
+    stages: run.stages.map((stage) => ({
+      name: stage.name,
+      status: timed(stage),
+      ...(hasWait(stage) ? { afterStageWaitStatus: { status: timed(stage.wait), waitDurationInSeconds: stage.afterStageWaitInSeconds } } : {}),
+      groups: stage.groups.map((group) => ({
+        name: group.name,
+        status: timed(group),
+        members: group.members.map((member) => renderMember(member, notStartedReason(run, current, stage, group))),
+      })),
+    })),
+  };
+}
+
+function timed(node: Timed): UpdateStatus {
+  return {
+    state: node.state,
+    ...(node.startTime === undefined ? {} : { startTime: iso(node.startTime) }),
+    ...(node.completedTime === undefined ? {} : { completedTime: iso(node.completedTime) }),
+    ...(node.error === undefined ? {} : { error: { ...node.error } satisfies ErrorDetail }),
+  };
+}
+
+function renderMember(member: MemberRunState, reason: string): MemberUpdateStatus {
+  const message = member.message ?? (member.state === "NotStarted" ? reason : undefined);
+  // A member's startTime is when its upgrade began (SPEC §4): none while NotStarted or Pending.
+  const status = timed(member);
+  if (member.state === "NotStarted" || member.state === "Pending") delete status.startTime;
+  return {
+    name: member.name,
+    ...(member.clusterResourceId === undefined ? {} : { clusterResourceId: member.clusterResourceId }),
+    ...(member.operationId === undefined ? {} : { operationId: member.operationId }),
+    ...(message === undefined ? {} : { message }),
+    status,
+  };
+}
+
+/** Why a NotStarted member has not started, from where the run is. */
+function notStartedReason(run: RunState, current: StageRunState | undefined, stage: StageRunState, group: GroupRunState): string {
+  if (run.control === "NotStarted") return "The run has not been started.";
+  if (run.control === "Halting") return "Not started: the run is stopping.";
+  if (run.control === "Halted") {
+    return run.state === "Failed" || run.haltReason === "failure"
+      ? "Not started: the run failed before this member was reached."
+      : "Not started: the run was stopped before this member was reached.";
+  }
+  if (stage.startTime === undefined && current !== undefined && current !== stage) {
+    if (current.wait.state === "Running" && current.wait.endsAt !== undefined) {
+      return `Waiting for the after-stage wait of stage '${current.name}' to end at ${iso(current.wait.endsAt)}.`;
+    }
+    return `Waiting for stage '${current.name}' to finish.`;
+  }
+  return `Waiting for its turn in group '${group.name}' (${group.maxConcurrency} member${group.maxConcurrency === 1 ? "" : "s"} at a time).`;
+}

@@ -1,0 +1,60 @@
+/**
+ * The one place states change: sets the state and its times, and emits the SPEC §7 event. Every
+ * state change in the engine goes through `transition`, so the event stream is complete.
+ */
+import type { ErrorDetail, EventScope, RunEvent, UpdateState } from "../model/status";
+import type { Timed } from "./runState";
+
+export type EventSink = (event: RunEvent) => void;
+
+const ENDED: ReadonlySet<UpdateState> = new Set(["Completed", "Skipped", "Failed", "Stopped"]);
+
+import { isoInstant } from "../model/common";
+
+export const iso = isoInstant;
+
+/**
+ * Records state changes and emits them as events. Changes made at one instant are coalesced per item
+ * before they are emitted: a pass that moves a group NotStarted → Pending → Running while it looks at
+ * its members emits one event, NotStarted → Running, and a change undone at the same instant emits
+ * nothing. The buffer is flushed at the end of every reconcile pass (and when time moves on).
+ */
+export class Transitions {
+  private readonly buffer = new Map<Timed, RunEvent>();
+  private bufferedAt: number | undefined;
+
+  constructor(private readonly sink: EventSink | undefined) {}
+
+  /**
+   * Move `node` to `to` at `now`. An item that ends gets a `completedTime`; one that leaves an ended
+   * state (a resumed run) loses it. Start times are set by the caller, who knows when processing began.
+   */
+  transition(node: Timed, to: UpdateState, now: number, scope: EventScope, name: string, message?: string, error?: ErrorDetail): void {
+    const from = node.state;
+    if (error !== undefined) node.error = error;
+    else if (to !== "Failed") delete node.error;
+    if (from === to) return;
+    if (ENDED.has(to)) node.completedTime = now;
+    else delete node.completedTime;
+    node.state = to;
+    if (this.sink === undefined) return;
+    if (this.bufferedAt !== now) this.flush();
+    this.bufferedAt = now;
+    const pending = this.buffer.get(node);
+    if (pending === undefined) {
+      this.buffer.set(node, { time: iso(now), scope, name, from, to, ...(message === undefined ? {} : { message }) });
+    } else {
+      pending.to = to;
+      if (message === undefined) delete pending.message;
+      else pending.message = message;
+    }
+  }
+
+  /** Emit what the buffer holds, dropping changes that came back to where they started. */
+  flush(): void {
+    const events = [...this.buffer.values()];
+    this.buffer.clear();
+    this.bufferedAt = undefined;
+    for (const event of events) if (event.from !== event.to) this.sink?.(event);
+  }
+}
