@@ -5,11 +5,16 @@
  */
 import { z } from "zod";
 
+/** A field's own message for a wrong value, and "is required" when it is missing. */
+export function orRequired(message: string): (issue: { input?: unknown }) => string {
+  return (issue) => (issue.input === undefined ? "is required" : message);
+}
+
 /** SPEC §2: stage, group and member names. */
 export const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export const NameSchema = z
-  .string({ error: "must be a string" })
+  .string({ error: orRequired("must be a string") })
   .min(1, "must not be empty")
   .max(50, "must be at most 50 characters")
   .regex(NAME_PATTERN, "must be lowercase letters, digits and '-', starting and ending with a letter or digit");
@@ -21,7 +26,7 @@ const numberToString = (v: unknown) => (typeof v === "number" ? String(v) : v);
 export const KubernetesVersionSchema = z.preprocess(
   numberToString,
   z
-    .string({ error: "must be a string" })
+    .string({ error: orRequired("must be a string") })
     .regex(/^\d+\.\d+\.\d+$/, "must be a version of the form major.minor.patch, e.g. 1.32.0"),
 );
 
@@ -30,21 +35,21 @@ export const KubernetesVersionSchema = z.preprocess(
  * (SPEC §3.6: the family is everything before the last `-`).
  */
 export const NodeImageVersionSchema = z
-  .string({ error: "must be a string" })
+  .string({ error: orRequired("must be a string") })
   .regex(/^[A-Za-z0-9][A-Za-z0-9._]*(-[A-Za-z0-9._]+)*-\d+(\.\d+)*$/, "must be a node image version such as AKSUbuntu-2204gen2containerd-202611.24.0");
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** An instant in ISO 8601 with a zone (`Z` or `±HH:mm`), kept as the string the user wrote. */
 export const InstantSchema = z
-  .string({ error: "must be an ISO 8601 date-time string" })
+  .string({ error: orRequired("must be an ISO 8601 date-time string") })
   .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)), {
     message: "must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z",
   });
 
 /** A calendar date `YYYY-MM-DD`. */
 export const DateSchema = z
-  .string({ error: "must be a date string YYYY-MM-DD" })
+  .string({ error: orRequired("must be a date string YYYY-MM-DD") })
   .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
     message: "must be a valid date YYYY-MM-DD",
   });
@@ -106,9 +111,30 @@ export function toFieldIssues(error: z.ZodError, prefix: ReadonlyArray<PropertyK
   }));
 }
 
+/**
+ * Plain-language messages for zod's generic issues ("is required", "unknown field 'x'"), used by
+ * every parse. Schema-specific messages win over these.
+ */
+export const friendlyErrors: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === "invalid_type") {
+    if (issue.input === undefined) return "is required";
+    const got = issue.input === null ? "null" : Array.isArray(issue.input) ? "a list" : typeof issue.input;
+    return `must be ${article(issue.expected)}, got ${got}`;
+  }
+  if (issue.code === "unrecognized_keys") {
+    return `unknown field${issue.keys.length === 1 ? "" : "s"} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
+  }
+  return undefined;
+};
+
+function article(expected: string): string {
+  const names: Record<string, string> = { array: "a list", object: "a mapping", record: "a mapping", string: "a string", number: "a number", boolean: "true or false" };
+  return names[expected] ?? expected;
+}
+
 /** Parse or throw a ValidationError naming every offending field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix: ReadonlyArray<PropertyKey> = []): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: friendlyErrors });
   if (!result.success) throw new ValidationError(toFieldIssues(result.error, prefix));
   return result.data;
 }

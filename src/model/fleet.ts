@@ -4,7 +4,7 @@
  * (`fleet.yaml`) for the CLI and, later, the Pulumi resources.
  */
 import { z } from "zod";
-import { InstantSchema, KubernetesVersionSchema, NameSchema, NodeImageVersionSchema } from "./common";
+import { InstantSchema, KubernetesVersionSchema, NameSchema, NodeImageVersionSchema, orRequired } from "./common";
 import { MaintenanceConfigurationsSchema } from "./maintenanceWindow";
 import { ClusterResourceIdSchema } from "./member";
 
@@ -38,7 +38,7 @@ export type NodePool = z.infer<typeof NodePoolSchema>;
 
 export const SimulationSchema = z.strictObject({
   /** Minutes an upgrade takes (default 10). */
-  upgradeMinutes: z.number({ error: "must be a number of minutes" }).positive("must be greater than 0").max(7 * 24 * 60, "must be at most a week").default(10),
+  upgradeMinutes: z.number({ error: orRequired("must be a number of minutes") }).positive("must be greater than 0").max(7 * 24 * 60, "must be at most a week").default(10),
   /** The upgrade fails when it ends, with this error. */
   fail: z.strictObject({ code: z.string().min(1).default("UpgradeFailed"), message: z.string().default("the upgrade failed") }).optional(),
   /** An operation someone else started is running on the cluster until this instant. */

@@ -1,6 +1,6 @@
 /** SPEC §1 Member: one AKS cluster taking part in updates. */
 import { z } from "zod";
-import { NameSchema } from "./common";
+import { NameSchema, orRequired } from "./common";
 
 /**
  * `/subscriptions/{id}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{name}`.
@@ -10,7 +10,7 @@ export const MANAGED_CLUSTER_ID_PATTERN =
   /^\/subscriptions\/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\/resourceGroups\/[-\w._()]{1,90}\/providers\/Microsoft\.ContainerService\/managedClusters\/[a-zA-Z0-9]([-_a-zA-Z0-9]{0,61}[a-zA-Z0-9])?$/i;
 
 export const ClusterResourceIdSchema = z
-  .string({ error: "must be a string" })
+  .string({ error: orRequired("must be a string") })
   .regex(
     MANAGED_CLUSTER_ID_PATTERN,
     "must be an ARM managed cluster id: /subscriptions/<guid>/resourceGroups/<group>/providers/Microsoft.ContainerService/managedClusters/<name>",

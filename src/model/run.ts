@@ -4,13 +4,13 @@
  * Pulumi resources both call it.
  */
 import { z } from "zod";
-import { NameSchema, type FieldIssue } from "./common";
+import { NameSchema, type FieldIssue, orRequired } from "./common";
 import { MemberSchema } from "./member";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema } from "./update";
 
 export const UpdateRunSpecSchema = z.strictObject({
-  members: z.array(MemberSchema, { error: "must be a list of members" }),
+  members: z.array(MemberSchema, { error: orRequired("must be a list of members") }),
   /** Inline strategy. Omitted (and no reference) = one stage `default`, one group `default`, every member. */
   strategy: UpdateRunStrategySchema.optional(),
   /** Name of a reusable strategy, resolved by the caller. Exclusive with `strategy`. */

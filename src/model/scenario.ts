@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { parse as parseYaml } from "yaml";
-import { InstantSchema, NameSchema, ValidationError, parsePath, toFieldIssues, type FieldIssue } from "./common";
+import { InstantSchema, NameSchema, ValidationError, friendlyErrors, parsePath, toFieldIssues, type FieldIssue, orRequired } from "./common";
 import { FleetShape, checkFleet } from "./fleet";
 import { crossValidateRun, type ExcludedMember } from "./run";
 import { SkipTargetSchema } from "./skip";
@@ -18,8 +18,8 @@ export const ScenarioActionSchema = z
   .strictObject({
     at: InstantSchema,
     skip: z.array(SkipTargetSchema).min(1, "must name at least one item").optional(),
-    stop: z.literal(true, { error: "must be true" }).optional(),
-    start: z.literal(true, { error: "must be true" }).optional(),
+    stop: z.literal(true, { error: orRequired("must be true") }).optional(),
+    start: z.literal(true, { error: orRequired("must be true") }).optional(),
   })
   .refine((a) => [a.skip, a.stop, a.start].filter((x) => x !== undefined).length === 1, {
     message: "an action does exactly one of skip, stop, start",
@@ -105,7 +105,7 @@ function dedupe(issues: FieldIssue[]): FieldIssue[] {
 
 /** Validate an already-parsed scenario object. */
 export function validateScenario(input: unknown): Scenario {
-  const result = ScenarioSchema.safeParse(input);
+  const result = ScenarioSchema.safeParse(input, { error: friendlyErrors });
   if (!result.success) throw new ValidationError(dedupe(toFieldIssues(result.error)));
   return result.data;
 }

@@ -1,9 +1,9 @@
 /** SPEC §3.9 user skip targets. */
 import { z } from "zod";
-import { NameSchema } from "./common";
+import { NameSchema, orRequired } from "./common";
 
 export const SkipTargetTypeSchema = z.enum(["Member", "Group", "Stage", "AfterStageWait"], {
-  error: "must be one of Member, Group, Stage, AfterStageWait",
+  error: orRequired("must be one of Member, Group, Stage, AfterStageWait"),
 });
 export const SkipTargetSchema = z.strictObject({
   type: SkipTargetTypeSchema,

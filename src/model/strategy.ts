@@ -3,7 +3,7 @@
  * checked from the strategy alone. Rules that need the members too live in `run.ts`.
  */
 import { z } from "zod";
-import { ConcurrencySchema, NameSchema } from "./common";
+import { ConcurrencySchema, NameSchema, orRequired } from "./common";
 
 export const MAX_GROUPS_PER_STAGE = 50;
 
@@ -16,11 +16,11 @@ export const UpdateGroupSchema = z.strictObject({
 export const UpdateStageSchema = z.strictObject({
   name: NameSchema,
   groups: z
-    .array(UpdateGroupSchema, { error: "must be a list of groups" })
+    .array(UpdateGroupSchema, { error: orRequired("must be a list of groups") })
     .min(1, "a stage needs at least one group")
     .max(MAX_GROUPS_PER_STAGE, `a stage has at most ${MAX_GROUPS_PER_STAGE} groups`),
   afterStageWaitInSeconds: z
-    .number({ error: "must be a number of seconds" })
+    .number({ error: orRequired("must be a number of seconds") })
     .int("must be a whole number of seconds")
     .min(0, "must not be negative")
     .optional(),
@@ -30,7 +30,7 @@ export const UpdateStageSchema = z.strictObject({
 
 export const UpdateRunStrategySchema = z
   .strictObject({
-    stages: z.array(UpdateStageSchema, { error: "must be a list of stages" }).min(1, "a strategy needs at least one stage"),
+    stages: z.array(UpdateStageSchema, { error: orRequired("must be a list of stages") }).min(1, "a strategy needs at least one stage"),
   })
   .superRefine((strategy, ctx) => {
     const stageAt = new Map<string, number>();

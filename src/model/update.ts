@@ -1,15 +1,15 @@
 /** SPEC §1 `managedClusterUpdate`: what a run does to each member. */
 import { z } from "zod";
-import { KubernetesVersionSchema, NodeImageVersionSchema } from "./common";
+import { KubernetesVersionSchema, NodeImageVersionSchema, orRequired } from "./common";
 import { imageFamily } from "./nodeImage";
 
 export const UpgradeTypeSchema = z.enum(["Full", "ControlPlaneOnly", "NodeImageOnly"], {
-  error: "must be one of Full, ControlPlaneOnly, NodeImageOnly",
+  error: orRequired("must be one of Full, ControlPlaneOnly, NodeImageOnly"),
 });
 export type UpgradeType = z.infer<typeof UpgradeTypeSchema>;
 
 export const NodeImageSelectionTypeSchema = z.enum(["Latest", "Consistent", "Custom"], {
-  error: "must be one of Latest, Consistent, Custom",
+  error: orRequired("must be one of Latest, Consistent, Custom"),
 });
 export type NodeImageSelectionType = z.infer<typeof NodeImageSelectionTypeSchema>;
 

@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+/** The `fleet-update` command. Each subcommand lives in its own file; this one only wires them. */
+import { Command } from "commander";
+import { simulateCommand, type CommandIO } from "./simulate";
+
+const io: CommandIO = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+export function buildProgram(): Command {
+  const program = new Command("fleet-update")
+    .description("Staged, maintenance-window-aware upgrades of AKS fleets.")
+    .showHelpAfterError();
+  program
+    .command("simulate")
+    .description("Run a scenario (YAML or JSON; '-' reads stdin) on a virtual clock and print the result.")
+    .argument("<file>", "scenario file")
+    .option("--json", "print the JSON result (status, clusters, events) instead of a tree")
+    .action(async (file: string, options: { json?: boolean }) => {
+      process.exitCode = await simulateCommand(file, options, io);
+    });
+  return program;
+}
+
+if (require.main === module) {
+  buildProgram()
+    .parseAsync(process.argv)
+    .catch((e: unknown) => {
+      process.stderr.write(`fleet-update: ${(e as Error).message}\n`);
+      process.exitCode = 1;
+    });
+}

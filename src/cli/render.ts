@@ -1,0 +1,52 @@
+/**
+ * The readable form of a simulation: stages → groups → members with state, times and messages.
+ */
+import type { MemberUpdateStatus, UpdateRunStatus, UpdateStatus } from "../model/status";
+
+const MARK: Record<string, string> = {
+  Completed: "✓",
+  Skipped: "–",
+  Failed: "✗",
+  Running: "▶",
+  Pending: "…",
+  NotStarted: "·",
+  Stopping: "■",
+  Stopped: "■",
+};
+
+export function renderTree(status: UpdateRunStatus, runName: string): string {
+  const lines: string[] = [];
+  lines.push(`Run ${runName}: ${describe(status.status)}`);
+  const images = status.nodeImageSelection.selectedNodeImageVersions.map((v) => v.version);
+  if (images.length > 0) lines.push(`  node images: ${images.join(", ")}`);
+  for (const stage of status.stages) {
+    lines.push(`  Stage ${stage.name}: ${describe(stage.status)}`);
+    for (const group of stage.groups) {
+      lines.push(`    Group ${group.name}: ${describe(group.status)}`);
+      const width = Math.max(...group.members.map((m) => m.name.length), 1);
+      for (const member of group.members) lines.push(`      ${memberLine(member, width)}`);
+    }
+    const wait = stage.afterStageWaitStatus;
+    if (wait !== undefined) lines.push(`    then wait ${formatSeconds(wait.waitDurationInSeconds)}: ${describe(wait.status)}`);
+  }
+  return lines.join("\n");
+}
+
+function memberLine(member: MemberUpdateStatus, width: number): string {
+  const head = `${MARK[member.status.state] ?? "?"} ${member.name.padEnd(width)}  ${describe(member.status)}`;
+  const op = member.operationId === undefined ? "" : `  [${member.operationId}]`;
+  const message = member.message === undefined ? "" : `\n          ${member.message}`;
+  return head + op + message;
+}
+
+function describe(status: UpdateStatus): string {
+  const span = status.startTime === undefined ? (status.completedTime === undefined ? "" : ` at ${status.completedTime}`) : ` ${status.startTime} → ${status.completedTime ?? "…"}`;
+  const error = status.error === undefined ? "" : `  (${status.error.code}: ${status.error.message})`;
+  return `${status.state}${span}${error}`;
+}
+
+function formatSeconds(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600}h`;
+  if (seconds % 60 === 0) return `${seconds / 60}m`;
+  return `${seconds}s`;
+}
