@@ -111,8 +111,8 @@ export function nextOpenInterval(window: MaintenanceWindow, t: number): WindowIn
   const lastDay = instantDay + HORIZON_DAYS;
   // Occurrences last at most 24 hours, so the earliest one that can still be open at t started on
   // the local day before t's.
-  let day = firstOccurrenceOnOrAfter(w, instantDay);
-  // `day <= lastDay` rather than `!(day > lastDay)`: also stops on NaN from a malformed window.
+  let day = firstOccurrenceOnOrAfter(w, instantDay - 1);
+  // False for NaN too, so a malformed window ends the loop rather than spinning.
   while (day <= lastDay) {
     const part = openPartOfOccurrence(w, day);
     if (part !== undefined && part.end > t) return { start: part.start, end: mergedEnd(w, day, part.end) };
@@ -130,12 +130,14 @@ export function windowStateAt(window: MaintenanceWindow, t: number): WindowState
 }
 
 /**
- * Where the open interval ends that the open part of the occurrence on `day` (ending at `end`)
- * starts, merging forward. Occurrences start at least a day apart and last at most 24 hours, so
- * they touch only when the window is daily, every day, for 24 hours. Such a window stays open from
- * one occurrence into the next until the first blocked day's local midnight, and we stop merging
- * after MAX_MERGED_OCCURRENCES occurrences; computed directly rather than stepping through up to
- * 400 occurrences, since "always open" is a common configuration.
+ * The end of the open interval that begins with the open part of the occurrence on `day` (which
+ * ends at `end`), merging forward through the occurrences that touch it.
+ *
+ * Occurrences start at least a day apart and last at most 24 hours, so they touch only when the
+ * window is daily, every day, for 24 hours. Such a window stays open from one occurrence into the
+ * next until the first blocked day's local midnight, or until the merge cap. That end is computed
+ * directly rather than by stepping through up to 400 occurrences, as "always open" is a common
+ * configuration.
  */
 function mergedEnd(w: PreparedWindow, day: number, end: number): number {
   const occurrencesTouch = w.cadence.kind === "periodic" && w.cadence.periodDays === 1 && w.durationMs === DAY_MS;

@@ -58,6 +58,8 @@ export class SimulatedFleet implements ClusterBackend {
   /** In fleet declaration order, which every listing keeps. */
   private readonly clusters = new Map<string, ClusterEntry>();
   private readonly startCalls: StartUpgradeCall[] = [];
+  /** Operations not yet ended, so settling costs the running ones, not the whole fleet. */
+  private readonly running = new Set<{ state: ClusterState; op: OperationRecord }>();
   /** Whether the current call changed the state (and so `onStateChange` is due). */
   private changed = false;
 
@@ -68,7 +70,9 @@ export class SimulatedFleet implements ClusterBackend {
     const restored = options.restoredState?.clusters ?? {};
     for (const description of fleet.members) {
       const state = Object.hasOwn(restored, description.name) ? restored[description.name] : undefined;
-      this.clusters.set(description.name, { description, state: state ? structuredClone(state) : initialClusterState(description) });
+      const entry = { description, state: state ? structuredClone(state) : initialClusterState(description) };
+      this.clusters.set(description.name, entry);
+      for (const op of entry.state.operations) if (op.result === undefined) this.running.add({ state: entry.state, op });
     }
   }
 
@@ -80,7 +84,9 @@ export class SimulatedFleet implements ClusterBackend {
         kubernetesVersion: state.kubernetesVersion,
         nodePools: state.nodePools.map((pool) => ({ ...pool })),
       };
-      if (description.maintenanceConfigurations !== undefined) info.maintenanceConfigurations = structuredClone(description.maintenanceConfigurations);
+      // Shared, not copied: the description never changes, and a stable object lets the engine cache
+      // window computations per member.
+      if (description.maintenanceConfigurations !== undefined) info.maintenanceConfigurations = description.maintenanceConfigurations;
       const active = activeOperation(description, state, now);
       if (active !== undefined) info.activeOperation = active;
       return info;
@@ -162,10 +168,10 @@ export class SimulatedFleet implements ClusterBackend {
   }
 
   private settleEndedOperations(now: number): void {
-    for (const { state } of this.clusters.values()) {
-      for (const op of state.operations) {
-        if (op.result === undefined && op.endAt <= now) this.finish(state, op);
-      }
+    for (const entry of this.running) {
+      if (entry.op.endAt > now) continue;
+      this.running.delete(entry);
+      this.finish(entry.state, entry.op);
     }
   }
 
@@ -198,6 +204,7 @@ export class SimulatedFleet implements ClusterBackend {
     if (simulation?.fail !== undefined) op.failWith = { code: simulation.fail.code, message: simulation.fail.message };
     state.nextOperationNumber += 1;
     state.operations.push(op);
+    this.running.add({ state, op });
     this.changed = true;
     return op;
   }
