@@ -155,7 +155,7 @@ async function fillStage(ctx: EngineContext, stage: StageRunState, now: number):
   const cap = stage.maxConcurrency ?? Number.POSITIVE_INFINITY;
   const open = stage.groups.filter((g) => !isFinished(g.state) && (ctx.groupDueAt.get(g) ?? 0) <= now);
   const decidedThisPass = new Set<MemberRunState>();
-  const nextDue = new Map<GroupRunState, number>();
+  const exhausted = new Set<GroupRunState>();
 
   while (stageRunning < cap && open.length > 0 && ctx.run.control === "Running") {
     let best = 0;
@@ -165,16 +165,21 @@ async function fillStage(ctx: EngineContext, stage: StageRunState, now: number):
       open.splice(best, 1);
       continue;
     }
-    const started = await startNextMember(ctx, stage, group, now, decidedThisPass, nextDue);
+    const started = await startNextMember(ctx, stage, group, now, decidedThisPass);
     if (started) {
       running.set(group, (running.get(group) ?? 0) + 1);
       stageRunning++;
-    } else open.splice(best, 1);
+    } else {
+      open.splice(best, 1);
+      exhausted.add(group);
+    }
     refreshGroup(ctx, group, now);
   }
   // Groups that ran out of startable members sleep until their earliest Pending member may start.
-  for (const group of stage.groups) {
-    if (nextDue.has(group)) ctx.groupDueAt.set(group, nextDue.get(group) as number);
+  for (const group of exhausted) {
+    let due = Number.POSITIVE_INFINITY;
+    for (const m of group.members) if (m.state === "Pending" && m.checkAgainAt !== undefined) due = Math.min(due, m.checkAgainAt);
+    ctx.groupDueAt.set(group, due);
   }
 }
 
@@ -188,7 +193,6 @@ async function startNextMember(
   group: GroupRunState,
   now: number,
   decidedThisPass: Set<MemberRunState>,
-  nextDue: Map<GroupRunState, number>,
 ): Promise<boolean> {
   const candidates: Array<{ member: MemberRunState; rank: number; index: number }> = [];
   const type = ctx.run.managedClusterUpdate.upgrade.type;
@@ -201,7 +205,6 @@ async function startNextMember(
   }
   candidates.sort((a, b) => a.rank - b.rank || a.index - b.index);
 
-  let due = Number.POSITIVE_INFINITY;
   for (const { member } of candidates) {
     decidedThisPass.add(member);
     const cluster = await ctx.cluster(member, true);
@@ -223,7 +226,6 @@ async function startNextMember(
     if (decision.kind === "pending") {
       const checkAgainAt = decision.checkAgainAt ?? recheckUnknown(ctx, now);
       markPending(ctx, member, decision.message, checkAgainAt, now);
-      if (checkAgainAt !== undefined) due = Math.min(due, checkAgainAt);
       continue;
     }
     try {
@@ -242,14 +244,12 @@ async function startNextMember(
       if (e.code === OPERATION_NOT_ALLOWED) {
         const checkAgainAt = now + ctx.pollInterval();
         markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, checkAgainAt, now);
-        due = Math.min(due, checkAgainAt);
         continue;
       }
       failMember(ctx, member, { code: e.code, message: e.message }, now);
       return false;
     }
   }
-  nextDue.set(group, due);
   return false;
 }
 
