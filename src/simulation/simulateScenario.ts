@@ -8,6 +8,7 @@ import type { ClusterSnapshot } from "../backends/simulator";
 import { VirtualClock } from "../engine/clock";
 import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
+import { isoInstant } from "../model/common";
 import type { ExcludedMember } from "../model/run";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario, type ScenarioAction } from "../model/scenario";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
@@ -48,7 +49,7 @@ export async function simulateScenario(scenario: Scenario): Promise<SimulationRe
   await drive(engine, clock, {
     until: scenarioHorizon(scenario),
     actions: scenario.actions.map(toRunAction),
-    onActionRefused: (action, error) => refusedActions.push({ at: new Date(action.at).toISOString(), message: error.message }),
+    onActionRefused: (action, error) => refusedActions.push({ at: isoInstant(action.at), message: error.message }),
   });
   return {
     result: { status: engine.status(), clusters: fleet.snapshot().clusters, events },
