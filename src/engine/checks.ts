@@ -5,6 +5,7 @@
  * start. One more guard, ours: a cluster with an operation already running is Pending until it ends,
  * so the engine never races another operation. (The user-skip check comes first, in `execute.ts`.)
  */
+import { compareDotted } from "../model/nodeImage";
 import type { ManagedClusterUpdate } from "../model/update";
 import type { ClusterInfo, RegionOffer, UpgradeRequest } from "./backend";
 import { availability, imageAtTarget, poolImageTarget, type PoolImageTarget } from "./nodeImages";
@@ -33,11 +34,13 @@ export function decideStart(ctx: CheckContext): StartDecision {
   const images = cluster.nodePools.map((pool) => ({ pool, target: poolImageTarget(update, ctx.selectedNodeImageVersions, pool, offer, now) }));
 
   // Already at target.
-  const controlPlaneAtTarget = target === undefined || cluster.kubernetesVersion === target;
-  const poolsAtVersion = target === undefined || cluster.nodePools.every((p) => p.orchestratorVersion === target);
+  // "At target" means at or past it: nothing is ever moved backwards (AKS refuses downgrades).
+  const atOrPast = (version: string) => target === undefined || compareDotted(version, target) >= 0;
+  const controlPlaneAtTarget = atOrPast(cluster.kubernetesVersion);
+  const poolsAtVersion = cluster.nodePools.every((p) => atOrPast(p.orchestratorVersion));
   const imagesAtTarget = images.every(({ pool, target: t }) => t.kind !== "noConsistentVersion" && imageAtTarget(pool, t));
   if (type === "ControlPlaneOnly" && controlPlaneAtTarget) {
-    return { kind: "skip", message: `Already at target: control plane runs Kubernetes ${target}.` };
+    return { kind: "skip", message: `Already at target: control plane runs Kubernetes ${cluster.kubernetesVersion}${cluster.kubernetesVersion === target ? "" : `, newer than the target ${target}`}.` };
   }
   if (type === "Full" && controlPlaneAtTarget && poolsAtVersion && imagesAtTarget) {
     return { kind: "skip", message: `Already at target: control plane and every node pool run Kubernetes ${target} with the target node images.` };
