@@ -36,6 +36,7 @@ export const KubernetesVersionSchema = z.preprocess(
  */
 export const NodeImageVersionSchema = z
   .string({ error: orRequired("must be a string") })
+  .max(256, "must be at most 256 characters")
   .regex(/^[A-Za-z0-9][A-Za-z0-9._]*(-[A-Za-z0-9._]+)*-\d+(\.\d+)*$/, "must be a node image version such as AKSUbuntu-2204gen2containerd-202611.24.0");
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -105,15 +106,17 @@ export class ValidationError extends Error {
 
 /** Zod issues as field issues, with an optional prefix path (e.g. when a schema is embedded). */
 export function toFieldIssues(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): FieldIssue[] {
-  return error.issues.map((issue) => ({
-    path: formatPath([...prefix, ...issue.path]),
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) =>
+    // An unknown field is named by its own path (`strateg: unknown field`), one issue per field.
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ path: formatPath([...prefix, ...issue.path, key]), message: "unknown field" }))
+      : [{ path: formatPath([...prefix, ...issue.path]), message: issue.message }],
+  );
 }
 
 /**
- * Plain-language messages for zod's generic issues ("is required", "unknown field 'x'"), used by
- * every parse. Schema-specific messages win over these.
+ * Plain-language messages for zod's generic issues ("is required", "must be a list"), used by
+ * every parse (unknown fields are named in `toFieldIssues`). Schema-specific messages win over these.
  */
 export const friendlyErrors: z.core.$ZodErrorMap = (issue) => {
   if (issue.code === "invalid_type") {
@@ -121,15 +124,33 @@ export const friendlyErrors: z.core.$ZodErrorMap = (issue) => {
     const got = issue.input === null ? "null" : Array.isArray(issue.input) ? "a list" : typeof issue.input;
     return `must be ${article(issue.expected)}, got ${got}`;
   }
-  if (issue.code === "unrecognized_keys") {
-    return `unknown field${issue.keys.length === 1 ? "" : "s"} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
-  }
   return undefined;
 };
 
 function article(expected: string): string {
   const names: Record<string, string> = { array: "a list", object: "a mapping", record: "a mapping", string: "a string", number: "a number", boolean: "true or false" };
   return names[expected] ?? expected;
+}
+
+/**
+ * `when` for a cross-field refinement that reads only `fields` (`*`: any index or key). Zod skips a
+ * refinement once any field failed; this runs it anyway, so that one wrong type does not hide, say, a
+ * duplicate name elsewhere (SPEC §7: one line per problem), unless a field it reads, or a parent of
+ * one, has the wrong shape.
+ */
+export function unlessMalformed(fields: ReadonlyArray<ReadonlyArray<PropertyKey>>): { when: (payload: z.core.ParsePayload) => boolean } {
+  return {
+    when: (payload) =>
+      payload.issues.every(
+        (issue) =>
+          issue.continue === true ||
+          issue.code === "unrecognized_keys" ||
+          !fields.some((field) => {
+            const path = issue.path ?? [];
+            return path.length <= field.length && path.every((key, n) => field[n] === "*" || field[n] === key);
+          }),
+      ),
+  };
 }
 
 /** Parse or throw a ValidationError naming every offending field. */

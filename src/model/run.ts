@@ -1,6 +1,6 @@
 /**
  * An update run's input (SPEC §1) and the SPEC §2 rules that need the members and the strategy
- * together. `validateRun` is the one place those cross-field rules live; the scenario file and the
+ * together. `crossValidateRun` is the one place those cross-field rules live; the scenario file and the
  * Pulumi resources both call it.
  */
 import { z } from "zod";

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { parse as parseYaml } from "yaml";
-import { InstantSchema, NameSchema, ValidationError, friendlyErrors, parsePath, toFieldIssues, type FieldIssue, orRequired } from "./common";
+import { InstantSchema, NameSchema, ValidationError, friendlyErrors, parsePath, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "./common";
 import { FleetShape, checkFleet } from "./fleet";
 import { crossValidateRun, type ExcludedMember } from "./run";
 import { SkipTargetSchema } from "./skip";
@@ -25,6 +25,24 @@ export const ScenarioActionSchema = z
     message: "an action does exactly one of skip, stop, start",
   });
 export type ScenarioAction = z.infer<typeof ScenarioActionSchema>;
+
+/** Fields the scenario's cross-field checks read. */
+const STRATEGY_NAMES: PropertyKey[][] = [["stages", "*", "name"], ["stages", "*", "groups", "*", "name"]];
+const CROSS_CHECKED: PropertyKey[][] = [
+  ["start"],
+  ["until"],
+  ["regions"],
+  ["updateStrategyId"],
+  ["members", "*", "name"],
+  ["members", "*", "group"],
+  ["members", "*", "region"],
+  ["members", "*", "nodePools", "*", "name"],
+  ...STRATEGY_NAMES.map((p) => ["strategy", ...p]),
+  ...STRATEGY_NAMES.map((p) => ["strategies", "*", ...p]),
+  ["actions", "*", "at"],
+  ["actions", "*", "skip", "*", "type"],
+  ["actions", "*", "skip", "*", "name"],
+];
 
 export const ScenarioSchema = z
   .strictObject({
@@ -47,7 +65,9 @@ export const ScenarioSchema = z
     if (scenario.updateStrategyId !== undefined && scenario.strategy === undefined && strategy === undefined) {
       ctx.addIssue({ code: "custom", path: ["updateStrategyId"], message: `no strategy named '${scenario.updateStrategyId}' under strategies` });
     }
-    const { issues } = crossValidateRun({ members: scenario.members, strategy, updateStrategyId: scenario.updateStrategyId });
+    // "Inline and reference" is about what the file says: a resolved reference alone is not "both".
+    const inlineAndReference = scenario.strategy !== undefined ? scenario.updateStrategyId : undefined;
+    const { issues } = crossValidateRun({ members: scenario.members, strategy, updateStrategyId: inlineAndReference });
     // crossValidateRun names strategy paths as `strategy...`; a referenced strategy lives under `strategies.<name>`.
     for (const issue of issues) {
       if (scenario.strategy === undefined && scenario.updateStrategyId !== undefined && issue.path.startsWith("strategy.")) {
@@ -67,7 +87,7 @@ export const ScenarioSchema = z
         }
       });
     });
-  });
+  }, unlessMalformed(CROSS_CHECKED));
 export type Scenario = z.infer<typeof ScenarioSchema>;
 
 /** The strategy the scenario's run uses: inline, referenced, or undefined (the default strategy). */

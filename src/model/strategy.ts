@@ -3,7 +3,7 @@
  * checked from the strategy alone. Rules that need the members too live in `run.ts`.
  */
 import { z } from "zod";
-import { ConcurrencySchema, NameSchema, orRequired } from "./common";
+import { ConcurrencySchema, NameSchema, orRequired, unlessMalformed } from "./common";
 
 export const MAX_GROUPS_PER_STAGE = 50;
 
@@ -48,7 +48,7 @@ export const UpdateRunStrategySchema = z
         } else groupAt.set(group.name, where);
       });
     });
-  });
+  }, unlessMalformed([["stages", "*", "name"], ["stages", "*", "groups", "*", "name"]]));
 
 export type UpdateGroup = z.infer<typeof UpdateGroupSchema>;
 export type UpdateStage = z.infer<typeof UpdateStageSchema>;

@@ -21,7 +21,8 @@ export const ManagedClusterUpdateSchema = z
     }),
     nodeImageSelection: z
       .strictObject({
-        type: NodeImageSelectionTypeSchema,
+        /** Default Latest (SPEC §1). */
+        type: NodeImageSelectionTypeSchema.default("Latest"),
         customNodeImageVersions: z.array(z.strictObject({ version: NodeImageVersionSchema })).optional(),
       })
       .optional(),

@@ -1,0 +1,213 @@
+/**
+ * SPEC §2 rules that need members and strategy together (`crossValidateRun`), member identity
+ * (unique names, well-formed `clusterResourceId`), and the excluded-member warning. Checked on
+ * `UpdateRunSpecSchema` + `crossValidateRun` directly and through scenario YAML.
+ */
+import { describe, expect, it } from "vitest";
+import { ValidationError, parseOrThrow, type FieldIssue } from "../../src/model/common";
+import { ClusterResourceIdSchema, MemberSchema } from "../../src/model/member";
+import { UpdateRunSpecSchema, crossValidateRun } from "../../src/model/run";
+import { parseScenario } from "../../src/model/scenario";
+import { CLUSTER_ID, expectIssue, expectNoIssueAt, expectValid, issuesOf, member, scenarioYaml, type Doc } from "./helpers";
+
+const FULL = { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } };
+
+/** What a caller of the run schema does: shape first, then the cross-field rules (throwing like parseOrThrow). */
+function validateRun(input: Doc) {
+  const spec = parseOrThrow(UpdateRunSpecSchema, input);
+  const { issues, excluded } = crossValidateRun(spec);
+  if (issues.length > 0) throw new ValidationError(issues);
+  return excluded;
+}
+
+const twoStages = { stages: [{ name: "canary", groups: [{ name: "canary" }] }, { name: "prod", groups: [{ name: "eu" }, { name: "us" }] }] };
+const runMembers = () => [
+  { name: "c-1", group: "canary" },
+  { name: "eu-1", group: "eu" },
+  { name: "us-1", group: "us" },
+];
+
+describe("SPEC §2: member names are unique", () => {
+  it("rejects a repeated name, at the repeat", () => {
+    const members = [...runMembers(), { name: "eu-1", group: "us" }];
+    expectIssue(() => validateRun({ members, strategy: twoStages, managedClusterUpdate: FULL }), "members[3].name", "duplicate member name 'eu-1' (also members[1])");
+  });
+
+  it("rejects it without a strategy too", () => {
+    expectIssue(() => validateRun({ members: [{ name: "a" }, { name: "a" }], managedClusterUpdate: FULL }), "members[1].name", "duplicate member name 'a'");
+  });
+
+  it("through a scenario, reported once", () => {
+    const issues = expectIssue(() => parseScenario(scenarioYaml((s) => (s.members[3].name = "canary-1"))), "members[3].name", "duplicate member name 'canary-1' (also members[0])");
+    expect(issues.filter((i) => i.path === "members[3].name")).toHaveLength(1);
+  });
+
+  it("accepts distinct names", () => {
+    expect(expectValid(() => validateRun({ members: runMembers(), strategy: twoStages, managedClusterUpdate: FULL }))).toEqual([]);
+  });
+});
+
+describe("SPEC §2: clusterResourceId is an ARM managed cluster id", () => {
+  const malformed: Array<[string, string]> = [
+    ["wrong provider", CLUSTER_ID.replace("Microsoft.ContainerService/managedClusters", "Microsoft.Compute/virtualMachines")],
+    ["wrong resource type", CLUSTER_ID.replace("managedClusters", "fleets")],
+    ["missing resourceGroups segment", "/subscriptions/00000000-1111-2222-3333-444444444444/providers/Microsoft.ContainerService/managedClusters/aks-1"],
+    ["missing cluster name", "/subscriptions/00000000-1111-2222-3333-444444444444/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/"],
+    ["missing subscriptions segment", "/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/aks-1"],
+    ["subscription not a guid", CLUSTER_ID.replace("00000000-1111-2222-3333-444444444444", "my-subscription")],
+    ["subscription guid too short", CLUSTER_ID.replace("00000000-1111-2222-3333-444444444444", "0000000-1111-2222-3333-444444444444")],
+    ["subscription guid with non-hex", CLUSTER_ID.replace("00000000", "0000000g")],
+    ["no leading slash", CLUSTER_ID.slice(1)],
+    ["trailing extra segment", `${CLUSTER_ID}/agentPools/system`],
+    ["trailing slash", `${CLUSTER_ID}/`],
+    ["a bare cluster name", "aks-canary-1"],
+    ["empty", ""],
+  ];
+
+  it.each(malformed)("rejects %s", (_label, id) => {
+    expectIssue(() => parseOrThrow(MemberSchema, { name: "m", clusterResourceId: id }, ["members", 0]), "members[0].clusterResourceId", "must be an ARM managed cluster id");
+    expectIssue(
+      () => validateRun({ members: [{ name: "m", clusterResourceId: id }], managedClusterUpdate: FULL }),
+      "members[0].clusterResourceId",
+      "/subscriptions/<guid>/resourceGroups/<group>/providers/Microsoft.ContainerService/managedClusters/<name>",
+    );
+    expectIssue(() => parseScenario(scenarioYaml((s) => (s.members[2].clusterResourceId = id))), "members[2].clusterResourceId", "must be an ARM managed cluster id");
+  });
+
+  it("rejects a non-string id", () => {
+    expectIssue(() => parseOrThrow(ClusterResourceIdSchema, 42, ["clusterResourceId"]), "clusterResourceId", "must be a string");
+  });
+
+  it.each([
+    ["a well-formed id", CLUSTER_ID],
+    ["lowercase fixed segments (ARM is case-insensitive)", CLUSTER_ID.replace("resourceGroups", "resourcegroups").replace("Microsoft.ContainerService", "microsoft.containerservice")],
+    ["an uppercase guid", CLUSTER_ID.replace("00000000-1111-2222-3333-444444444444", "ABCDEF01-2345-6789-ABCD-EF0123456789")],
+    ["a resource group with dots and parentheses", CLUSTER_ID.replace("rg-fleet", "rg.fleet_(prod)")],
+  ])("accepts %s", (_label, id) => {
+    expectValid(() => parseOrThrow(ClusterResourceIdSchema, id));
+    expectValid(() => validateRun({ members: [{ name: "m", clusterResourceId: id }], managedClusterUpdate: FULL }));
+    expectValid(() => parseScenario(scenarioYaml((s) => (s.members[2].clusterResourceId = id))));
+  });
+});
+
+describe("SPEC §2: every strategy group has at least one member", () => {
+  it("rejects a group no member belongs to, at the group's name", () => {
+    const members = runMembers().filter((m) => m.group !== "us");
+    expectIssue(
+      () => validateRun({ members, strategy: twoStages, managedClusterUpdate: FULL }),
+      "strategy.stages[1].groups[1].name",
+      "no member belongs to group 'us'",
+    );
+  });
+
+  it("through a scenario (a typo in a member's group)", () => {
+    const issues = expectIssue(
+      () => parseScenario(scenarioYaml((s) => (s.members[3].group = "prod-usa"))),
+      "strategy.stages[1].groups[1].name",
+      "no member belongs to group 'prod-us'",
+    );
+    // the typo'd member itself is only left out (a warning), not an error
+    expectNoIssueAt(issues, "members[3].group");
+  });
+
+  it("through a referenced strategy, at its path under strategies", () => {
+    const yaml = scenarioYaml((s) => {
+      s.strategies = { rollout: s.strategy };
+      delete s.strategy;
+      s.updateStrategyId = "rollout";
+      s.members[0].group = "canry";
+    });
+    const issues = expectIssue(() => parseScenario(yaml), "strategies.rollout.stages[0].groups[0].name", "no member belongs to group 'canary'");
+    // a reference alone is not "both an inline strategy and a reference"
+    expectNoIssueAt(issues, "updateStrategyId");
+  });
+
+  it("accepts when every group has a member", () => {
+    expectValid(() => validateRun({ members: runMembers(), strategy: twoStages, managedClusterUpdate: FULL }));
+  });
+});
+
+describe("SPEC §1/§2: an inline strategy or a strategy reference, not both", () => {
+  it("rejects both, at updateStrategyId", () => {
+    expectIssue(
+      () => validateRun({ members: runMembers(), strategy: twoStages, updateStrategyId: "rollout", managedClusterUpdate: FULL }),
+      "updateStrategyId",
+      "give either an inline strategy or a strategy reference, not both",
+    );
+  });
+
+  it("through a scenario", () => {
+    const yaml = scenarioYaml((s) => {
+      s.strategies = { rollout: s.strategy };
+      s.updateStrategyId = "rollout";
+    });
+    expectIssue(() => parseScenario(yaml), "updateStrategyId", "not both");
+  });
+
+  it("accepts a reference alone (resolved), an inline strategy alone, or neither", () => {
+    const referenced = expectValid(() =>
+      parseScenario(
+        scenarioYaml((s) => {
+          s.strategies = { rollout: s.strategy };
+          delete s.strategy;
+          s.updateStrategyId = "rollout";
+        }),
+      ),
+    );
+    expect(referenced.updateStrategyId).toBe("rollout");
+    expectValid(() => validateRun({ members: runMembers(), updateStrategyId: "rollout", managedClusterUpdate: FULL }));
+    expectValid(() => parseScenario(scenarioYaml()));
+    expectValid(() => parseScenario(scenarioYaml((s) => delete s.strategy)));
+  });
+
+  it("rejects a reference to a strategy that does not exist", () => {
+    expectIssue(() => parseScenario(scenarioYaml((s) => { delete s.strategy; s.updateStrategyId = "nope"; })), "updateStrategyId", "no strategy named 'nope'");
+  });
+});
+
+describe("SPEC §2: members whose group is in no stage are left out (a warning, not an error)", () => {
+  it("lists a member of an unstaged group, and a member without a group, in `excluded`", () => {
+    const members = [...runMembers(), { name: "stray-1", group: "staging" }, { name: "loose-1" }];
+    const { issues, excluded } = crossValidateRun({ members, strategy: twoStages });
+    expect(issues).toEqual([]);
+    expect(excluded).toEqual([
+      { name: "stray-1", group: "staging", reason: expect.stringContaining("group 'staging' is in no stage") },
+      { name: "loose-1", reason: expect.stringContaining("has no group") },
+    ]);
+  });
+
+  it("excludes no one without a strategy (the default stage holds every member)", () => {
+    const { issues, excluded } = crossValidateRun({ members: [{ name: "a", group: "x" }, { name: "b" }] });
+    expect(issues).toEqual([]);
+    expect(excluded).toEqual([]);
+  });
+
+  it("a scenario with such members is valid", () => {
+    expectValid(() =>
+      parseScenario(
+        scenarioYaml((s) => {
+          s.members.push(member("stray-1", "staging"), member("loose-1"));
+        }),
+      ),
+    );
+  });
+
+  it("a misspelt group is both: the member is excluded and the empty strategy group is an error", () => {
+    const members = [{ name: "c-1", group: "canary" }, { name: "eu-1", group: "eu" }, { name: "us-1", group: "usa" }];
+    const { issues, excluded } = crossValidateRun({ members, strategy: twoStages });
+    expect(issues.map((i: FieldIssue) => i.path)).toEqual(["strategy.stages[1].groups[1].name"]);
+    expect(excluded.map((m) => m.name)).toEqual(["us-1"]);
+  });
+});
+
+describe("run spec shape", () => {
+  it("names fields inside members", () => {
+    const issues = issuesOf(() => validateRun({ members: [{ name: "a", grop: "x" }, "b"], managedClusterUpdate: FULL }));
+    expect(issues).toContainEqual({ path: "members[0].grop", message: "unknown field" });
+    expect(issues.some((i) => i.path === "members[1]" && i.message.includes("must be a mapping"))).toBe(true);
+  });
+
+  it("requires managedClusterUpdate", () => {
+    expectIssue(() => validateRun({ members: [] }), "managedClusterUpdate", "is required");
+  });
+});
