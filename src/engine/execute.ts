@@ -20,10 +20,10 @@ export interface ReconcileResult {
 export async function reconcile(ctx: EngineContext, now: number): Promise<ReconcileResult> {
   ctx.offers.clear();
   await followUpgrades(ctx, now);
-  if (ctx.run.control === "Running") {
-    if (ctx.run.selectedNodeImageVersions === undefined) await selectRunImages(ctx, now);
-    await advanceStages(ctx, now);
-  }
+  // SPEC §3.6: picks are made as of the run's start, even if it was stopped at that very instant.
+  const startTime = ctx.run.startTime;
+  if (startTime !== undefined && ctx.run.selectedNodeImageVersions === undefined) await selectRunImages(ctx, startTime);
+  if (ctx.run.control === "Running") await advanceStages(ctx, now);
   refreshRun(ctx, now, currentStages(ctx));
   ctx.transitions.flush();
   return { ...wakeAt(ctx, now) };

@@ -67,7 +67,7 @@ export const ScenarioSchema = z
     }
     // "Inline and reference" is about what the file says: a resolved reference alone is not "both".
     const inlineAndReference = scenario.strategy !== undefined ? scenario.updateStrategyId : undefined;
-    const { issues } = crossValidateRun({ members: scenario.members, strategy, updateStrategyId: inlineAndReference });
+    const { issues, excluded } = crossValidateRun({ members: scenario.members, strategy, updateStrategyId: inlineAndReference });
     // crossValidateRun names strategy paths as `strategy...`; a referenced strategy lives under `strategies.<name>`.
     for (const issue of issues) {
       if (scenario.strategy === undefined && scenario.updateStrategyId !== undefined && issue.path.startsWith("strategy.")) {
@@ -78,11 +78,14 @@ export const ScenarioSchema = z
     if (scenario.until !== undefined && Date.parse(scenario.until) <= start) {
       ctx.addIssue({ code: "custom", path: ["until"], message: "must be after start" });
     }
-    const known = knownSkipTargets(scenario.members, strategy);
+    const leftOut = new Set(excluded.map((m) => m.name));
+    const known = knownSkipTargets(scenario.members.filter((m) => !leftOut.has(m.name)), strategy);
     scenario.actions.forEach((action, i) => {
       if (Date.parse(action.at) < start) ctx.addIssue({ code: "custom", path: ["actions", i, "at"], message: "must not be before start" });
       action.skip?.forEach((target, j) => {
-        if (!known[target.type].has(target.name)) {
+        if (target.type === "Member" && leftOut.has(target.name)) {
+          ctx.addIssue({ code: "custom", path: ["actions", i, "skip", j, "name"], message: `member '${target.name}' is left out of the run (its group is in no stage), so it cannot be skipped` });
+        } else if (!known[target.type].has(target.name)) {
           ctx.addIssue({ code: "custom", path: ["actions", i, "skip", j, "name"], message: `no ${target.type === "AfterStageWait" ? "stage" : target.type.toLowerCase()} named '${target.name}' in this run` });
         }
       });
