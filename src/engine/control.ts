@@ -4,7 +4,7 @@
  */
 import type { SkipTarget } from "../model/skip";
 import type { EngineContext } from "./context";
-import { startHalt } from "./execute";
+import { startHalt } from "./halt";
 import { refreshRun } from "./refresh";
 import { isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 

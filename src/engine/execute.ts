@@ -9,6 +9,7 @@ import type { EngineContext, MemberPlace } from "./context";
 import { selectRunImages } from "./imageSelection";
 import { relevantWindow } from "./priority";
 import { refreshGroup, refreshRun, refreshStage, hasWait } from "./refresh";
+import { startHalt } from "./halt";
 import { iso } from "./transitions";
 import { isDone, isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 
@@ -57,27 +58,6 @@ function failMember(ctx: EngineContext, member: MemberRunState, error: { code: s
   member.message = `Upgrade failed: ${error.message} (${error.code})`;
   ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error });
   startHalt(ctx, "failure", now);
-}
-
-/** SPEC §3.7/§3.8: no member starts from now on; Pending members go back to NotStarted. */
-export function startHalt(ctx: EngineContext, reason: "stop" | "failure", now: number): void {
-  const run = ctx.run;
-  if (run.control === "Halting" || run.control === "Halted") {
-    if (reason === "failure") run.haltReason = "failure";
-    return;
-  }
-  run.control = "Halting";
-  run.haltReason = reason;
-  for (const stage of run.stages) {
-    for (const group of stage.groups) {
-      for (const member of group.members) {
-        if (member.state !== "Pending") continue;
-        delete member.message;
-        delete member.checkAgainAt;
-        ctx.transitions.transition(member, "NotStarted", now, "member", member.name);
-      }
-    }
-  }
 }
 
 /** The stage being worked on: the first one not Completed or Skipped. */

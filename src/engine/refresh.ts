@@ -18,7 +18,7 @@ export function haltPhase(ctx: EngineContext): HaltPhase {
   }
 }
 
-/** Whether the stage's after-stage wait is still ahead of or in progress (not Completed or Skipped). */
+/** Whether the stage has an after-stage wait at all (SPEC §3.1). */
 export function hasWait(stage: StageRunState): boolean {
   return stage.afterStageWaitInSeconds > 0;
 }
