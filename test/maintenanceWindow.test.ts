@@ -1,5 +1,6 @@
 import { describe, it, expect } from "vitest";
 import fc from "fast-check";
+import { scheduleArb } from "./support/scheduleArb";
 import { MAX_MERGED_OCCURRENCES, nextOpenInterval, windowStateAt } from "../src/engine/maintenanceWindow";
 import { DAYS_OF_WEEK, MaintenanceWindowSchema, WEEK_INDEXES, type MaintenanceWindow } from "../src/model/maintenanceWindow";
 
@@ -479,18 +480,7 @@ const two = (n: number) => String(n).padStart(2, "0");
 
 const windowArb: fc.Arbitrary<MaintenanceWindow> = fc.record(
   {
-    schedule: fc.oneof(
-      fc.record({ daily: fc.record({ intervalDays: fc.integer({ min: 1, max: 7 }) }) }),
-      fc.record({ weekly: fc.record({ intervalWeeks: fc.integer({ min: 1, max: 4 }), dayOfWeek: fc.constantFrom(...DAYS_OF_WEEK) }) }),
-      fc.record({ absoluteMonthly: fc.record({ intervalMonths: fc.integer({ min: 1, max: 6 }), dayOfMonth: fc.integer({ min: 1, max: 31 }) }) }),
-      fc.record({
-        relativeMonthly: fc.record({
-          intervalMonths: fc.integer({ min: 1, max: 6 }),
-          weekIndex: fc.constantFrom(...WEEK_INDEXES),
-          dayOfWeek: fc.constantFrom(...DAYS_OF_WEEK),
-        }),
-      }),
-    ),
+    schedule: scheduleArb,
     durationHours: fc.oneof(fc.integer({ min: 4, max: 24 }), fc.constant(24)),
     startTime: fc.tuple(fc.integer({ min: 0, max: 23 }), fc.constantFrom(0, 30, 59)).map(([h, m]) => `${two(h)}:${two(m)}`),
     utcOffset: fc

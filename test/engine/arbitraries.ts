@@ -5,6 +5,7 @@
  * produced an invalid scenario throws (a bug in this file, not in the engine).
  */
 import fc from "fast-check";
+import { scheduleArb } from "../support/scheduleArb";
 import { isoInstant } from "../../src/model/common";
 import { DAYS_OF_WEEK, WEEK_INDEXES } from "../../src/model/maintenanceWindow";
 import { DEFAULT_HORIZON_DAYS, validateScenario, type Scenario } from "../../src/model/scenario";
@@ -51,18 +52,6 @@ const regionArb = fc.record({
 });
 type RawRegion = typeof regionArb extends fc.Arbitrary<infer T> ? T : never;
 
-const scheduleArb = fc.oneof(
-  fc.record({ daily: fc.record({ intervalDays: fc.integer({ min: 1, max: 7 }) }) }),
-  fc.record({ weekly: fc.record({ intervalWeeks: fc.integer({ min: 1, max: 4 }), dayOfWeek: fc.constantFrom(...DAYS_OF_WEEK) }) }),
-  fc.record({ absoluteMonthly: fc.record({ intervalMonths: fc.integer({ min: 1, max: 6 }), dayOfMonth: fc.integer({ min: 1, max: 31 }) }) }),
-  fc.record({
-    relativeMonthly: fc.record({
-      intervalMonths: fc.integer({ min: 1, max: 6 }),
-      weekIndex: fc.constantFrom(...WEEK_INDEXES),
-      dayOfWeek: fc.constantFrom(...DAYS_OF_WEEK),
-    }),
-  }),
-);
 
 /** A maintenance window; `startDate` and `notAllowedDates` are days relative to the scenario start. */
 const windowArb = fc.record(
