@@ -7,7 +7,6 @@
 import fc from "fast-check";
 import { scheduleArb } from "../support/scheduleArb";
 import { isoInstant } from "../../src/model/common";
-import { DAYS_OF_WEEK, WEEK_INDEXES } from "../../src/model/maintenanceWindow";
 import { DEFAULT_HORIZON_DAYS, validateScenario, type Scenario } from "../../src/model/scenario";
 
 export const MINUTE = 60_000;
