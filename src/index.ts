@@ -7,3 +7,4 @@ export * from "./engine";
 export * from "./backends/simulator";
 export { RealClock } from "./runtime/realClock";
 export { simulateScenario, type SimulationReport, type SimulationResult } from "./simulation/simulateScenario";
+export * from "./pulumi";

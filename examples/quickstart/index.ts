@@ -1,13 +1,39 @@
 /**
- * Quickstart placeholder. The Pulumi resources (`UpdateStrategy`, `UpdateRun`) arrive with their own
- * issue; until then this program runs the demo scenario through the same engine `pulumi up` will use
- * and exports its final status, so `pulumi up` on this project already shows the rollout's outcome.
+ * Quickstart: a strategy (canary first, then three regions in parallel) and a run upgrading a
+ * simulated fleet of 8 clusters to Kubernetes 1.32.0. `pulumi up` executes the rollout (about 10
+ * seconds: simulated time runs 600 times faster) and exports its status and summary.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parseScenario } from "../../src/model/scenario";
-import { simulateScenario } from "../../src/simulation/simulateScenario";
+import * as path from "node:path";
+import { UpdateRun, UpdateStrategy } from "pulumi-fleet-update";
 
-const scenario = parseScenario(readFileSync(join(__dirname, "..", "demo", "scenario.yaml"), "utf8"));
+const strategy = new UpdateStrategy("rollout", {
+  stages: [
+    { name: "canary", groups: [{ name: "canary" }], afterStageWaitInSeconds: 600 },
+    { name: "prod", groups: [{ name: "prod-eu" }, { name: "prod-us", maxConcurrency: "2" }, { name: "prod-asia" }] },
+  ],
+});
 
-export const status = simulateScenario(scenario).then((report) => report.result.status);
+const run = new UpdateRun("k8s-1-32", {
+  backend: { simulator: { fleetFile: path.join("examples", "quickstart", "fleet.yaml"), timeScale: 600 } },
+  members: [
+    { name: "canary-1", group: "canary" },
+    { name: "eu-1", group: "prod-eu" },
+    { name: "eu-2", group: "prod-eu" },
+    { name: "us-1", group: "prod-us" },
+    { name: "us-2", group: "prod-us" },
+    { name: "us-3", group: "prod-us" },
+    { name: "asia-1", group: "prod-asia" },
+    { name: "asia-2", group: "prod-asia" },
+  ],
+  strategy: strategy.strategy,
+  managedClusterUpdate: {
+    upgrade: { type: "Full", kubernetesVersion: "1.32.0" },
+    nodeImageSelection: { type: "Consistent" },
+  },
+  state: "Running",
+  skip: [],
+  timeoutMinutes: 10,
+});
+
+export const status = run.status;
+export const summary = run.summary;

@@ -14,6 +14,8 @@ export interface DriveOptions {
   until?: number;
   /** User actions, in the order to apply them; several at one instant apply in order. */
   actions?: readonly RunAction[];
+  /** Called after every reconcile pass (e.g. to journal the engine's state). */
+  onPass?: () => void;
   /** A user action that is refused (e.g. skipping a running member) is reported here, not thrown. */
   onActionRefused?: (action: RunAction, error: Error) => void;
 }
@@ -26,6 +28,7 @@ export async function drive(engine: UpdateRunEngine, clock: Clock, options: Driv
     // Actions first: "stop at 02:00" means nothing new starts at 02:00.
     while (pending.length > 0 && (pending[0] as RunAction).at <= now) apply(engine, pending.shift() as RunAction, now, options);
     const { nextWakeAt } = await engine.reconcile(now);
+    options.onPass?.();
     const nextAction = pending[0]?.at;
     if (engine.settled && nextAction === undefined) return;
     const next = Math.min(nextWakeAt ?? Number.POSITIVE_INFINITY, nextAction ?? Number.POSITIVE_INFINITY);

@@ -49,6 +49,11 @@ export class UpdateRunEngine {
     return reconcile(this.ctx, now);
   }
 
+  /** Follow in-flight upgrades and recompute states without starting anything. */
+  async observe(now: number): Promise<void> {
+    await reconcile(this.ctx, now, "observe");
+  }
+
   get state(): UpdateState {
     return this.ctx.run.state;
   }

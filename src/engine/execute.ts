@@ -18,13 +18,14 @@ export interface ReconcileResult {
   nextWakeAt?: number;
 }
 
-export async function reconcile(ctx: EngineContext, now: number): Promise<ReconcileResult> {
+/** `observe`: follow in-flight upgrades and recompute states, but start nothing (`pulumi refresh`). */
+export async function reconcile(ctx: EngineContext, now: number, mode: "act" | "observe" = "act"): Promise<ReconcileResult> {
   ctx.offers.clear();
   await followUpgrades(ctx, now);
   // SPEC §3.6: picks are made as of the run's start, even if it was stopped at that very instant.
   const startTime = ctx.run.startTime;
   if (startTime !== undefined && ctx.run.selectedNodeImageVersions === undefined) await selectRunImages(ctx, startTime);
-  if (ctx.run.control === "Running") await advanceStages(ctx, now);
+  if (ctx.run.control === "Running" && mode === "act") await advanceStages(ctx, now);
   refreshRun(ctx, now, currentStages(ctx));
   ctx.transitions.flush();
   return { ...wakeAt(ctx, now) };

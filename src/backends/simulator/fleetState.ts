@@ -47,6 +47,8 @@ export const FLEET_STATE_FORMAT = 1;
 
 export const FleetStateSchema = z.strictObject({
   format: z.literal(FLEET_STATE_FORMAT),
+  /** Where simulated time stands against real time, for fleets driven in real time (`fileBacked.ts`). */
+  clock: z.strictObject({ realOrigin: z.number(), simulatedOrigin: z.number(), timeScale: z.number().positive() }).optional(),
   /** Cluster name → state, in fleet declaration order. */
   clusters: z.record(z.string(), ClusterStateSchema),
 });

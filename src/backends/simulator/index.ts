@@ -10,3 +10,4 @@ export {
   type StartUpgradeCall,
 } from "./simulatedFleet";
 export { StateFileError, loadSimulatedFleet, readFleetState, resetFleetState, saveSimulatedFleet, writeFleetState } from "./stateFile";
+export { DEFAULT_TIME_SCALE, openFileBackedFleet, readFleetDescription, resetFileBackedFleet, stateFilePath, type FileBackedFleet, type FileBackedFleetOptions } from "./fileBacked";

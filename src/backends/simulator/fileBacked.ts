@@ -1,0 +1,73 @@
+/**
+ * The simulated fleet as the Pulumi resources use it: described by a fleet file (a scenario's
+ * `regions` + `members`; a whole scenario file works too), its clusters' state kept in a state file
+ * beside it, and simulated time running `timeScale` times faster than real time, continuing from one
+ * `pulumi up` to the next. Delete the state file (`resetFileBackedFleet`) to start again from the
+ * description.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { ValidationError, parseOrThrow } from "../../model/common";
+import { FleetSchema, type Fleet } from "../../model/fleet";
+import { ScaledClock } from "../../runtime/scaledClock";
+import { SimulatedFleet } from "./simulatedFleet";
+import { readFleetState, resetFleetState, writeFleetState } from "./stateFile";
+
+/** Simulated minutes per real minute unless the user says otherwise: a 10-minute upgrade takes 10 s. */
+export const DEFAULT_TIME_SCALE = 60;
+
+export interface FileBackedFleetOptions {
+  /** The fleet description (YAML or JSON), relative to `baseDir`. */
+  fleetFile: string;
+  /** Where the clusters' state is kept; default `<fleetFile>.state.json`. */
+  stateFile?: string;
+  /** Simulated time per real time (default 60: a simulated minute per real second). */
+  timeScale?: number;
+}
+
+export interface FileBackedFleet {
+  fleet: SimulatedFleet;
+  clock: ScaledClock;
+  stateFile: string;
+}
+
+export function stateFilePath(options: FileBackedFleetOptions, baseDir: string): string {
+  return path.resolve(baseDir, options.stateFile ?? `${options.fleetFile}.state.json`);
+}
+
+/** Read and validate a fleet description; a scenario file's other fields are ignored. */
+export function readFleetDescription(file: string): Fleet {
+  let raw: unknown;
+  try {
+    raw = parseYaml(fs.readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new ValidationError([{ path: "backend.simulator.fleetFile", message: `cannot read ${file}: ${(e as Error).message.split("\n")[0]}` }]);
+  }
+  const { regions, members } = (raw ?? {}) as { regions?: unknown; members?: unknown };
+  try {
+    return parseOrThrow(FleetSchema, { regions, members });
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    throw new ValidationError(e.issues.map((i) => ({ path: "backend.simulator.fleetFile", message: `${file}: ${i.path}: ${i.message}` })));
+  }
+}
+
+export function openFileBackedFleet(options: FileBackedFleetOptions, baseDir: string): FileBackedFleet {
+  const description = readFleetDescription(path.resolve(baseDir, options.fleetFile));
+  const stateFile = stateFilePath(options, baseDir);
+  const saved = readFleetState(stateFile);
+  const timeScale = options.timeScale ?? DEFAULT_TIME_SCALE;
+  const clock = saved?.clock === undefined ? ScaledClock.startingNow(timeScale) : new ScaledClock(saved.clock).rescaled(timeScale);
+  const fleet = new SimulatedFleet(description, clock, {
+    ...(saved === undefined ? {} : { restoredState: saved }),
+    onStateChange: (state) => writeFleetState(stateFile, { ...state, clock: clock.anchor }),
+  });
+  if (saved?.clock === undefined || clock.anchor !== saved.clock) writeFleetState(stateFile, { ...fleet.toState(), clock: clock.anchor });
+  return { fleet, clock, stateFile };
+}
+
+/** Forget what the simulated clusters went through: the next run starts from the description. */
+export function resetFileBackedFleet(options: FileBackedFleetOptions, baseDir: string): void {
+  resetFleetState(stateFilePath(options, baseDir));
+}

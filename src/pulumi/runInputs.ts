@@ -1,0 +1,71 @@
+/**
+ * What `UpdateRun` sends its provider (plain JSON), and their validation: the same SPEC §2 rules as
+ * everywhere (`src/model/`), with field paths as Pulumi check failures.
+ */
+import { z } from "zod";
+import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
+import { MemberSchema } from "../model/member";
+import { crossValidateRun } from "../model/run";
+import { SkipTargetSchema } from "../model/skip";
+import { UpdateRunStrategySchema } from "../model/strategy";
+import { ManagedClusterUpdateSchema } from "../model/update";
+import { containsUnknown, dropIssuesUnderUnknowns } from "./unknowns";
+
+export const RUN_STATES = ["Running", "Stopped", "NotStarted"] as const;
+export const DEFAULT_TIMEOUT_MINUTES = 240;
+
+export const SimulatorBackendSchema = z.strictObject({
+  fleetFile: z.string().min(1, "must name the fleet file"),
+  stateFile: z.string().min(1).optional(),
+  timeScale: z.number().positive("must be greater than 0").max(1_000_000, "must be at most 1000000").optional(),
+});
+
+export const BackendConfigSchema = z.strictObject({
+  simulator: SimulatorBackendSchema,
+});
+export type BackendConfig = z.infer<typeof BackendConfigSchema>;
+
+export const UpdateRunInputsSchema = z.strictObject({
+  /** The run's name in events and progress lines: the Pulumi resource name. */
+  runName: z.string().min(1),
+  backend: BackendConfigSchema,
+  members: z.array(MemberSchema),
+  strategy: UpdateRunStrategySchema.optional(),
+  managedClusterUpdate: ManagedClusterUpdateSchema,
+  state: z.enum(RUN_STATES, { error: `must be one of ${RUN_STATES.join(", ")}` }).default("Running"),
+  skip: z.array(SkipTargetSchema).default([]),
+  timeoutMinutes: z.number().positive("must be greater than 0").default(DEFAULT_TIMEOUT_MINUTES),
+});
+export type UpdateRunInputs = z.infer<typeof UpdateRunInputsSchema>;
+
+/** Inputs that change what the run is: a change of any of them is a new run (replace). */
+export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "managedClusterUpdate"] as const;
+/** Inputs applied to the same run in place. */
+export const RUN_CONTROL_FIELDS = ["state", "skip", "timeoutMinutes"] as const;
+
+const PROVIDER_KEY = "__provider";
+
+function withoutProvider(raw: Record<string, unknown>): Record<string, unknown> {
+  const { [PROVIDER_KEY]: _ignored, ...rest } = raw;
+  return rest;
+}
+
+/** Every problem with the inputs, by field path; values unknown at preview are accepted. */
+export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
+  const inputs = withoutProvider(raw);
+  const parsed = UpdateRunInputsSchema.safeParse(inputs, { error: friendlyErrors });
+  const issues = parsed.success ? [] : toFieldIssues(parsed.error);
+  if (parsed.success && !containsUnknown(inputs)) {
+    const { strategy, members } = parsed.data;
+    issues.push(...crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues);
+  }
+  return dropIssuesUnderUnknowns(inputs, issues);
+}
+
+/** Parse inputs that must be whole (create, update): throws `ValidationError` naming every field. */
+export function parseRunInputs(raw: Record<string, unknown>): UpdateRunInputs {
+  const issues = checkRunInputs(raw);
+  if (containsUnknown(withoutProvider(raw))) issues.push({ path: "(inputs)", message: "values are still unknown" });
+  if (issues.length > 0) throw new ValidationError(issues);
+  return UpdateRunInputsSchema.parse(withoutProvider(raw));
+}

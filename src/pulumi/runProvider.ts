@@ -1,0 +1,74 @@
+/**
+ * `UpdateRun`'s dynamic provider, loaded at run time by the serialized stub (`providers.ts`). Pulumi
+ * CRUD → the engine:
+ * - check: SPEC §2 validation as check failures whose `property` is the field path;
+ * - diff: a new target, member list, strategy or backend is a new run (replace); `state`, `skip`
+ *   and `timeoutMinutes` are applied in place;
+ * - create / update: run to a terminal state, the state asked for, or the deadline;
+ * - read: recompute statuses from the backend, starting nothing;
+ * - delete: forget the run; clusters are never touched.
+ */
+import { ValidationError } from "../model/common";
+import type { RunState } from "../engine/runState";
+import { canonicalJson } from "./journal";
+import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, checkRunInputs, parseRunInputs } from "./runInputs";
+import { RunNotFinishedError, observeRun, runSession, type UpdateRunOutputs } from "./runSession";
+
+type Props = Record<string, unknown>;
+
+export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
+  const failures = checkRunInputs(news).map((issue) => ({ property: issue.path, reason: issue.message }));
+  return { inputs: news, failures };
+}
+
+export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+  const changed = (field: string) => canonicalJson(olds[field] ?? null) !== canonicalJson(news[field] ?? null);
+  const replaces = RUN_IDENTITY_FIELDS.filter(changed);
+  const updates = RUN_CONTROL_FIELDS.filter(changed);
+  return { changes: replaces.length > 0 || updates.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+export async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
+  const parsed = parseInputsOrThrow(inputs);
+  const { id, outputs } = await runSession(parsed).catch(keepInputs(inputs));
+  return { id, outs: { ...inputs, ...outputs } };
+}
+
+export async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  const parsed = parseInputsOrThrow(news);
+  const engineState = (olds as Partial<UpdateRunOutputs>).engineState;
+  const { outputs } = await runSession(parsed, { id, ...(engineState === undefined ? {} : { engineState }) }).catch(keepInputs(news));
+  return { outs: { ...news, ...outputs } };
+}
+
+export async function read(id: string, props: Props): Promise<{ id: string; props: Props }> {
+  const engineState = props.engineState as RunState | undefined;
+  if (engineState === undefined) return { id, props };
+  const outputs = await observeRun(parseInputsOrThrow(props), id, engineState);
+  return { id, props: { ...props, ...outputs } };
+}
+
+/** Forget the run. Clusters are never touched: an upgrade in flight is left to finish. */
+export async function remove(_id: string, _props: Props): Promise<void> {}
+
+/** A run that did not finish is kept by Pulumi with its inputs (and `__provider`) and its status. */
+function keepInputs(inputs: Props): (e: unknown) => never {
+  return (e) => {
+    throw e instanceof RunNotFinishedError ? e.withInputs(inputs) : e;
+  };
+}
+
+function parseInputsOrThrow(raw: Props) {
+  try {
+    return parseRunInputs(pickInputs(raw));
+  } catch (e) {
+    if (e instanceof ValidationError) throw new Error(`invalid UpdateRun inputs:\n${e.message}`);
+    throw e;
+  }
+}
+
+/** Stored properties hold inputs and outputs together; the inputs are these. */
+function pickInputs(raw: Props): Props {
+  const keys = [...RUN_IDENTITY_FIELDS, ...RUN_CONTROL_FIELDS];
+  return Object.fromEntries(keys.filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]));
+}

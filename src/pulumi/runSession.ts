@@ -1,0 +1,177 @@
+/**
+ * One provider call's work on a run: open the backend, create or resume the engine, apply the user's
+ * controls, drive the run in real (scaled) time until it settles or the deadline, and report. The
+ * provider methods in `runProvider.ts` are thin shells around this.
+ */
+import { randomUUID } from "node:crypto";
+import { openFileBackedFleet } from "../backends/simulator/fileBacked";
+import type { ClusterBackend } from "../engine/backend";
+import { drive, type RunAction } from "../engine/drive";
+import { UpdateRunEngine } from "../engine/engine";
+import type { RunState } from "../engine/runState";
+import { summarize, type RunSummary } from "../engine/summary";
+import type { RunEvent, UpdateRunStatus } from "../model/status";
+import type { UpdateRunStrategy } from "../model/strategy";
+import type { ExcludedMember } from "../model/run";
+import type { ScaledClock } from "../runtime/scaledClock";
+import { RunJournal, identityHash } from "./journal";
+import { RUN_IDENTITY_FIELDS, type UpdateRunInputs } from "./runInputs";
+
+/** What `UpdateRun` stores besides its inputs. */
+export interface UpdateRunOutputs {
+  status: UpdateRunStatus;
+  summary: RunSummary;
+  strategySnapshot: UpdateRunStrategy;
+  selectedNodeImageVersions: string[];
+  excludedMembers: ExcludedMember[];
+  /** The engine's state, to resume from (plain JSON). */
+  engineState: RunState;
+}
+
+/**
+ * The run failed or did not finish. Carries what the dynamic-provider host needs to keep the
+ * resource with its status (`id`, `properties`, `reasons`: Pulumi's ErrorResourceInitFailed), so
+ * that `pulumi up` fails loudly and the next one calls update, which resumes.
+ */
+export class RunNotFinishedError extends Error {
+  readonly properties: Record<string, unknown>;
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly outputs: UpdateRunOutputs,
+    readonly reasons: string[],
+  ) {
+    super(message);
+    this.name = "RunNotFinishedError";
+    this.properties = { ...outputs };
+  }
+
+  /** The properties Pulumi keeps: the raw inputs (with `__provider`) and the outputs. */
+  withInputs(inputs: Record<string, unknown>): this {
+    Object.assign(this.properties, inputs, this.outputs);
+    return this;
+  }
+}
+
+interface OpenBackend {
+  backend: ClusterBackend;
+  clock: ScaledClock;
+  journal: RunJournal;
+}
+
+function openBackend(inputs: UpdateRunInputs): OpenBackend {
+  const { fleet, clock, stateFile } = openFileBackedFleet(inputs.backend.simulator, process.cwd());
+  return { backend: fleet, clock, journal: RunJournal.beside(stateFile, inputs.runName) };
+}
+
+export function runIdentity(inputs: Record<string, unknown>): string {
+  return identityHash(Object.fromEntries(RUN_IDENTITY_FIELDS.map((k) => [k, inputs[k]])));
+}
+
+function progressLine(runName: string): (e: RunEvent) => void {
+  return (e) => {
+    const message = e.message === undefined ? "" : `: ${e.message}`;
+    process.stderr.write(`[${runName}] ${e.time} ${e.scope} ${e.name} ${e.from} → ${e.to}${message}\n`);
+  };
+}
+
+export interface SessionResult {
+  id: string;
+  outputs: UpdateRunOutputs;
+}
+
+/**
+ * Create (no `previous`) or continue (`previous` = the stored engine state) a run, then drive it.
+ * Throws `RunNotFinishedError` when it failed or did not settle before the deadline.
+ */
+export async function runSession(inputs: UpdateRunInputs, previous?: { id: string; engineState?: RunState }): Promise<SessionResult> {
+  const { backend, clock, journal } = openBackend(inputs);
+  const identity = runIdentity(inputs as unknown as Record<string, unknown>);
+  const options = { onEvent: progressLine(inputs.runName) };
+
+  // The newest state of this run: the journal if it belongs to it (an interrupted call), else what
+  // Pulumi stored. A create interrupted before Pulumi saw its result left only the journal.
+  const journaled = journal.read();
+  let id: string;
+  let engine: UpdateRunEngine;
+  if (previous !== undefined) {
+    id = previous.id;
+    const state = journaled?.runId === id ? journaled.engineState : previous.engineState;
+    engine = state === undefined ? newEngine(inputs, backend, options) : UpdateRunEngine.resume(state, backend, options);
+  } else if (journaled !== undefined && journaled.identity === identity && !isFinished(journaled.engineState)) {
+    id = journaled.runId;
+    engine = UpdateRunEngine.resume(journaled.engineState, backend, options);
+  } else {
+    id = `${inputs.runName}-${randomUUID().slice(0, 8)}`;
+    engine = newEngine(inputs, backend, options);
+  }
+
+  const save = () => journal.write({ runId: id, identity, engineState: engine.snapshot() });
+  // Our own deadline, in real minutes: the host ignores customTimeouts.
+  const until = clock.toSimulated(Date.now() + inputs.timeoutMinutes * 60_000);
+  // The user's controls are actions at this instant, so they and the first pass share one instant.
+  await drive(engine, clock, { until, actions: controls(inputs, clock.now()), onPass: save });
+  save();
+
+  const outputs = outputsOf(engine);
+  const problem = unfinishedReason(engine, outputs.summary);
+  if (problem !== undefined) {
+    throw new RunNotFinishedError(`update run ${inputs.runName}: ${problem}`, id, outputs, [problem]);
+  }
+  return { id, outputs };
+}
+
+/** `pulumi refresh`: follow what is in flight, start nothing. */
+export async function observeRun(inputs: UpdateRunInputs, id: string, engineState: RunState): Promise<UpdateRunOutputs> {
+  const { backend, clock, journal } = openBackend(inputs);
+  const journaled = journal.read();
+  const state = journaled?.runId === id ? journaled.engineState : engineState;
+  const engine = UpdateRunEngine.resume(state, backend, {});
+  await engine.observe(clock.now());
+  return outputsOf(engine);
+}
+
+function newEngine(inputs: UpdateRunInputs, backend: ClusterBackend, options: { onEvent: (e: RunEvent) => void }): UpdateRunEngine {
+  return UpdateRunEngine.create(
+    { name: inputs.runName, members: inputs.members, ...(inputs.strategy === undefined ? {} : { strategy: inputs.strategy }), managedClusterUpdate: inputs.managedClusterUpdate },
+    backend,
+    options,
+  );
+}
+
+/**
+ * `skip` and `state` as actions (SPEC §3.8, §3.9). Skips are idempotent: items already finished are
+ * left as they are, so the whole list is applied on every call. A refused skip fails the call.
+ */
+function controls(inputs: UpdateRunInputs, at: number): RunAction[] {
+  const actions: RunAction[] = [];
+  if (inputs.skip.length > 0) actions.push({ at, skip: inputs.skip });
+  actions.push(inputs.state === "Running" ? { at, start: true } : { at, stop: true });
+  return actions;
+}
+
+function isFinished(state: RunState): boolean {
+  return state.state === "Completed" || state.state === "Skipped";
+}
+
+function outputsOf(engine: UpdateRunEngine): UpdateRunOutputs {
+  const status = engine.status();
+  const snapshot = engine.snapshot();
+  return JSON.parse(
+    JSON.stringify({
+      status,
+      summary: summarize(status),
+      strategySnapshot: snapshot.strategy,
+      selectedNodeImageVersions: snapshot.selectedNodeImageVersions ?? [],
+      excludedMembers: snapshot.excludedMembers,
+      engineState: snapshot,
+    }),
+  ) as UpdateRunOutputs;
+}
+
+/** Why `pulumi up` should fail loudly, or undefined when the run is where the user asked it to be. */
+function unfinishedReason(engine: UpdateRunEngine, summary: RunSummary): string | undefined {
+  if (summary.state === "Failed") return `the run failed: ${engine.status().status.error?.message ?? "a member failed"}. Run \`pulumi up\` again to retry the failed members.`;
+  if (engine.settled) return undefined;
+  return `the run is ${summary.state} (${summary.members.Completed + summary.members.Skipped} of ${summary.members.total} members done) and did not finish before its deadline. Run \`pulumi up\` again to continue it.`;
+}

@@ -1,0 +1,86 @@
+/**
+ * `UpdateRun`: one staged update of a fleet's members. `pulumi up` executes it — stages in order,
+ * groups in parallel, members one at a time, waits, maintenance windows — and stores the status tree
+ * (Azure Fleet's `UpdateRunStatus`) as outputs.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { RunSummary } from "../engine/summary";
+import type { ExcludedMember } from "../model/run";
+import type { SkipTarget } from "../model/skip";
+import type { UpdateRunStatus } from "../model/status";
+import type { UpdateRunStrategy } from "../model/strategy";
+import type { ManagedClusterUpdate } from "../model/update";
+import { updateRunProvider } from "./providers";
+
+/** The embedded simulated fleet. */
+export interface SimulatorBackendArgs {
+  /** Fleet description (a scenario's `regions` + `members`), relative to the Pulumi project. */
+  fleetFile: pulumi.Input<string>;
+  /** Where the simulated clusters' state is kept; default `<fleetFile>.state.json`. Delete it to reset. */
+  stateFile?: pulumi.Input<string>;
+  /** Simulated time per real time; default 60 (a 10-minute upgrade takes 10 seconds). */
+  timeScale?: pulumi.Input<number>;
+}
+
+/** Where the clusters are. Azure arrives with its own backend. */
+export interface BackendArgs {
+  simulator: pulumi.Input<SimulatorBackendArgs>;
+}
+
+/** A fleet member: one AKS cluster. */
+export interface MemberArgs {
+  /** Unique in the fleet (lowercase letters, digits, '-'). */
+  name: pulumi.Input<string>;
+  /** The update group the member belongs to. */
+  group?: pulumi.Input<string>;
+  /** ARM id of the managed cluster; optional for the simulator. */
+  clusterResourceId?: pulumi.Input<string>;
+}
+
+export interface UpdateRunArgs {
+  /** Where the clusters are. */
+  backend: pulumi.Input<BackendArgs>;
+  /** The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). */
+  members: pulumi.Input<pulumi.Input<MemberArgs>[]>;
+  /** The sequence: an `UpdateStrategy`'s `strategy` output or inline stages. Omitted: one by one. */
+  strategy?: pulumi.Input<UpdateRunStrategy>;
+  /** What to do to each member: upgrade type, Kubernetes version, node image selection. */
+  managedClusterUpdate: pulumi.Input<ManagedClusterUpdate>;
+  /** "Running" (default) runs to the end; "Stopped" lets in-flight upgrades finish and starts no more; "NotStarted" holds a new run. */
+  state?: pulumi.Input<"Running" | "Stopped" | "NotStarted">;
+  /** Items to skip, all at once: Member, Group, Stage or AfterStageWait (by the stage's name). */
+  skip?: pulumi.Input<pulumi.Input<SkipTarget>[]>;
+  /** Our own deadline for one `pulumi up`, in minutes (default 240): the host ignores customTimeouts. */
+  timeoutMinutes?: pulumi.Input<number>;
+}
+
+export class UpdateRun extends pulumi.dynamic.Resource {
+  /** SPEC §5: the run's status tree in Azure's `UpdateRunStatus` shape. */
+  declare readonly status: pulumi.Output<UpdateRunStatus>;
+  /** Counts per state, start, end, duration and outcome. */
+  declare readonly summary: pulumi.Output<RunSummary>;
+  /** The strategy the run snapshotted when it was created. */
+  declare readonly strategySnapshot: pulumi.Output<UpdateRunStrategy>;
+  /** Node image versions picked for the run (Consistent) or given (Custom). */
+  declare readonly selectedNodeImageVersions: pulumi.Output<string[]>;
+  /** Members left out because their group is in no stage. */
+  declare readonly excludedMembers: pulumi.Output<ExcludedMember[]>;
+
+  constructor(name: string, args: UpdateRunArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      updateRunProvider,
+      name,
+      {
+        ...args,
+        runName: name,
+        status: undefined,
+        summary: undefined,
+        strategySnapshot: undefined,
+        selectedNodeImageVersions: undefined,
+        excludedMembers: undefined,
+        engineState: undefined,
+      },
+      opts,
+    );
+  }
+}

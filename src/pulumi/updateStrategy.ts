@@ -1,0 +1,43 @@
+/**
+ * `UpdateStrategy`: a reusable, validated update sequence in Azure's `UpdateRunStrategy` shape (the
+ * same shape `@pulumi/azure-native`'s `containerservice.FleetUpdateStrategy` takes).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { UpdateRunStrategy } from "../model/strategy";
+import { updateStrategyProvider } from "./providers";
+
+/** One group of a stage: members updated one at a time (or `maxConcurrency` at a time). */
+export interface UpdateGroupArgs {
+  /** Group name: lowercase letters, digits and '-', 1–50 characters, unique in the strategy. */
+  name: pulumi.Input<string>;
+  /** Members of the group updated at once: "N" or "P%" (rounded down, at least 1). Default "1". */
+  maxConcurrency?: pulumi.Input<string>;
+}
+
+/** One stage: its groups run in parallel; stages run in order. */
+export interface UpdateStageArgs {
+  /** Stage name, unique in the strategy. */
+  name: pulumi.Input<string>;
+  /** 1 to 50 groups. */
+  groups: pulumi.Input<pulumi.Input<UpdateGroupArgs>[]>;
+  /** Seconds to wait after the stage ends before the next one starts. Default 0. */
+  afterStageWaitInSeconds?: pulumi.Input<number>;
+  /** Cap on members running at once over the whole stage: "N" or "P%". Default: no cap. */
+  maxConcurrency?: pulumi.Input<string>;
+}
+
+export interface UpdateStrategyArgs {
+  /** The stages, in order. */
+  stages: pulumi.Input<pulumi.Input<UpdateStageArgs>[]>;
+}
+
+export class UpdateStrategy extends pulumi.dynamic.Resource {
+  /** The stages as given. */
+  declare readonly stages: pulumi.Output<UpdateRunStrategy["stages"]>;
+  /** The validated strategy, normalized: pass it to `UpdateRun`'s `strategy`. */
+  declare readonly strategy: pulumi.Output<UpdateRunStrategy>;
+
+  constructor(name: string, args: UpdateStrategyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(updateStrategyProvider, name, { stages: args.stages, strategy: undefined }, opts);
+  }
+}
