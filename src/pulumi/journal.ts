@@ -31,12 +31,17 @@ export function identityHash(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value)).digest("hex").slice(0, 16);
 }
 
+/** Where the journals of runs over the fleet whose state is in `stateFile` live. */
+export function journalDirectory(stateFile: string): string {
+  return `${stateFile.replace(/\.json$/, "")}.runs`;
+}
+
 export class RunJournal {
   constructor(readonly file: string) {}
 
   static beside(stateFile: string, runName: string): RunJournal {
     const safe = runName.replace(/[^A-Za-z0-9._-]/g, "_");
-    return new RunJournal(path.join(`${stateFile.replace(/\.json$/, "")}.runs`, `${safe}.json`));
+    return new RunJournal(path.join(journalDirectory(stateFile), `${safe}.json`));
   }
 
   read(): JournalEntry | undefined {
