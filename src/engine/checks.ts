@@ -13,7 +13,7 @@ import { relevantWindow, type WindowTracker } from "./priority";
 import { iso } from "./transitions";
 
 export type StartDecision =
-  | { kind: "skip"; message: string }
+  | { kind: "skip"; atTarget: boolean; message: string }
   | { kind: "pending"; message: string; checkAgainAt?: number }
   | { kind: "start"; request: UpgradeRequest };
 
@@ -40,13 +40,13 @@ export function decideStart(ctx: CheckContext): StartDecision {
   const poolsAtVersion = cluster.nodePools.every((p) => atOrPast(p.orchestratorVersion));
   const imagesAtTarget = images.every(({ pool, target: t }) => t.kind !== "noConsistentVersion" && imageAtTarget(pool, t));
   if (type === "ControlPlaneOnly" && controlPlaneAtTarget) {
-    return { kind: "skip", message: `Already at target: control plane runs Kubernetes ${cluster.kubernetesVersion}${cluster.kubernetesVersion === target ? "" : `, newer than the target ${target}`}.` };
+    return { kind: "skip", atTarget: true, message: `Already at target: control plane runs Kubernetes ${cluster.kubernetesVersion}${cluster.kubernetesVersion === target ? "" : `, newer than the target ${target}`}.` };
   }
   if (type === "Full" && controlPlaneAtTarget && poolsAtVersion && imagesAtTarget) {
-    return { kind: "skip", message: `Already at target: control plane and every node pool run Kubernetes ${target} with the target node images.` };
+    return { kind: "skip", atTarget: true, message: `Already at target: control plane and every node pool run Kubernetes ${target} with the target node images.` };
   }
   if (type === "NodeImageOnly" && imagesAtTarget) {
-    return { kind: "skip", message: "Already at target: every node pool runs the target node image." };
+    return { kind: "skip", atTarget: true, message: "Already at target: every node pool runs the target node image." };
   }
 
   // Consistent selection found no version for a pool's family.
@@ -54,6 +54,7 @@ export function decideStart(ctx: CheckContext): StartDecision {
   if (missing !== undefined) {
     return {
       kind: "skip",
+      atTarget: false,
       message: `Node pool '${missing.pool.name}' uses image family ${missing.target.family}, for which no version is available in every region of the run (Consistent selection).`,
     };
   }

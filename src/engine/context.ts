@@ -18,6 +18,12 @@ export interface EngineOptions {
    * world is fully known in advance, as in the simulator.
    */
   recheckUnknownAfterMs?: number;
+  /**
+   * Called (synchronously) just before the engine asks the backend to start an upgrade, with the
+   * intent already in the state: persist the state here, and an interruption at any point leaves
+   * evidence of what may have been started.
+   */
+  checkpoint?: () => void;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;

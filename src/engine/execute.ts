@@ -199,7 +199,17 @@ async function startNextMember(
       windows: ctx.windows,
       now,
     });
+    if (decision.kind === "skip" && decision.atTarget && member.startRequestedAt !== undefined) {
+      // An earlier attempt of this run asked for this upgrade and was interrupted before it recorded
+      // the answer; the cluster is at target now, so that upgrade happened.
+      member.startTime = member.startRequestedAt;
+      delete member.startRequestedAt;
+      member.message = "Upgraded by an earlier attempt of this run, interrupted before it recorded the result.";
+      ctx.transitions.transition(member, "Completed", now, "member", member.name, member.message);
+      continue;
+    }
     if (decision.kind === "skip") {
+      delete member.startRequestedAt;
       member.message = decision.message;
       ctx.transitions.transition(member, "Skipped", now, "member", member.name, decision.message);
       continue;
@@ -209,8 +219,11 @@ async function startNextMember(
       markPending(ctx, member, decision.message, checkAgainAt, now);
       continue;
     }
+    member.startRequestedAt = now;
+    ctx.options.checkpoint?.();
     try {
       const op = await ctx.backend.startUpgrade(ctx.ref(member), decision.request);
+      delete member.startRequestedAt;
       member.operationId = op.operationId;
       member.startTime = now;
       member.attempts += 1;
@@ -222,6 +235,7 @@ async function startNextMember(
       return true;
     } catch (e) {
       if (!(e instanceof BackendError)) throw e;
+      delete member.startRequestedAt;
       if (e.code === OPERATION_NOT_ALLOWED) {
         const checkAgainAt = now + ctx.pollInterval();
         markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, checkAgainAt, now);

@@ -24,6 +24,12 @@ export interface MemberRunState extends Timed {
   checkAgainAt?: number;
   /** Upgrades attempted (a retried member counts each). */
   attempts: number;
+  /**
+   * Set just before the backend is asked to start the upgrade, cleared once the answer is recorded.
+   * Found set after an interruption, it is the evidence that an earlier attempt of this run may have
+   * started the upgrade: a cluster then found at target is reported Completed, not Skipped.
+   */
+  startRequestedAt?: number;
 }
 
 export interface GroupRunState extends Timed {

@@ -1,2 +1,12 @@
 export { UpdateStrategy, type UpdateStrategyArgs, type UpdateStageArgs, type UpdateGroupArgs } from "./updateStrategy";
-export { UpdateRun, type UpdateRunArgs, type BackendArgs, type SimulatorBackendArgs, type MemberArgs } from "./updateRun";
+export {
+  UpdateRun,
+  type UpdateRunArgs,
+  type BackendArgs,
+  type SimulatorBackendArgs,
+  type MemberArgs,
+  type ManagedClusterUpdateArgs,
+  type ManagedClusterUpgradeSpecArgs,
+  type NodeImageSelectionArgs,
+  type NodeImageVersionArgs,
+} from "./updateRun";

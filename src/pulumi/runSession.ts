@@ -8,6 +8,7 @@ import { openFileBackedFleet } from "../backends/simulator/fileBacked";
 import type { ClusterBackend } from "../engine/backend";
 import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
+import type { EngineOptions } from "../engine/context";
 import type { RunState } from "../engine/runState";
 import { summarize, type RunSummary } from "../engine/summary";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
@@ -87,7 +88,9 @@ export interface SessionResult {
 export async function runSession(inputs: UpdateRunInputs, previous?: { id: string; engineState?: RunState }): Promise<SessionResult> {
   const { backend, clock, journal } = openBackend(inputs);
   const identity = runIdentity(inputs as unknown as Record<string, unknown>);
-  const options = { onEvent: progressLine(inputs.runName) };
+  // Journal the engine's state before every upgrade it starts (write-ahead) and after every pass.
+  let save = (): void => {};
+  const options = { onEvent: progressLine(inputs.runName), checkpoint: () => save() };
 
   // The newest state of this run: the journal if it belongs to it (an interrupted call), else what
   // Pulumi stored. A create interrupted before Pulumi saw its result left only the journal.
@@ -106,7 +109,7 @@ export async function runSession(inputs: UpdateRunInputs, previous?: { id: strin
     engine = newEngine(inputs, backend, options);
   }
 
-  const save = () => journal.write({ runId: id, identity, engineState: engine.snapshot() });
+  save = () => journal.write({ runId: id, identity, engineState: engine.snapshot() });
   // Our own deadline, in real minutes: the host ignores customTimeouts.
   const until = clock.toSimulated(Date.now() + inputs.timeoutMinutes * 60_000);
   // The user's controls are actions at this instant, so they and the first pass share one instant.
@@ -131,7 +134,7 @@ export async function observeRun(inputs: UpdateRunInputs, id: string, engineStat
   return outputsOf(engine);
 }
 
-function newEngine(inputs: UpdateRunInputs, backend: ClusterBackend, options: { onEvent: (e: RunEvent) => void }): UpdateRunEngine {
+function newEngine(inputs: UpdateRunInputs, backend: ClusterBackend, options: EngineOptions): UpdateRunEngine {
   return UpdateRunEngine.create(
     { name: inputs.runName, members: inputs.members, ...(inputs.strategy === undefined ? {} : { strategy: inputs.strategy }), managedClusterUpdate: inputs.managedClusterUpdate },
     backend,

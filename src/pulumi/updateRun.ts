@@ -9,8 +9,9 @@ import type { ExcludedMember } from "../model/run";
 import type { SkipTarget } from "../model/skip";
 import type { UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
-import type { ManagedClusterUpdate } from "../model/update";
+import type { NodeImageSelectionType, UpgradeType } from "../model/update";
 import { updateRunProvider } from "./providers";
+import type { UpdateStrategyArgs } from "./updateStrategy";
 
 /** The embedded simulated fleet. */
 export interface SimulatorBackendArgs {
@@ -37,15 +38,46 @@ export interface MemberArgs {
   clusterResourceId?: pulumi.Input<string>;
 }
 
+/**
+ * The upgrade to apply to each member. The enums also accept any string, as azure-native's
+ * `ManagedClusterUpgradeSpecArgs` does: the provider's check rejects anything but the values listed.
+ */
+export interface ManagedClusterUpgradeSpecArgs {
+  /** Full, ControlPlaneOnly or NodeImageOnly. */
+  type: pulumi.Input<UpgradeType | (string & {})>;
+  /** `major.minor.patch`: required for Full and ControlPlaneOnly, absent for NodeImageOnly. */
+  kubernetesVersion?: pulumi.Input<string | undefined>;
+}
+
+/** A node image version, e.g. `AKSUbuntu-2204gen2containerd-202611.24.0`. */
+export interface NodeImageVersionArgs {
+  version: pulumi.Input<string>;
+}
+
+/** Which node images the members get. */
+export interface NodeImageSelectionArgs {
+  /** Latest, Consistent or Custom (any other string fails the provider's check). */
+  type: pulumi.Input<NodeImageSelectionType | (string & {})>;
+  /** Custom only: at most one version per image family. */
+  customNodeImageVersions?: pulumi.Input<pulumi.Input<NodeImageVersionArgs>[] | undefined>;
+}
+
+/** Azure's `ManagedClusterUpdate`, as Pulumi inputs: azure-native's `containerservice.ManagedClusterUpdateArgs` fits. */
+export interface ManagedClusterUpdateArgs {
+  upgrade: pulumi.Input<ManagedClusterUpgradeSpecArgs>;
+  /** Default: Latest. */
+  nodeImageSelection?: pulumi.Input<NodeImageSelectionArgs | undefined>;
+}
+
 export interface UpdateRunArgs {
   /** Where the clusters are. */
   backend: pulumi.Input<BackendArgs>;
   /** The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). */
   members: pulumi.Input<pulumi.Input<MemberArgs>[]>;
   /** The sequence: an `UpdateStrategy`'s `strategy` output or inline stages. Omitted: one by one. */
-  strategy?: pulumi.Input<UpdateRunStrategy>;
+  strategy?: pulumi.Input<UpdateStrategyArgs | undefined>;
   /** What to do to each member: upgrade type, Kubernetes version, node image selection. */
-  managedClusterUpdate: pulumi.Input<ManagedClusterUpdate>;
+  managedClusterUpdate: pulumi.Input<ManagedClusterUpdateArgs>;
   /** "Running" (default) runs to the end; "Stopped" lets in-flight upgrades finish and starts no more; "NotStarted" holds a new run. */
   state?: pulumi.Input<"Running" | "Stopped" | "NotStarted">;
   /** Items to skip, all at once: Member, Group, Stage or AfterStageWait (by the stage's name). */

@@ -14,18 +14,25 @@ export interface UpdateGroupArgs {
   maxConcurrency?: pulumi.Input<string>;
 }
 
-/** One stage: its groups run in parallel; stages run in order. */
+/**
+ * One stage: its groups run in parallel; stages run in order. Every `@pulumi/azure-native`
+ * `containerservice.UpdateStageArgs` is one of these (test/pulumi/azureNativeTypes.test.ts).
+ */
 export interface UpdateStageArgs {
   /** Stage name, unique in the strategy. */
   name: pulumi.Input<string>;
-  /** 1 to 50 groups. */
-  groups: pulumi.Input<pulumi.Input<UpdateGroupArgs>[]>;
+  /**
+   * 1 to 50 groups: required. Optional in the type only because azure-native's `UpdateStageArgs`
+   * declares it so; a stage without groups fails the provider's check (`stages[i].groups: is required`).
+   */
+  groups?: pulumi.Input<pulumi.Input<UpdateGroupArgs>[] | undefined>;
   /** Seconds to wait after the stage ends before the next one starts. Default 0. */
-  afterStageWaitInSeconds?: pulumi.Input<number>;
+  afterStageWaitInSeconds?: pulumi.Input<number | undefined>;
   /** Cap on members running at once over the whole stage: "N" or "P%". Default: no cap. */
   maxConcurrency?: pulumi.Input<string>;
 }
 
+/** Azure's `UpdateRunStrategy`, as Pulumi inputs: azure-native's `containerservice.UpdateRunStrategyArgs` fits. */
 export interface UpdateStrategyArgs {
   /** The stages, in order. */
   stages: pulumi.Input<pulumi.Input<UpdateStageArgs>[]>;
