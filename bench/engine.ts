@@ -6,6 +6,7 @@
  * `--json` prints the figures as JSON; `--members N` scales the stage/group shape down or up.
  */
 import { SimulatedFleet } from "../src/backends/simulator";
+import { providerFigures } from "./provider";
 import { VirtualClock } from "../src/engine/clock";
 import { drive } from "../src/engine/drive";
 import { UpdateRunEngine } from "../src/engine/engine";
@@ -121,13 +122,15 @@ async function main(): Promise<void> {
   const plain = await runOnce(plainFleet);
   const ratio = plain.makespanMs / plainFleet.lowerBoundMs;
 
+  const provider = await providerFigures();
   const figures = {
     members: windowed.members,
     shape: `${STAGES} stages × ${GROUPS_PER_STAGE} groups × ${perGroup} members`,
     withWindows: { wallMs: round(windowed.wallMs), state: windowed.state, makespanHours: round(windowed.makespanMs / 3_600_000) },
     peakRssMb: round(peakRssMb),
     withoutWindows: { wallMs: round(plain.wallMs), state: plain.state, makespanHours: round(plain.makespanMs / 3_600_000), lowerBoundHours: round(plainFleet.lowerBoundMs / 3_600_000), makespanOverLowerBound: Number(ratio.toFixed(5)) },
-    targets: { wallMs: 5000, peakRssMb: 400, makespanOverLowerBound: 1.001 },
+    provider,
+    targets: { wallMs: 5000, peakRssMb: 400, makespanOverLowerBound: 1.001, providerBytes: 2048 },
   };
   if (json) {
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
@@ -140,6 +143,8 @@ async function main(): Promise<void> {
     ["peak RSS", `${figures.peakRssMb} MB`, "< 400 MB"],
     ["makespan ÷ lower bound", `${figures.withoutWindows.makespanOverLowerBound} (${figures.withoutWindows.makespanHours} h / ${figures.withoutWindows.lowerBoundHours} h)`, "≤ 1.001"],
     ["final state", `${figures.withWindows.state} / ${figures.withoutWindows.state}`, "Completed"],
+    ["__provider size (UpdateRun / UpdateStrategy)", `${provider.updateRunProviderBytes} / ${provider.updateStrategyProviderBytes} bytes`, "≤ 2048 bytes"],
+    ["Check, 1,000-member run", `${provider.check1000MembersMs} ms`, ""],
   ];
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(...rows.map((r) => r[1].length));
