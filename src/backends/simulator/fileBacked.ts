@@ -53,11 +53,35 @@ export function readFleetDescription(file: string): Fleet {
   }
 }
 
+/**
+ * Fleets open in this process, by state file: runs that share a fleet in one `pulumi up` (the host
+ * runs resources in parallel) share one instance, so they see each other's operations and never
+ * overwrite each other's state. Reopened when the description or the time scale changes.
+ */
+const open = new Map<string, { key: string; fleet: FileBackedFleet }>();
+
 export function openFileBackedFleet(options: FileBackedFleetOptions, baseDir: string): FileBackedFleet {
-  const description = readFleetDescription(path.resolve(baseDir, options.fleetFile));
+  const fleetFile = path.resolve(baseDir, options.fleetFile);
   const stateFile = stateFilePath(options, baseDir);
+  const key = `${readText(fleetFile)}\n${options.timeScale ?? DEFAULT_TIME_SCALE}`;
+  const cached = open.get(stateFile);
+  if (cached !== undefined && cached.key === key && fs.existsSync(stateFile)) return cached.fleet;
+  const fleet = load(fleetFile, stateFile, options.timeScale ?? DEFAULT_TIME_SCALE);
+  open.set(stateFile, { key, fleet });
+  return fleet;
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function load(fleetFile: string, stateFile: string, timeScale: number): FileBackedFleet {
+  const description = readFleetDescription(fleetFile);
   const saved = readFleetState(stateFile);
-  const timeScale = options.timeScale ?? DEFAULT_TIME_SCALE;
   const clock = saved?.clock === undefined ? ScaledClock.startingNow(timeScale) : new ScaledClock(saved.clock).rescaled(timeScale);
   const fleet = new SimulatedFleet(description, clock, {
     ...(saved === undefined ? {} : { restoredState: saved }),
@@ -69,5 +93,7 @@ export function openFileBackedFleet(options: FileBackedFleetOptions, baseDir: st
 
 /** Forget what the simulated clusters went through: the next run starts from the description. */
 export function resetFileBackedFleet(options: FileBackedFleetOptions, baseDir: string): void {
-  resetFleetState(stateFilePath(options, baseDir));
+  const stateFile = stateFilePath(options, baseDir);
+  open.delete(stateFile);
+  resetFleetState(stateFile);
 }
