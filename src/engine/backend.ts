@@ -74,7 +74,11 @@ export interface ClusterBackend {
    * has an operation running (ARM's 409), or another code when the request breaks an AKS rule.
    */
   startUpgrade(member: MemberRef, request: UpgradeRequest): Promise<StartedOperation>;
-  getOperation(member: MemberRef, operationId: string): Promise<OperationState>;
+  /**
+   * The state of an upgrade this engine started. `request` is what was asked for, so a backend whose
+   * upgrade takes several steps can resume following it after a restart.
+   */
+  getOperation(member: MemberRef, operationId: string, request?: UpgradeRequest): Promise<OperationState>;
 }
 
 /** An error a backend reports in ARM's terms (`code` as in ARM error bodies). */

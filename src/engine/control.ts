@@ -34,6 +34,7 @@ export function startRun(ctx: EngineContext, now: number): void {
         if (member.state !== "Failed") continue;
         const previous = member.error;
         delete member.operationId;
+        delete member.request;
         delete member.startTime;
         member.message = `Retrying: the previous attempt failed${previous === undefined ? "" : ` (${previous.code})`}.`;
         ctx.transitions.transition(member, "NotStarted", now, "member", member.name, member.message);

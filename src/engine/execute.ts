@@ -36,7 +36,7 @@ async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
   for (const place of [...ctx.inFlight]) {
     const { member, group } = place;
     if ((member.checkAgainAt ?? now) > now) continue;
-    const op = await ctx.backend.getOperation(ctx.ref(member), member.operationId as string);
+    const op = await ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
     if (op.status === "InProgress") {
       member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
       continue;
@@ -225,6 +225,7 @@ async function startNextMember(
       const op = await ctx.backend.startUpgrade(ctx.ref(member), decision.request);
       delete member.startRequestedAt;
       member.operationId = op.operationId;
+      member.request = decision.request;
       member.startTime = now;
       member.attempts += 1;
       member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();

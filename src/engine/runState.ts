@@ -3,6 +3,7 @@
  * between `pulumi up`s and resumed. Aggregated states are kept here too, updated by `aggregate.ts`
  * after every change, so that every change is seen once and emitted as an event.
  */
+import type { UpgradeRequest } from "./backend";
 import type { ExcludedMember } from "../model/run";
 import type { ErrorDetail, UpdateState } from "../model/status";
 import type { ManagedClusterUpdate } from "../model/update";
@@ -20,6 +21,8 @@ export interface MemberRunState extends Timed {
   clusterResourceId?: string;
   operationId?: string;
   message?: string;
+  /** The upgrade asked of the backend (kept for following it, and for the record). */
+  request?: UpgradeRequest;
   /** Running: when to poll the operation next. Pending: when it may be able to start. */
   checkAgainAt?: number;
   /** Upgrades attempted (a retried member counts each). */
