@@ -1,0 +1,215 @@
+/**
+ * `ClusterBackend` over ARM with `@azure/arm-containerservice` (api-version 2026-06-01) and
+ * `@azure/identity`.
+ *
+ * An upgrade is a short sequence of ARM long-running operations: the cluster PUT for versions
+ * (ControlPlaneOnly: control plane only; Full: control plane and every pool), then, for images,
+ * `upgradeNodeImageVersion` per pool still behind. One operation runs on a cluster at a time. The
+ * backend follows an upgrade by reading the cluster: while it is busy the upgrade is in progress;
+ * once idle, the next step still missing is started, until nothing is — so following resumes from
+ * the cluster itself after any restart, and never redoes a step that is done.
+ */
+import { ContainerServiceClient, type ManagedCluster, type MaintenanceConfiguration } from "@azure/arm-containerservice";
+import type { TokenCredential } from "@azure/core-auth";
+import { BackendError, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
+import type { Clock } from "../../engine/clock";
+import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
+import { parseManagedClusterId, type ManagedClusterId } from "./armIds";
+import { clusterInfo, isBusy } from "./convert";
+import { armError } from "./errors";
+
+export interface AzureBackendOptions {
+  credential: TokenCredential;
+  /** The clock the engine runs on, for polling hints. */
+  clock: Clock;
+  /** ARM endpoint; default Azure public cloud. Point it at the ARM emulator in tests. */
+  endpoint?: string;
+  /** Extra CA certificates (PEM) to trust, e.g. the emulator's self-signed one. */
+  trustedCaPem?: string;
+  /** Poll every this many ms during an upgrade's first minutes (default 15 s)… */
+  initialPollMs?: number;
+  /** …and every this many ms after (default 60 s): about one read a minute per upgrade. */
+  steadyPollMs?: number;
+  /** How long the initial polling lasts (default 5 minutes). */
+  initialPhaseMs?: number;
+  /** SDK retry settings (the SDK retries throttling and transient failures itself). */
+  maxRetries?: number;
+}
+
+/** The steps of an upgrade still missing on a cluster, in the order they run. */
+type Step = { kind: "versions"; controlPlaneOnly: boolean } | { kind: "image"; pool: string; version: string };
+
+interface Followed {
+  startedAt: number;
+  steps: number;
+}
+
+const MAX_STEPS = 50;
+
+export class AzureBackend implements ClusterBackend {
+  private readonly clients = new Map<string, ContainerServiceClient>();
+  /** Latest node image per family seen in each region (from agent pool upgrade profiles). */
+  private readonly latestImages = new Map<string, Map<string, string>>();
+  private readonly followed = new Map<string, Followed>();
+
+  constructor(private readonly options: AzureBackendOptions) {}
+
+  async getCluster(member: MemberRef): Promise<ClusterInfo> {
+    const id = this.idOf(member);
+    const cluster = await this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name));
+    const configs: MaintenanceConfiguration[] = [];
+    for await (const config of this.client(id).maintenanceConfigurations.listByManagedCluster(id.resourceGroup, id.name)) configs.push(config);
+    const info = clusterInfo(cluster, configs);
+    await this.learnLatestImages(id, cluster, info.region);
+    return info;
+  }
+
+  async getRegionOffer(region: string): Promise<RegionOffer> {
+    const anyClient = this.clients.values().next().value as ContainerServiceClient | undefined;
+    if (anyClient === undefined) throw new BackendError("NotReady", "no cluster has been read yet, so no subscription is known to list versions with");
+    const listed = await this.call(() => anyClient.managedClusters.listKubernetesVersions(region));
+    const kubernetesVersions = (listed.values ?? []).flatMap((minor) => Object.keys(minor.patchVersions ?? {})).map((version) => ({ version }));
+    const nodeImages = [...(this.latestImages.get(region)?.values() ?? [])].map((version) => ({ version }));
+    return { kubernetesVersions, nodeImages };
+  }
+
+  async startUpgrade(member: MemberRef, request: UpgradeRequest): Promise<StartedOperation> {
+    const id = this.idOf(member);
+    const cluster = await this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name));
+    if (isBusy(cluster.provisioningState)) throw new BackendError(OPERATION_NOT_ALLOWED, `managed cluster ${id.name} is ${cluster.provisioningState}; waiting for that operation to end`);
+    const step = nextStep(cluster, request);
+    const now = this.options.clock.now();
+    const operationId = step === undefined ? `noop-${id.name}-${now}` : await this.run(id, cluster, request, step);
+    this.followed.set(operationId, { startedAt: now, steps: 1 });
+    return { operationId, checkAgainAt: this.nextPoll(now, now) };
+  }
+
+  async getOperation(member: MemberRef, operationId: string, request?: UpgradeRequest): Promise<OperationState> {
+    const id = this.idOf(member);
+    const now = this.options.clock.now();
+    const followed = this.followed.get(operationId) ?? { startedAt: now, steps: 1 };
+    this.followed.set(operationId, followed);
+    const cluster = await this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name));
+    const pools = cluster.agentPoolProfiles ?? [];
+    if (isBusy(cluster.provisioningState) || pools.some((p) => isBusy(p.provisioningState))) {
+      return { status: "InProgress", checkAgainAt: this.nextPoll(followed.startedAt, now) };
+    }
+    const failedPool = pools.find((p) => p.provisioningState === "Failed");
+    if (cluster.provisioningState === "Failed" || failedPool !== undefined) {
+      return { status: "Failed", error: { code: "UpgradeFailed", message: `managed cluster ${id.name}${failedPool === undefined ? "" : ` (node pool ${failedPool.name})`} ended in provisioningState Failed` } };
+    }
+    const step = request === undefined ? undefined : nextStep(cluster, request);
+    if (step === undefined) return { status: "Succeeded" };
+    if (++followed.steps > MAX_STEPS) return { status: "Failed", error: { code: "UpgradeNotConverging", message: `managed cluster ${id.name} did not reach the target after ${MAX_STEPS} steps` } };
+    await this.run(id, cluster, request as UpgradeRequest, step);
+    return { status: "InProgress", checkAgainAt: this.nextPoll(followed.startedAt, now) };
+  }
+
+  /** Start one step as an ARM long-running operation; returns its operation id. */
+  private async run(id: ManagedClusterId, cluster: ManagedCluster, request: UpgradeRequest, step: Step): Promise<string> {
+    const client = this.client(id);
+    if (step.kind === "image") {
+      const poller = client.agentPools.upgradeNodeImageVersion(id.resourceGroup, id.name, step.pool);
+      return operationIdOf(poller, `${id.name}-${step.pool}`);
+    }
+    // Versions: PUT the whole cluster with If-Match; a concurrent change (412) is re-read and retried.
+    let current = cluster;
+    for (let attempt = 0; ; attempt++) {
+      const body = withVersions(current, request.kubernetesVersion as string, !step.controlPlaneOnly);
+      const poller = client.managedClusters.createOrUpdate(id.resourceGroup, id.name, body, current.eTag === undefined ? {} : { ifMatch: current.eTag });
+      try {
+        return await operationIdOf(poller, id.name);
+      } catch (e) {
+        const error = armError(e);
+        if (attempt < 3 && (error.status === 412 || error.code === "EtagMismatch" || error.code === "PreconditionFailed")) {
+          current = await this.call(() => client.managedClusters.get(id.resourceGroup, id.name));
+          continue;
+        }
+        throw error.toBackendError();
+      }
+    }
+  }
+
+  /** Record the newest image per family each pool can move to, as the region's offer. */
+  private async learnLatestImages(id: ManagedClusterId, cluster: ManagedCluster, region: string): Promise<void> {
+    const known = this.latestImages.get(region) ?? new Map<string, string>();
+    this.latestImages.set(region, known);
+    for (const pool of cluster.agentPoolProfiles ?? []) {
+      const profile = await this.call(() => this.client(id).agentPools.getUpgradeProfile(id.resourceGroup, id.name, pool.name));
+      const latest = profile.latestNodeImageVersion;
+      if (latest === undefined) continue;
+      const family = imageFamily(latest);
+      const seen = known.get(family);
+      if (seen === undefined || compareImageVersions(latest, seen) > 0) known.set(family, latest);
+    }
+  }
+
+  private nextPoll(startedAt: number, now: number): number {
+    const initial = this.options.initialPollMs ?? 15_000;
+    const steady = this.options.steadyPollMs ?? 60_000;
+    return now + (now - startedAt < (this.options.initialPhaseMs ?? 5 * 60_000) ? initial : steady);
+  }
+
+  private idOf(member: MemberRef): ManagedClusterId {
+    if (member.clusterResourceId === undefined) throw new BackendError("InvalidParameter", `member '${member.name}' has no clusterResourceId, which the Azure backend needs`);
+    return parseManagedClusterId(member.clusterResourceId);
+  }
+
+  private client(id: ManagedClusterId): ContainerServiceClient {
+    let client = this.clients.get(id.subscriptionId);
+    if (client === undefined) {
+      client = new ContainerServiceClient(this.options.credential, id.subscriptionId, {
+        ...(this.options.endpoint === undefined ? {} : { endpoint: this.options.endpoint }),
+        ...(this.options.trustedCaPem === undefined ? {} : { tlsOptions: { ca: this.options.trustedCaPem } }),
+        retryOptions: { maxRetries: this.options.maxRetries ?? 6 },
+      });
+      this.clients.set(id.subscriptionId, client);
+    }
+    return client;
+  }
+
+  /** ARM errors as BackendErrors (409 OperationNotAllowed stays recognizable to the engine). */
+  private async call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (e) {
+      throw armError(e).toBackendError();
+    }
+  }
+}
+
+/** What is still missing on `cluster` for `request`, first step first; undefined = done. */
+export function nextStep(cluster: ManagedCluster, request: UpgradeRequest): Step | undefined {
+  const target = request.kubernetesVersion;
+  const pools = cluster.agentPoolProfiles ?? [];
+  if (target !== undefined) {
+    const controlPlane = cluster.currentKubernetesVersion ?? cluster.kubernetesVersion ?? "0.0.0";
+    const controlPlaneBehind = compareDotted(controlPlane, target) < 0;
+    const poolsBehind = request.type === "Full" && pools.some((p) => compareDotted(p.currentOrchestratorVersion ?? p.orchestratorVersion ?? "0.0.0", target) < 0);
+    if (controlPlaneBehind || poolsBehind) return { kind: "versions", controlPlaneOnly: request.type === "ControlPlaneOnly" };
+  }
+  for (const pool of pools) {
+    const wanted = request.nodeImageVersions[pool.name];
+    if (wanted !== undefined && compareImageVersions(pool.nodeImageVersion ?? "", wanted) < 0) return { kind: "image", pool: pool.name, version: wanted };
+  }
+  return undefined;
+}
+
+/** The cluster as read, with the target version on the control plane (and, for Full, every pool). */
+function withVersions(cluster: ManagedCluster, version: string, pools: boolean): ManagedCluster {
+  return {
+    ...cluster,
+    kubernetesVersion: version,
+    ...(pools ? { agentPoolProfiles: (cluster.agentPoolProfiles ?? []).map((p) => ({ ...p, orchestratorVersion: version })) } : {}),
+  };
+}
+
+/** Wait until ARM accepted the operation, and name it by the last segment of its status URL. */
+async function operationIdOf(poller: { submitted(): Promise<void>; serialize(): Promise<string> }, fallback: string): Promise<string> {
+  await poller.submitted();
+  const serialized = await poller.serialize();
+  const location = /"operationLocation":"([^"]+)"/.exec(serialized)?.[1];
+  if (location === undefined) return fallback;
+  const path = location.split("?")[0] as string;
+  return path.slice(path.lastIndexOf("/") + 1) || fallback;
+}
