@@ -1,0 +1,116 @@
+/**
+ * `startArmEmulator`: an HTTPS server on 127.0.0.1 that answers the part of ARM the Azure backend
+ * uses, over a `SimulatedFleet` (its AKS rules, operation log and errors) driven by a clock where a
+ * simulated minute takes `msPerSimulatedMinute` real milliseconds.
+ */
+import type { AddressInfo } from "node:net";
+import type { Fleet } from "../../../model/fleet";
+import { ScaledClock } from "../../../runtime/scaledClock";
+import { SimulatedFleet, type SimulatedFleetOptions } from "../../simulator";
+import { agentPoolRoutes } from "./agentPoolRoutes";
+import { createSelfSignedCertificate } from "./certificate";
+import { clusterRoutes } from "./clusterRoutes";
+import type { EmulatorContext } from "./context";
+import { FaultInjector, type FaultOptions } from "./faults";
+import { locationRoutes } from "./locationRoutes";
+import { OperationRegistry } from "./operations";
+import { RequestLog, type RequestCounters, type RequestLogEntry } from "./requestLog";
+import { createArmServer } from "./server";
+import { SubscriptionThrottle, type ThrottlingOptions } from "./throttling";
+
+/** A simulated minute per real second unless told otherwise: a 10-minute upgrade takes 10 s. */
+export const DEFAULT_MS_PER_SIMULATED_MINUTE = 1000;
+
+export interface ArmEmulatorOptions {
+  /** The simulated world: regions and clusters (`FleetSchema`). */
+  fleet: Fleet;
+  /** Real milliseconds per simulated minute (default 1000). */
+  msPerSimulatedMinute?: number;
+  /** Simulated instant at start (epoch ms or ISO 8601); default now. */
+  startAt?: number | string;
+  /** Injected faults (default none). */
+  faults?: FaultOptions;
+  /** ARM's subscription token buckets: `true` (default) for ARM's limits, `false` for none, or limits. */
+  throttling?: boolean | ThrottlingOptions;
+  /** Seed of the fault PRNG (default 1). */
+  seed?: number;
+  /** Serve only this subscription / resource group (default: whatever the request names). */
+  subscriptionId?: string;
+  resourceGroup?: string;
+  /** TCP port on 127.0.0.1 (default: any free port). */
+  port?: number;
+  /** Passed to the simulated fleet (restored state, state-change hook). */
+  fleetOptions?: SimulatedFleetOptions;
+}
+
+export interface ArmEmulator {
+  /** `https://127.0.0.1:<port>`: the client's ARM endpoint. */
+  url: string;
+  /** PEM certificate the server presents; clients trust it with `tlsOptions: { ca }`. */
+  certificatePem: string;
+  /** The simulated fleet behind the emulator, for assertions (`operationLog()`, `snapshot()`). */
+  fleet: SimulatedFleet;
+  clock: ScaledClock;
+  /** Every request answered (or reset), in order; live. */
+  requests: RequestLogEntry[];
+  /** Live counters. */
+  counters: RequestCounters;
+  /** Forget the requests and counters so far. */
+  clearRequestLog(): void;
+  close(): Promise<void>;
+}
+
+export async function startArmEmulator(options: ArmEmulatorOptions): Promise<ArmEmulator> {
+  const msPerSimulatedMinute = options.msPerSimulatedMinute ?? DEFAULT_MS_PER_SIMULATED_MINUTE;
+  if (!(msPerSimulatedMinute > 0)) throw new RangeError(`msPerSimulatedMinute must be greater than 0 (got ${msPerSimulatedMinute})`);
+  const timeScale = 60_000 / msPerSimulatedMinute;
+  const realNow = Date.now();
+  const simulatedStart = options.startAt === undefined ? realNow : typeof options.startAt === "number" ? options.startAt : Date.parse(options.startAt);
+  if (Number.isNaN(simulatedStart)) throw new RangeError(`startAt is not an instant: ${String(options.startAt)}`);
+  const clock = new ScaledClock({ realOrigin: realNow, simulatedOrigin: simulatedStart, timeScale });
+  const sim = new SimulatedFleet(options.fleet, clock, options.fleetOptions);
+  const faults = options.faults === undefined ? undefined : new FaultInjector(options.faults, options.seed ?? 1);
+  const throttling = options.throttling ?? true;
+  const throttle = throttling === false ? undefined : new SubscriptionThrottle(throttling === true ? {} : throttling);
+  const certificate = createSelfSignedCertificate();
+  const log = new RequestLog();
+
+  let baseUrl = "";
+  const ctx: EmulatorContext = {
+    sim,
+    fleet: options.fleet,
+    clock,
+    timeScale,
+    operations: new OperationRegistry(),
+    baseUrl: () => baseUrl,
+    ...(options.subscriptionId === undefined ? {} : { subscriptionId: options.subscriptionId }),
+    ...(options.resourceGroup === undefined ? {} : { resourceGroup: options.resourceGroup }),
+  };
+  const server = createArmServer(
+    { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...locationRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
+    { key: certificate.privateKeyPem, cert: certificate.certificatePem },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: baseUrl,
+    certificatePem: certificate.certificatePem,
+    fleet: sim,
+    clock,
+    requests: log.entries,
+    counters: log.counters,
+    clearRequestLog: () => log.clear(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Subscription-level routes under `locations/{location}`: the Kubernetes versions and node images a
+ * region offers now, and the status (`operations/{id}`, the `Azure-AsyncOperation` URL) and result
+ * (`operationresults/{id}`, the `Location` URL) of operations started through the emulator.
+ */
+import type { Region } from "../../../model/fleet";
+import type { OperationRecord } from "../../simulator/fleetState";
+import { ArmError } from "./armErrors";
+import { findMember, readCluster, type ClusterView } from "./clusterView";
+import { API_VERSION, checkSubscription, type ArmRequest, type ArmScope, type EmulatorContext } from "./context";
+import { kubernetesVersionList, nodeImageVersionList } from "./offers";
+import { asyncOperationStatus, failureOf, inferredOperationType, operationResultPath, retryAfterSeconds, type TrackedOperation } from "./operations";
+import { LOCATION_PATH, route, type Route } from "./router";
+import { targetResource } from "./writes";
+
+/** ARM reads `West Europe` and `westeurope` alike. */
+function region(ctx: EmulatorContext, request: ArmRequest): Region {
+  checkSubscription(ctx, request.params.subscriptionId ?? "");
+  const location = (request.params.location ?? "").toLowerCase().replace(/\s+/g, "");
+  const found = Object.hasOwn(ctx.fleet.regions, location) ? ctx.fleet.regions[location] : undefined;
+  if (found === undefined) {
+    throw new ArmError(404, "NotFound", `The location '${request.params.location ?? ""}' is not part of the simulated fleet (regions: ${Object.keys(ctx.fleet.regions).join(", ")}).`);
+  }
+  return found;
+}
+
+/** The operation a status URL names: tracked when started through the emulator, else found by its id (`op-<cluster>-<n>`). */
+async function findOperation(ctx: EmulatorContext, request: ArmRequest): Promise<{ op: TrackedOperation; record: OperationRecord; view: ClusterView }> {
+  const subscriptionId = request.params.subscriptionId ?? "";
+  checkSubscription(ctx, subscriptionId);
+  const id = request.params.operationId ?? "";
+  const notFound = new ArmError(404, "NotFound", `Operation '${id}' was not found.`);
+  const tracked = ctx.operations.get(id);
+  const memberName = tracked?.member ?? /^op-(.+)-\d+$/i.exec(id)?.[1];
+  const description = memberName === undefined ? undefined : findMember(ctx.fleet, memberName);
+  if (description === undefined) throw notFound;
+  const view = await readCluster(ctx.sim, ctx.fleet, ctx.clock, description);
+  const record = view.state.operations.find((o) => o.operationId.toLowerCase() === id.toLowerCase());
+  if (record === undefined) throw notFound;
+  return { op: tracked ?? untracked(ctx, subscriptionId, view, record), record, view };
+}
+
+/** An operation started before this emulator (restored state): it changed the whole cluster. */
+function untracked(ctx: EmulatorContext, subscriptionId: string, view: ClusterView, record: OperationRecord): TrackedOperation {
+  const declaredGroup = view.description.clusterResourceId?.split("/")[4];
+  const scope: ArmScope = { subscriptionId, resourceGroup: declaredGroup ?? ctx.resourceGroup ?? "resourceGroup" };
+  return { operationId: record.operationId, member: view.name, scope, location: view.location, target: { kind: "managedCluster" }, operationType: inferredOperationType(record) };
+}
+
+export const locationRoutes: Route[] = [
+  route("GET", `${LOCATION_PATH}/kubernetesVersions`, async (ctx, request) => ({
+    status: 200,
+    body: kubernetesVersionList(region(ctx, request), ctx.clock.now()),
+  })),
+
+  route("GET", `${LOCATION_PATH}/nodeImageVersions`, async (ctx, request) => ({
+    status: 200,
+    body: nodeImageVersionList(region(ctx, request), ctx.clock.now()),
+  })),
+
+  route("GET", `${LOCATION_PATH}/operations/{operationId}`, async (ctx, request) => {
+    const { op, record, view } = await findOperation(ctx, request);
+    const headers: Record<string, string> = record.result === undefined ? { "Retry-After": String(retryAfterSeconds(record, view.now, ctx.timeScale)) } : {};
+    return { status: 200, body: asyncOperationStatus(op, record, view.now), headers };
+  }),
+
+  route("GET", `${LOCATION_PATH}/operationresults/{operationId}`, async (ctx, request) => {
+    const { op, record, view } = await findOperation(ctx, request);
+    if (record.result === undefined) {
+      return {
+        status: 202,
+        headers: {
+          Location: `${ctx.baseUrl()}${operationResultPath(op)}?api-version=${API_VERSION}`,
+          "Retry-After": String(retryAfterSeconds(record, view.now, ctx.timeScale)),
+        },
+      };
+    }
+    if (record.result === "Failed") {
+      const failure = failureOf(record);
+      throw new ArmError(400, failure.code, failure.message);
+    }
+    return { status: 200, body: targetResource(view, op.scope, op.target) };
+  }),
+];
