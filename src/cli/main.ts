@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /** The `fleet-update` command. Each subcommand lives in its own file; this one only wires them. */
 import { Command } from "commander";
+import { EMULATOR_COMMAND_OPTIONS, runEmulatorCommand, stopOnSignals, type EmulatorFlags } from "../backends/azure/emulator/command";
 import { resetFleetCommand } from "./resetFleet";
-import { simulateCommand, type CommandIO } from "./simulate";
+import { simulateCommand, type CommandIO, type SimulateOptions } from "./simulate";
 
 const io: CommandIO = {
   stdout: (text) => process.stdout.write(text),
@@ -18,7 +19,8 @@ export function buildProgram(): Command {
     .description("Run a scenario (YAML or JSON; '-' reads stdin) on a virtual clock and print the result.")
     .argument("<file>", "scenario file")
     .option("--json", "print the JSON result (status, clusters, events) instead of a tree")
-    .action(async (file: string, options: { json?: boolean }) => {
+    .option("--via <backend>", "run through a backend instead of in process: arm-emulator (the Azure backend against a fresh ARM emulator)")
+    .action(async (file: string, options: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, options, io);
     });
   program
@@ -29,6 +31,17 @@ export function buildProgram(): Command {
     .action((fleetFile: string, options: { stateFile?: string }) => {
       process.exitCode = resetFleetCommand(fleetFile, options, io);
     });
+  const emulator = program
+    .command("emulator")
+    .description("Serve a simulated fleet as an ARM endpoint (HTTPS on 127.0.0.1) for the Azure backend and its tests.")
+    .requiredOption("--fleet <file>", "fleet description (a scenario's regions + members)");
+  for (const option of EMULATOR_COMMAND_OPTIONS) emulator.option(option.flags, option.description);
+  emulator.action(async (options: EmulatorFlags & { fleet: string }) => {
+    const { fleet, ...flags } = options;
+    const started = await runEmulatorCommand(fleet, flags);
+    process.exitCode = started.exitCode;
+    if (started.emulator !== undefined) stopOnSignals(started.emulator);
+  });
   return program;
 }
 

@@ -5,6 +5,7 @@
 import { ValidationError } from "../model/common";
 import { parseScenario } from "../model/scenario";
 import { SCENARIO_RUN_NAME, simulateScenario } from "../simulation/simulateScenario";
+import { simulateScenarioViaArm } from "../simulation/viaArmEmulator";
 import { InputError, readInput } from "./input";
 import { renderTree } from "./render";
 
@@ -15,7 +16,13 @@ export interface CommandIO {
 
 export const EXIT_INVALID_INPUT = 2;
 
-export async function simulateCommand(file: string, options: { json?: boolean }, io: CommandIO): Promise<number> {
+export interface SimulateOptions {
+  json?: boolean;
+  /** "arm-emulator": through the real Azure backend against a freshly started ARM emulator. */
+  via?: string;
+}
+
+export async function simulateCommand(file: string, options: SimulateOptions, io: CommandIO): Promise<number> {
   let scenario;
   try {
     scenario = parseScenario(readInput(file));
@@ -30,10 +37,15 @@ export async function simulateCommand(file: string, options: { json?: boolean },
     }
     throw e;
   }
-  const report = await simulateScenario(scenario);
+  if (options.via !== undefined && options.via !== "arm-emulator") {
+    io.stderr(`--via: unknown backend '${options.via}' (known: arm-emulator)\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  const report = options.via === "arm-emulator" ? await simulateScenarioViaArm(scenario) : await simulateScenario(scenario);
   for (const m of report.excludedMembers) io.stderr(`warning: member '${m.name}' is left out of the run: ${m.reason}\n`);
   for (const a of report.refusedActions) io.stderr(`warning: action at ${a.at} refused: ${a.message}\n`);
-  if (options.json === true) io.stdout(`${JSON.stringify(report.result, null, 2)}\n`);
+  const requests = "requests" in report ? { requests: report.requests } : {};
+  if (options.json === true) io.stdout(`${JSON.stringify({ ...report.result, ...requests }, null, 2)}\n`);
   else io.stdout(`${renderTree(report.result.status, SCENARIO_RUN_NAME)}\n`);
   return 0;
 }

@@ -48,7 +48,7 @@ export async function simulateScenario(scenario: Scenario): Promise<SimulationRe
   engine.start(start);
   await drive(engine, clock, {
     until: scenarioHorizon(scenario),
-    actions: scenario.actions.map(toRunAction),
+    actions: toRunActions(scenario),
     onActionRefused: (action, error) => refusedActions.push({ at: isoInstant(action.at), message: error.message }),
   });
   return {
@@ -56,6 +56,10 @@ export async function simulateScenario(scenario: Scenario): Promise<SimulationRe
     excludedMembers: engine.excludedMembers,
     refusedActions,
   };
+}
+
+export function toRunActions(scenario: Scenario): RunAction[] {
+  return scenario.actions.map(toRunAction);
 }
 
 function toRunAction(action: ScenarioAction): RunAction {

@@ -8,10 +8,10 @@ import { simulateCommand } from "../../src/cli/simulate";
 const SCENARIOS = resolve(__dirname, "../../../shared/scenarios");
 const DEMO = resolve(__dirname, "../../examples/demo/scenario.yaml");
 
-async function run(file: string, json: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(file: string, json: boolean, via?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const code = await simulateCommand(file, { json }, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  const code = await simulateCommand(file, { json, ...(via === undefined ? {} : { via }) }, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
   return { code, stdout, stderr };
 }
 
@@ -99,6 +99,26 @@ actions: [{at: 2026-12-05T00:05:00Z, skip: [{type: Member, name: a}]}]
     const result = JSON.parse(stdout);
     expect(result.status.stages[0].groups[0].members.map((m: { name: string }) => m.name)).toEqual(["a"]);
     expect(result.status.status.state).toBe("Completed");
+  });
+});
+
+describe("fleet-update simulate --via arm-emulator", () => {
+  it("prints the same result shape plus the emulator's request counts, with the same final states", async () => {
+    const file = join(SCENARIOS, "01-default-sequential.yaml");
+    const viaArm = await run(file, true, "arm-emulator");
+    expect(viaArm.code).toBe(0);
+    const result = JSON.parse(viaArm.stdout);
+    expect(Object.keys(result)).toEqual(["status", "clusters", "events", "requests"]);
+    expect(result.requests).toMatchObject({ PUT: 2, POST: 0, throttled: 0 });
+    const local = JSON.parse((await run(file, true)).stdout);
+    const states = (r: typeof result) => r.status.stages[0].groups[0].members.map((m: { name: string; status: { state: string } }) => [m.name, m.status.state]);
+    expect(states(result)).toEqual(states(local));
+  }, 60_000);
+
+  it("refuses an unknown --via with exit 2", async () => {
+    const { code, stderr } = await run(join(SCENARIOS, "01-default-sequential.yaml"), true, "azure-prod");
+    expect(code).toBe(2);
+    expect(stderr).toContain("--via: unknown backend 'azure-prod'");
   });
 });
 

@@ -64,6 +64,9 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   const msPerSimulatedMinute = options.msPerSimulatedMinute ?? DEFAULT_MS_PER_SIMULATED_MINUTE;
   if (!(msPerSimulatedMinute > 0)) throw new RangeError(`msPerSimulatedMinute must be greater than 0 (got ${msPerSimulatedMinute})`);
   const timeScale = 60_000 / msPerSimulatedMinute;
+  // Made before the clock starts: key generation takes real time that would otherwise pass as
+  // (compressed) simulated hours before the first request.
+  const certificate = createSelfSignedCertificate();
   const realNow = Date.now();
   const simulatedStart = options.startAt === undefined ? realNow : typeof options.startAt === "number" ? options.startAt : Date.parse(options.startAt);
   if (Number.isNaN(simulatedStart)) throw new RangeError(`startAt is not an instant: ${String(options.startAt)}`);
@@ -72,7 +75,6 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   const faults = options.faults === undefined ? undefined : new FaultInjector(options.faults, options.seed ?? 1);
   const throttling = options.throttling ?? true;
   const throttle = throttling === false ? undefined : new SubscriptionThrottle(throttling === true ? {} : throttling);
-  const certificate = createSelfSignedCertificate();
   const log = new RequestLog();
 
   let baseUrl = "";
