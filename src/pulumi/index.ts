@@ -4,6 +4,7 @@ export {
   type UpdateRunArgs,
   type BackendArgs,
   type SimulatorBackendArgs,
+  type AzureBackendArgs,
   type MemberArgs,
   type ManagedClusterUpdateArgs,
   type ManagedClusterUpgradeSpecArgs,

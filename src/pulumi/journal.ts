@@ -40,8 +40,12 @@ export class RunJournal {
   constructor(readonly file: string) {}
 
   static beside(stateFile: string, runName: string): RunJournal {
+    return RunJournal.in(journalDirectory(stateFile), runName);
+  }
+
+  static in(directory: string, runName: string): RunJournal {
     const safe = runName.replace(/[^A-Za-z0-9._-]/g, "_");
-    return new RunJournal(path.join(journalDirectory(stateFile), `${safe}.json`));
+    return new RunJournal(path.join(directory, `${safe}.json`));
   }
 
   read(): JournalEntry | undefined {

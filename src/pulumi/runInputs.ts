@@ -20,9 +20,34 @@ export const SimulatorBackendSchema = z.strictObject({
   timeScale: z.number().positive("must be greater than 0").max(1_000_000, "must be at most 1000000").optional(),
 });
 
-export const BackendConfigSchema = z.strictObject({
-  simulator: SimulatorBackendSchema,
+/** Real AKS clusters through ARM. Credentials come from the environment, never from inputs. */
+export const AzureBackendSchema = z.strictObject({
+  /** ARM endpoint; default the Azure public cloud. */
+  endpoint: z.string().url("must be a URL such as https://management.azure.com").optional(),
+  /** A PEM file of extra CA certificates to trust (the ARM emulator's). */
+  trustedCaFile: z.string().min(1).optional(),
+  /**
+   * "default": DefaultAzureCredential (az login, environment, managed identity, workload identity).
+   * "emulator": a dummy token, accepted only with an endpoint on 127.0.0.1 / localhost.
+   */
+  credential: z.enum(["default", "emulator"], { error: "must be default or emulator" }).default("default"),
+  /** Seconds between reads of an upgrading cluster: first minutes, then steady (default 15, 60). */
+  pollIntervalSeconds: z.strictObject({ initial: z.number().positive(), steady: z.number().positive() }).optional(),
 });
+
+export const BackendConfigSchema = z
+  .strictObject({
+    simulator: SimulatorBackendSchema.optional(),
+    azure: AzureBackendSchema.optional(),
+  })
+  .superRefine((backend, ctx) => {
+    const chosen = [backend.simulator, backend.azure].filter((b) => b !== undefined).length;
+    if (chosen !== 1) ctx.addIssue({ code: "custom", message: "set exactly one of simulator, azure" });
+    const endpoint = backend.azure?.endpoint;
+    if (backend.azure?.credential === "emulator" && (endpoint === undefined || !/^https:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(endpoint))) {
+      ctx.addIssue({ code: "custom", path: ["azure", "credential"], message: "emulator credentials are only accepted with an endpoint on https://127.0.0.1 or https://localhost" });
+    }
+  });
 export type BackendConfig = z.infer<typeof BackendConfigSchema>;
 
 export const UpdateRunInputsSchema = z.strictObject({
@@ -56,8 +81,13 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
   const parsed = UpdateRunInputsSchema.safeParse(inputs, { error: friendlyErrors });
   const issues = parsed.success ? [] : toFieldIssues(parsed.error);
   if (parsed.success && !containsUnknown(inputs)) {
-    const { strategy, members } = parsed.data;
+    const { strategy, members, backend } = parsed.data;
     issues.push(...crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues);
+    if (backend.azure !== undefined) {
+      members.forEach((m, i) => {
+        if (m.clusterResourceId === undefined) issues.push({ path: `members[${i}].clusterResourceId`, message: "is required with the Azure backend" });
+      });
+    }
   }
   return dropIssuesUnderUnknowns(inputs, issues);
 }

@@ -14,7 +14,12 @@ import { summarize, type RunSummary } from "../engine/summary";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { ExcludedMember } from "../model/run";
-import type { ScaledClock } from "../runtime/scaledClock";
+import fs from "node:fs";
+import path from "node:path";
+import { AzureBackend } from "../backends/azure/azureBackend";
+import { credentialFor } from "../backends/azure/credentials";
+import type { Clock } from "../engine/clock";
+import { RealClock } from "../runtime/realClock";
 import { RunJournal, identityHash } from "./journal";
 import { RUN_IDENTITY_FIELDS, type UpdateRunInputs } from "./runInputs";
 
@@ -56,13 +61,31 @@ export class RunNotFinishedError extends Error {
 
 interface OpenBackend {
   backend: ClusterBackend;
-  clock: ScaledClock;
+  clock: Clock;
   journal: RunJournal;
+  /** The backend clock's instant for a real deadline (simulated time may run faster). */
+  deadline: (realMs: number) => number;
 }
 
+/** Where run journals live for backends without a state file of their own. */
+export const JOURNAL_DIRECTORY = path.join(".fleet-update", "runs");
+
 function openBackend(inputs: UpdateRunInputs): OpenBackend {
-  const { fleet, clock, stateFile } = openFileBackedFleet(inputs.backend.simulator, process.cwd());
-  return { backend: fleet, clock, journal: RunJournal.beside(stateFile, inputs.runName) };
+  const { simulator, azure } = inputs.backend;
+  if (simulator !== undefined) {
+    const { fleet, clock, stateFile } = openFileBackedFleet(simulator, process.cwd());
+    return { backend: fleet, clock, journal: RunJournal.beside(stateFile, inputs.runName), deadline: (realMs) => clock.toSimulated(realMs) };
+  }
+  const config = azure as NonNullable<typeof azure>;
+  const clock = new RealClock();
+  const backend = new AzureBackend({
+    credential: credentialFor(config.credential),
+    clock,
+    ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
+    ...(config.trustedCaFile === undefined ? {} : { trustedCaPem: fs.readFileSync(path.resolve(config.trustedCaFile), "utf8") }),
+    ...(config.pollIntervalSeconds === undefined ? {} : { initialPollMs: config.pollIntervalSeconds.initial * 1000, steadyPollMs: config.pollIntervalSeconds.steady * 1000 }),
+  });
+  return { backend, clock, journal: RunJournal.in(path.resolve(JOURNAL_DIRECTORY), inputs.runName), deadline: (realMs) => realMs };
 }
 
 export function runIdentity(inputs: Record<string, unknown>): string {
@@ -86,7 +109,7 @@ export interface SessionResult {
  * Throws `RunNotFinishedError` when it failed or did not settle before the deadline.
  */
 export async function runSession(inputs: UpdateRunInputs, previous?: { id: string; engineState?: RunState }): Promise<SessionResult> {
-  const { backend, clock, journal } = openBackend(inputs);
+  const { backend, clock, journal, deadline } = openBackend(inputs);
   const identity = runIdentity(inputs as unknown as Record<string, unknown>);
   // Journal the engine's state before every upgrade it starts (write-ahead) and after every pass.
   let save = (): void => {};
@@ -111,7 +134,7 @@ export async function runSession(inputs: UpdateRunInputs, previous?: { id: strin
 
   save = () => journal.write({ runId: id, identity, engineState: engine.snapshot() });
   // Our own deadline, in real minutes: the host ignores customTimeouts.
-  const until = clock.toSimulated(Date.now() + inputs.timeoutMinutes * 60_000);
+  const until = deadline(Date.now() + inputs.timeoutMinutes * 60_000);
   // The user's controls are actions at this instant, so they and the first pass share one instant.
   await drive(engine, clock, { until, actions: controls(inputs, clock.now()), onPass: save });
   save();

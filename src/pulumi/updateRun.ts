@@ -23,9 +23,28 @@ export interface SimulatorBackendArgs {
   timeScale?: pulumi.Input<number>;
 }
 
-/** Where the clusters are. Azure arrives with its own backend. */
+/** Real AKS clusters through ARM (`@azure/arm-containerservice`, api-version 2026-06-01). */
+export interface AzureBackendArgs {
+  /** ARM endpoint; default the Azure public cloud. */
+  endpoint?: pulumi.Input<string>;
+  /** A PEM file of extra CA certificates to trust (the ARM emulator's), relative to the project. */
+  trustedCaFile?: pulumi.Input<string>;
+  /**
+   * "default" (DefaultAzureCredential: `az login`, environment, managed or workload identity) or
+   * "emulator" (a dummy token, only with an endpoint on 127.0.0.1 / localhost). Tokens never reach
+   * inputs, outputs, state or logs.
+   */
+  credential?: pulumi.Input<"default" | "emulator">;
+  /** Seconds between reads of an upgrading cluster, first minutes then steady (default 15, 60). */
+  pollIntervalSeconds?: pulumi.Input<{ initial: pulumi.Input<number>; steady: pulumi.Input<number> }>;
+}
+
+/** Where the clusters are: exactly one of these. */
 export interface BackendArgs {
-  simulator: pulumi.Input<SimulatorBackendArgs>;
+  /** The embedded simulated fleet. */
+  simulator?: pulumi.Input<SimulatorBackendArgs>;
+  /** Real AKS clusters; members then need `clusterResourceId`. */
+  azure?: pulumi.Input<AzureBackendArgs>;
 }
 
 /** A fleet member: one AKS cluster. */

@@ -4,8 +4,8 @@
  * the emulator's compressed clock. The final states and cluster versions must equal the in-process
  * simulation's; the times may differ slightly (real requests take real time).
  */
-import type { AccessToken, TokenCredential } from "@azure/core-auth";
 import { AzureBackend } from "../backends/azure/azureBackend";
+import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions } from "../backends/azure/emulator";
 import { drive } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
@@ -15,11 +15,6 @@ import { SCENARIO_RUN_NAME, toRunActions, type SimulationReport } from "./simula
 
 export const EMULATOR_SUBSCRIPTION = "00000000-0000-0000-0000-000000000000";
 export const EMULATOR_RESOURCE_GROUP = "fleet";
-
-/** The emulator accepts any bearer token; a real one never reaches it. */
-const emulatorCredential: TokenCredential = {
-  getToken: async (): Promise<AccessToken> => ({ token: "emulator", expiresOnTimestamp: Date.now() + 3_600_000 }),
-};
 
 export interface ViaArmOptions {
   /** Real milliseconds per simulated minute (default 10). */

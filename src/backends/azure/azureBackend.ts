@@ -16,6 +16,7 @@ import type { Clock } from "../../engine/clock";
 import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
 import { parseManagedClusterId, type ManagedClusterId } from "./armIds";
 import { clusterInfo, isBusy } from "./convert";
+import { credentialProblem } from "./credentials";
 import { armError } from "./errors";
 
 export interface AzureBackendOptions {
@@ -58,7 +59,9 @@ export class AzureBackend implements ClusterBackend {
     const id = this.idOf(member);
     const cluster = await this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name));
     const configs: MaintenanceConfiguration[] = [];
-    for await (const config of this.client(id).maintenanceConfigurations.listByManagedCluster(id.resourceGroup, id.name)) configs.push(config);
+    await this.call(async () => {
+      for await (const config of this.client(id).maintenanceConfigurations.listByManagedCluster(id.resourceGroup, id.name)) configs.push(config);
+    });
     const info = clusterInfo(cluster, configs);
     await this.learnLatestImages(id, cluster, info.region);
     return info;
@@ -173,7 +176,7 @@ export class AzureBackend implements ClusterBackend {
     try {
       return await request();
     } catch (e) {
-      throw armError(e).toBackendError();
+      throw credentialProblem(e) ?? armError(e).toBackendError();
     }
   }
 }
