@@ -4,6 +4,7 @@
  * the emulator's compressed clock. The final states and cluster versions must equal the in-process
  * simulation's; the times may differ slightly (real requests take real time).
  */
+import type { TokenCredential } from "@azure/core-auth";
 import { AzureBackend } from "../backends/azure/azureBackend";
 import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions } from "../backends/azure/emulator";
@@ -22,6 +23,8 @@ export interface ViaArmOptions {
   faults?: ArmEmulatorOptions["faults"];
   throttling?: ArmEmulatorOptions["throttling"];
   seed?: number;
+  /** Default: the emulator's dummy token. */
+  credential?: TokenCredential;
 }
 
 export interface ArmSimulationReport extends SimulationReport {
@@ -41,7 +44,7 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
   });
   try {
     const clock = emulator.clock;
-    const backend = new AzureBackend({ credential: emulatorCredential, clock, endpoint: emulator.url, trustedCaPem: emulator.certificatePem });
+    const backend = new AzureBackend({ credential: options.credential ?? emulatorCredential, clock, endpoint: emulator.url, trustedCaPem: emulator.certificatePem });
     const events: RunEvent[] = [];
     const members = scenario.members.map((m) => ({
       name: m.name,
