@@ -12,15 +12,14 @@ import type { RunSummary, UpdateRunStatus } from "../../src";
 import { startArmEmulator, type ArmEmulator } from "../../src/backends/azure/emulator";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";
+import { mockWithRealProviders, outputValue } from "./support/realProviderMocks";
 
 const ROOT = path.resolve(__dirname, "../..");
 const SUBSCRIPTION = "22222222-3333-4444-5555-666666666666";
 const NAMES = ["canary-1", "prod-eu-1", "prod-eu-2", "prod-us-1"];
-type Props = Record<string, unknown>;
 let emulator: ArmEmulator;
 let program: { status: pulumi.Output<UpdateRunStatus>; summary: pulumi.Output<RunSummary> };
 
-const value = <T>(output: pulumi.Output<T>) => new Promise<T>((resolve) => output.apply(resolve));
 
 beforeAll(async () => {
   const pool = { name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: "AKSUbuntu-2204gen2containerd-202610.01.0" };
@@ -41,25 +40,7 @@ beforeAll(async () => {
     "aks-fleet-update:canaryWaitSeconds": "0",
     "aks-fleet-update:pollSeconds": "0.05",
   });
-  await pulumi.runtime.setMocks(
-    {
-      newResource: async (args) => {
-        const module = "runName" in args.inputs ? "runProvider" : "strategyProvider";
-        const provider = require(path.join(ROOT, "dist", "pulumi", module)) as {
-          check(o: Props, n: Props): Promise<{ failures: unknown[] }>;
-          create(i: Props): Promise<{ id: string; outs: Props }>;
-        };
-        const { failures } = await provider.check({}, args.inputs);
-        if (failures.length > 0) throw new Error(`check failed: ${JSON.stringify(failures)}`);
-        const { id, outs } = await provider.create(args.inputs);
-        return { id, state: outs };
-      },
-      call: (args) => args.inputs,
-    },
-    "aks-fleet-update",
-    "test",
-    false,
-  );
+  await mockWithRealProviders("aks-fleet-update");
   program = await import("../../examples/aks/index");
 }, 120_000);
 
@@ -69,7 +50,7 @@ afterAll(async () => {
 });
 
 it("upgrades the clusters from config through ARM, canary first, and exports status and summary", async () => {
-  const [status, summary] = await Promise.all([value(program.status), value(program.summary)]);
+  const [status, summary] = await Promise.all([outputValue(program.status), outputValue(program.summary)]);
   expect(summary).toMatchObject({ state: "Completed", outcome: "Succeeded", members: { total: 4, Completed: 4 } });
   expect(status.stages.map((s) => s.groups.map((g) => g.members.map((m) => m.name)))).toEqual([[["canary-1"]], [["prod-eu-1", "prod-eu-2", "prod-us-1"]]]);
   const canaryEnd = Date.parse(status.stages[0]!.status.completedTime!);

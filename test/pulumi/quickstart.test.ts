@@ -8,24 +8,11 @@ import os from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
+import { mockWithRealProviders, outputValue, type CreatedResource } from "./support/realProviderMocks";
 import type { RunSummary, UpdateRunStatus } from "../../src";
 
 const ROOT = path.resolve(__dirname, "../..");
-type Props = Record<string, unknown>;
-interface Provider {
-  check(olds: Props, news: Props): Promise<{ failures: Array<{ property: string; reason: string }> }>;
-  create(inputs: Props): Promise<{ id: string; outs: Props }>;
-}
-const created: Array<{ name: string; inputs: Props; outs: Props }> = [];
-
-function providerFor(inputs: Props): Provider {
-  const module = "runName" in inputs ? "runProvider" : "strategyProvider";
-  return require(path.join(ROOT, "dist", "pulumi", module)) as Provider;
-}
-
-function outputValue<T>(output: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => output.apply((value) => resolve(value)));
-}
+let created: CreatedResource[] = [];
 
 describe("examples/quickstart", () => {
   let program: { status: pulumi.Output<UpdateRunStatus>; summary: pulumi.Output<RunSummary> };
@@ -37,22 +24,7 @@ describe("examples/quickstart", () => {
     fs.copyFileSync(path.join(ROOT, "examples", "quickstart", "fleet.yaml"), path.join(scratch, "examples", "quickstart", "fleet.yaml"));
     process.chdir(scratch);
 
-    await pulumi.runtime.setMocks(
-      {
-        newResource: async (args) => {
-          const provider = providerFor(args.inputs);
-          const { failures } = await provider.check({}, args.inputs);
-          if (failures.length > 0) throw new Error(`check failed: ${JSON.stringify(failures)}`);
-          const { id, outs } = await provider.create(args.inputs);
-          created.push({ name: args.name, inputs: args.inputs, outs });
-          return { id, state: outs };
-        },
-        call: (args) => args.inputs,
-      },
-      "quickstart",
-      "test",
-      false,
-    );
+    created = await mockWithRealProviders("quickstart");
     program = await import("../../examples/quickstart/index");
   }, 120_000);
 
