@@ -3,9 +3,12 @@
  * members, 3 regions) on the virtual clock. Prints wall time, peak RSS, and, for the same fleet
  * without maintenance windows, the makespan divided by the critical-path lower bound
  * (Σ over stages of the longest group's summed upgrade durations, plus the waits).
+ * Then the provider figures (`bench/provider.ts`) and the ARM figures (`bench/arm.ts`: a 200-member
+ * run through the Azure backend against the throttling ARM emulator).
  * `--json` prints the figures as JSON; `--members N` scales the stage/group shape down or up.
  */
 import { SimulatedFleet } from "../src/backends/simulator";
+import { armFigures } from "./arm";
 import { providerFigures } from "./provider";
 import { VirtualClock } from "../src/engine/clock";
 import { drive } from "../src/engine/drive";
@@ -123,6 +126,7 @@ async function main(): Promise<void> {
   const ratio = plain.makespanMs / plainFleet.lowerBoundMs;
 
   const provider = await providerFigures();
+  const arm = await armFigures();
   const figures = {
     members: windowed.members,
     shape: `${STAGES} stages × ${GROUPS_PER_STAGE} groups × ${perGroup} members`,
@@ -130,6 +134,7 @@ async function main(): Promise<void> {
     peakRssMb: round(peakRssMb),
     withoutWindows: { wallMs: round(plain.wallMs), state: plain.state, makespanHours: round(plain.makespanMs / 3_600_000), lowerBoundHours: round(plainFleet.lowerBoundMs / 3_600_000), makespanOverLowerBound: Number(ratio.toFixed(5)) },
     provider,
+    arm,
     targets: { wallMs: 5000, peakRssMb: 400, makespanOverLowerBound: 1.001, providerBytes: 2048 },
   };
   if (json) {
@@ -145,6 +150,10 @@ async function main(): Promise<void> {
     ["final state", `${figures.withWindows.state} / ${figures.withoutWindows.state}`, "Completed"],
     ["__provider size (UpdateRun / UpdateStrategy)", `${provider.updateRunProviderBytes} / ${provider.updateStrategyProviderBytes} bytes`, "≤ 2048 bytes"],
     ["Check, 1,000-member run", `${provider.check1000MembersMs} ms`, ""],
+    ["ARM run (emulator, throttled)", `${arm.upgraded}/${arm.members} upgraded, ${arm.state}, ${arm.makespanMinutes} simulated min at ${arm.msPerSimulatedMinute} ms/min`, "Completed"],
+    ["ARM requests per upgraded member", `${arm.requestsPerUpgradedMember} (GET ${arm.requests.GET} / PUT ${arm.requests.PUT} / POST ${arm.requests.POST})`, ""],
+    ["ARM 429s seen (all retried)", `${arm.throttled}`, ""],
+    ["ARM run wall time", `${arm.wallMs} ms`, "< 60000 ms"],
   ];
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(...rows.map((r) => r[1].length));

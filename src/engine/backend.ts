@@ -93,3 +93,11 @@ export class BackendError extends Error {
 
 /** ARM's 409 when a cluster is busy with another operation. */
 export const OPERATION_NOT_ALLOWED = "OperationNotAllowed";
+
+/** The cluster is stopped (`powerState.code` `Stopped`): it cannot be upgraded until it is started. */
+export const CLUSTER_STOPPED = "ClusterStopped";
+
+/** The message backends refuse an upgrade of a stopped cluster with (Azure and the simulated fleet alike). */
+export function clusterStoppedMessage(cluster: string): string {
+  return `managed cluster ${cluster} is stopped (powerState Stopped) and cannot be upgraded; start it (az aks start) and start the run again`;
+}

@@ -43,6 +43,8 @@ export const SimulationSchema = z.strictObject({
   fail: z.strictObject({ code: z.string().min(1).default("UpgradeFailed"), message: z.string().default("the upgrade failed") }).optional(),
   /** An operation someone else started is running on the cluster until this instant. */
   busyUntil: InstantSchema.optional(),
+  /** AKS `powerState.code` (default Running). A `Stopped` cluster refuses upgrades (`ClusterStopped`). */
+  powerState: z.enum(["Running", "Stopped"], { error: "must be Running or Stopped" }).optional(),
 });
 export type Simulation = z.infer<typeof SimulationSchema>;
 

@@ -1,6 +1,7 @@
 /** The AKS rules the simulated fleet enforces: each refusal has its own code and changes nothing. */
 import { describe, expect, it } from "vitest";
 import {
+  CLUSTER_STOPPED,
   INVALID_PARAMETER,
   KUBERNETES_VERSION_NOT_AVAILABLE,
   NODE_IMAGE_FAMILY_MISMATCH,
@@ -125,6 +126,17 @@ describe("malformed requests", () => {
   it("refuses a node image for a pool the cluster does not have", async () => {
     const { sim } = setup(cluster("a"));
     await expectRefused(sim, "a", nodeImageOnly({ gpu: IMAGE_NOV }), INVALID_PARAMETER, "'gpu'", "system");
+  });
+});
+
+describe("stopped clusters (simulation.powerState: Stopped)", () => {
+  it("refuses every upgrade with ClusterStopped, naming the cluster, before anything else is checked", async () => {
+    const { sim } = setup(cluster("a", { simulation: { powerState: "Stopped", busyUntil: "2026-12-05T01:00:00Z" } }), cluster("b", { simulation: { powerState: "Running" } }));
+    for (const request of [full("1.32.0"), controlPlaneOnly("1.32.0"), nodeImageOnly({ system: IMAGE_NOV }), full("1.30.5")]) {
+      await expectRefused(sim, "a", request, CLUSTER_STOPPED, "managed cluster a", "stopped");
+    }
+    expect(sim.startUpgradeCalls().map((c) => ("error" in c.outcome ? c.outcome.error.code : "started"))).toEqual([CLUSTER_STOPPED, CLUSTER_STOPPED, CLUSTER_STOPPED, CLUSTER_STOPPED]);
+    await expect(sim.startUpgrade({ name: "b" }, full("1.32.0"))).resolves.toMatchObject({ operationId: "op-b-1" });
   });
 });
 

@@ -8,10 +8,15 @@
  * backend follows an upgrade by reading the cluster: while it is busy the upgrade is in progress;
  * once idle, the next step still missing is started, until nothing is — so following resumes from
  * the cluster itself after any restart, and never redoes a step that is done.
+ *
+ * ARM throttles a subscription (reads: 250 at once, then 25 a second); the SDK waits out a 429's
+ * `Retry-After` and retries. To keep reads few, `startUpgrade` reuses the engine's read of the cluster
+ * made just before it, and the newest node images are read once per family per region offer, not per
+ * pool per cluster read. A stopped cluster is refused (`ClusterStopped`) before anything is written.
  */
 import { ContainerServiceClient, type ManagedCluster, type MaintenanceConfiguration } from "@azure/arm-containerservice";
 import type { TokenCredential } from "@azure/core-auth";
-import { BackendError, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
+import { BackendError, CLUSTER_STOPPED, clusterStoppedMessage, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
 import type { Clock } from "../../engine/clock";
 import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
 import { parseManagedClusterId, type ManagedClusterId } from "./armIds";
@@ -47,23 +52,42 @@ interface Followed {
 
 const MAX_STEPS = 50;
 
+/**
+ * `startUpgrade` reuses the cluster as `getCluster` read it at most this long ago (clock time) instead
+ * of reading it again: the engine always reads a member's cluster just before starting it. A change in
+ * between is caught by ARM (`If-Match` → 412, re-read; busy → 409).
+ */
+const REUSE_READ_MS = 60_000;
+
+/** A node pool whose upgrade profile tells the newest image of its family in its region. */
+interface ImageSource {
+  id: ManagedClusterId;
+  pool: string;
+}
+
 export class AzureBackend implements ClusterBackend {
   private readonly clients = new Map<string, ContainerServiceClient>();
   /** Latest node image per family seen in each region (from agent pool upgrade profiles). */
   private readonly latestImages = new Map<string, Map<string, string>>();
+  /** Per region, per image family: the pool of that family read last (see `getRegionOffer`). */
+  private readonly imageSources = new Map<string, Map<string, ImageSource>>();
+  /** The cluster as `getCluster` last read it, per cluster id, for the `startUpgrade` that follows. */
+  private readonly lastRead = new Map<string, { cluster: ManagedCluster; at: number }>();
   private readonly followed = new Map<string, Followed>();
 
   constructor(private readonly options: AzureBackendOptions) {}
 
   async getCluster(member: MemberRef): Promise<ClusterInfo> {
     const id = this.idOf(member);
+    const readAt = this.options.clock.now();
     const cluster = await this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name));
     const configs: MaintenanceConfiguration[] = [];
     await this.call(async () => {
       for await (const config of this.client(id).maintenanceConfigurations.listByManagedCluster(id.resourceGroup, id.name)) configs.push(config);
     });
     const info = clusterInfo(cluster, configs);
-    await this.learnLatestImages(id, cluster, info.region);
+    this.noteImageSources(id, cluster, info.region);
+    this.rememberRead(id, cluster, readAt);
     return info;
   }
 
@@ -72,16 +96,17 @@ export class AzureBackend implements ClusterBackend {
     if (anyClient === undefined) throw new BackendError("NotReady", "no cluster has been read yet, so no subscription is known to list versions with");
     const listed = await this.call(() => anyClient.managedClusters.listKubernetesVersions(region));
     const kubernetesVersions = (listed.values ?? []).flatMap((minor) => Object.keys(minor.patchVersions ?? {})).map((version) => ({ version }));
+    await this.learnLatestImages(region);
     const nodeImages = [...(this.latestImages.get(region)?.values() ?? [])].map((version) => ({ version }));
     return { kubernetesVersions, nodeImages };
   }
 
   async startUpgrade(member: MemberRef, request: UpgradeRequest): Promise<StartedOperation> {
     const id = this.idOf(member);
-    const cluster = await this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name));
-    if (isBusy(cluster.provisioningState)) throw new BackendError(OPERATION_NOT_ALLOWED, `managed cluster ${id.name} is ${cluster.provisioningState}; waiting for that operation to end`);
-    const step = nextStep(cluster, request);
     const now = this.options.clock.now();
+    const cluster = this.takeRecentRead(id, now) ?? (await this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name)));
+    checkStartable(id, cluster);
+    const step = nextStep(cluster, request);
     const operationId = step === undefined ? `noop-${id.name}-${now}` : await this.run(id, cluster, request, step);
     this.followed.set(operationId, { startedAt: now, steps: 1 });
     return { operationId, checkAgainAt: this.nextPoll(now, now) };
@@ -104,6 +129,8 @@ export class AzureBackend implements ClusterBackend {
     const step = request === undefined ? undefined : nextStep(cluster, request);
     if (step === undefined) return { status: "Succeeded" };
     if (++followed.steps > MAX_STEPS) return { status: "Failed", error: { code: "UpgradeNotConverging", message: `managed cluster ${id.name} did not reach the target after ${MAX_STEPS} steps` } };
+    // Stopped between two steps: the next one cannot start.
+    if (cluster.powerState?.code === "Stopped") return { status: "Failed", error: { code: CLUSTER_STOPPED, message: clusterStoppedMessage(id.name) } };
     await this.run(id, cluster, request as UpgradeRequest, step);
     return { status: "InProgress", checkAgainAt: this.nextPoll(followed.startedAt, now) };
   }
@@ -126,6 +153,7 @@ export class AzureBackend implements ClusterBackend {
         const error = armError(e);
         if (attempt < 3 && (error.status === 412 || error.code === "EtagMismatch" || error.code === "PreconditionFailed")) {
           current = await this.call(() => client.managedClusters.get(id.resourceGroup, id.name));
+          checkStartable(id, current);
           continue;
         }
         throw error.toBackendError();
@@ -133,18 +161,58 @@ export class AzureBackend implements ClusterBackend {
     }
   }
 
-  /** Record the newest image per family each pool can move to, as the region's offer. */
-  private async learnLatestImages(id: ManagedClusterId, cluster: ManagedCluster, region: string): Promise<void> {
+  /** Remember, per image family in the region, a pool of that family to read the newest image from. */
+  private noteImageSources(id: ManagedClusterId, cluster: ManagedCluster, region: string): void {
+    const sources = this.imageSources.get(region) ?? new Map<string, ImageSource>();
+    this.imageSources.set(region, sources);
+    for (const pool of cluster.agentPoolProfiles ?? []) sources.set(imageFamily(pool.nodeImageVersion ?? ""), { id, pool: pool.name });
+  }
+
+  /**
+   * Record the newest image per family in the region, from the upgrade profile of one pool per family
+   * (the one read last): one read per family each time the engine reads the region's offer (once per
+   * reconcile pass), not one per pool every time a cluster is read. A source gone meanwhile (404) is
+   * dropped; what was learned from it stays.
+   */
+  private async learnLatestImages(region: string): Promise<void> {
     const known = this.latestImages.get(region) ?? new Map<string, string>();
     this.latestImages.set(region, known);
-    for (const pool of cluster.agentPoolProfiles ?? []) {
-      const profile = await this.call(() => this.client(id).agentPools.getUpgradeProfile(id.resourceGroup, id.name, pool.name));
-      const latest = profile.latestNodeImageVersion;
+    const sources = this.imageSources.get(region) ?? new Map<string, ImageSource>();
+    for (const [key, { id, pool }] of [...sources]) {
+      let latest: string | undefined;
+      try {
+        latest = (await this.call(() => this.client(id).agentPools.getUpgradeProfile(id.resourceGroup, id.name, pool))).latestNodeImageVersion;
+      } catch (e) {
+        if (e instanceof BackendError && (e.code === "NotFound" || e.code === "ResourceNotFound")) {
+          sources.delete(key);
+          continue;
+        }
+        throw e;
+      }
       if (latest === undefined) continue;
       const family = imageFamily(latest);
       const seen = known.get(family);
       if (seen === undefined || compareImageVersions(latest, seen) > 0) known.set(family, latest);
     }
+  }
+
+  /** Keep the read for `takeRecentRead`; reads older than `REUSE_READ_MS` are dropped (oldest first). */
+  private rememberRead(id: ManagedClusterId, cluster: ManagedCluster, at: number): void {
+    const key = readKey(id);
+    this.lastRead.delete(key);
+    this.lastRead.set(key, { cluster, at });
+    for (const [oldKey, read] of this.lastRead) {
+      if (at - read.at <= REUSE_READ_MS) break;
+      this.lastRead.delete(oldKey);
+    }
+  }
+
+  /** The cluster as `getCluster` read it moments ago, once. */
+  private takeRecentRead(id: ManagedClusterId, now: number): ManagedCluster | undefined {
+    const key = readKey(id);
+    const read = this.lastRead.get(key);
+    this.lastRead.delete(key);
+    return read !== undefined && now - read.at <= REUSE_READ_MS ? read.cluster : undefined;
   }
 
   private nextPoll(startedAt: number, now: number): number {
@@ -179,6 +247,21 @@ export class AzureBackend implements ClusterBackend {
       throw credentialProblem(e) ?? armError(e).toBackendError();
     }
   }
+}
+
+function readKey(id: ManagedClusterId): string {
+  return `${id.subscriptionId}/${id.resourceGroup}/${id.name}`.toLowerCase();
+}
+
+/**
+ * Before any write: a stopped cluster cannot be upgraded (AKS refuses every operation but start), so
+ * say that plainly; a busy one is waited for (409 `OperationNotAllowed`, the engine's Pending).
+ */
+function checkStartable(id: ManagedClusterId, cluster: ManagedCluster): void {
+  if (cluster.powerState?.code === "Stopped") {
+    throw new BackendError(CLUSTER_STOPPED, clusterStoppedMessage(id.name));
+  }
+  if (isBusy(cluster.provisioningState)) throw new BackendError(OPERATION_NOT_ALLOWED, `managed cluster ${id.name} is ${cluster.provisioningState}; waiting for that operation to end`);
 }
 
 /** What is still missing on `cluster` for `request`, first step first; undefined = done. */

@@ -6,6 +6,7 @@
  */
 import {
   BackendError,
+  clusterStoppedMessage,
   type ClusterBackend,
   type ClusterInfo,
   type MemberRef,
@@ -17,7 +18,7 @@ import {
 } from "../../engine/backend";
 import type { Clock } from "../../engine/clock";
 import type { Fleet, Region, SimulatedCluster } from "../../model/fleet";
-import { NOT_FOUND, OPERATION_NOT_ALLOWED } from "./errorCodes";
+import { CLUSTER_STOPPED, NOT_FOUND, OPERATION_NOT_ALLOWED } from "./errorCodes";
 import { FLEET_STATE_FORMAT, initialClusterState, runningOperation, type ClusterState, type FleetState, type OperationRecord } from "./fleetState";
 import { clusterSnapshot, operationLogEntry, toIsoInstant, type FleetSnapshot, type OperationLogEntry } from "./snapshot";
 import { applyUpgrade, checkUpgradeRequest } from "./upgradeRules";
@@ -186,9 +187,10 @@ export class SimulatedFleet implements ClusterBackend {
     this.changed = true;
   }
 
-  /** Check the request against the busy rule and the AKS rules, then record the new operation. */
+  /** Check the request against the power state, the busy rule and the AKS rules, then record the new operation. */
   private acceptUpgrade({ description, state }: ClusterEntry, request: UpgradeRequest, now: number): OperationRecord {
     const name = description.name;
+    if (description.simulation?.powerState === "Stopped") throw new BackendError(CLUSTER_STOPPED, clusterStoppedMessage(name));
     const active = activeOperation(description, state, now);
     if (active !== undefined) throw new BackendError(OPERATION_NOT_ALLOWED, busyMessage(name, active));
     checkUpgradeRequest({ name, regionName: description.region, region: this.region(description.region), ...state }, request, now);

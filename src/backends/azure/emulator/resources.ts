@@ -42,6 +42,11 @@ export function goalOrchestratorVersion(view: ClusterView, pool: NodePool): stri
   return op?.request.type === "Full" && op.request.kubernetesVersion !== undefined ? op.request.kubernetesVersion : pool.orchestratorVersion;
 }
 
+/** `powerState.code` of the cluster and of its pools: `simulation.powerState` (default Running). */
+export function powerState(view: ClusterView): { code: "Running" | "Stopped" } {
+  return { code: view.description.simulation?.powerState ?? "Running" };
+}
+
 export function clusterProvisioningState(view: ClusterView): string {
   if (view.running !== undefined) return "Upgrading";
   if (view.busyElsewhere) return "Updating";
@@ -78,7 +83,7 @@ function poolProperties(view: ClusterView, pool: NodePool, index: number): Recor
     nodeImageVersion: pool.nodeImageVersion,
     ...osOf(pool.nodeImageVersion),
     provisioningState: poolProvisioningState(view, pool),
-    powerState: { code: "Running" },
+    powerState: powerState(view),
     upgradeSettings: { maxSurge: "10%" },
     eTag: poolETag(view, pool),
   };
@@ -97,7 +102,7 @@ export function managedCluster(view: ClusterView, scope: ArmScope): Record<strin
     sku: { name: "Base", tier: "Standard" },
     properties: {
       provisioningState: clusterProvisioningState(view),
-      powerState: { code: "Running" },
+      powerState: powerState(view),
       maxAgentPools: 100,
       kubernetesVersion: goalKubernetesVersion(view),
       currentKubernetesVersion: state.kubernetesVersion,
