@@ -113,7 +113,13 @@ export async function runSession(inputs: UpdateRunInputs, previous?: { id: strin
   const identity = runIdentity(inputs as unknown as Record<string, unknown>);
   // Journal the engine's state before every upgrade it starts (write-ahead) and after every pass.
   let save = (): void => {};
-  const options = { onEvent: progressLine(inputs.runName), checkpoint: () => save() };
+  // Real ARM never says when a version will reach a region: a member Pending for that looks again
+  // every 15 minutes. (The simulated world announces it, so the engine wakes exactly then.)
+  const options = {
+    onEvent: progressLine(inputs.runName),
+    checkpoint: () => save(),
+    ...(inputs.backend.azure === undefined ? {} : { recheckUnknownAfterMs: 15 * 60_000 }),
+  };
 
   // The newest state of this run: the journal if it belongs to it (an interrupted call), else what
   // Pulumi stored. A create interrupted before Pulumi saw its result left only the journal.

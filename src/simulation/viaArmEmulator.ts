@@ -16,6 +16,7 @@ import { SCENARIO_RUN_NAME, toRunActions, type SimulationReport } from "./simula
 
 export const EMULATOR_SUBSCRIPTION = "00000000-0000-0000-0000-000000000000";
 export const EMULATOR_RESOURCE_GROUP = "fleet";
+const RECHECK_UNKNOWN_MS = 5 * 60_000;
 
 export interface ViaArmOptions {
   /** Real milliseconds per simulated minute (default 10). */
@@ -55,7 +56,8 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
     const engine = UpdateRunEngine.create(
       { name: SCENARIO_RUN_NAME, members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: scenario.managedClusterUpdate },
       backend,
-      { onEvent: (e) => events.push(e) },
+      // ARM does not announce when a version reaches a region: look again every few simulated minutes.
+      { onEvent: (e) => events.push(e), recheckUnknownAfterMs: RECHECK_UNKNOWN_MS },
     );
     const refusedActions: SimulationReport["refusedActions"] = [];
     const actions = toRunActions(scenario);
