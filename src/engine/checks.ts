@@ -10,7 +10,7 @@ import type { ManagedClusterUpdate } from "../model/update";
 import type { ClusterInfo, RegionOffer, UpgradeRequest } from "./backend";
 import { availability, imageAtTarget, poolImageTarget, type PoolImageTarget } from "./nodeImages";
 import { relevantWindow, type WindowTracker } from "./priority";
-import { iso } from "./transitions";
+import { isoInstant as iso } from "../model/common";
 
 export type StartDecision =
   | { kind: "skip"; atTarget: boolean; message: string }

@@ -10,7 +10,7 @@ import { selectRunImages } from "./imageSelection";
 import { relevantWindow } from "./priority";
 import { refreshGroup, refreshRun, refreshStage, hasWait } from "./refresh";
 import { startHalt } from "./halt";
-import { iso } from "./transitions";
+import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 
 export interface ReconcileResult {
@@ -130,9 +130,14 @@ function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolea
  * capped stage is shared fairly; a group that has nothing to start now drops out of this pass.
  */
 async function fillStage(ctx: EngineContext, stage: StageRunState, now: number): Promise<void> {
+  // Counted from the in-flight set, not by scanning the stage's members on every pass.
   const running = new Map<GroupRunState, number>();
-  for (const group of stage.groups) running.set(group, group.members.filter((m) => m.state === "Running").length);
-  let stageRunning = [...running.values()].reduce((a, b) => a + b, 0);
+  let stageRunning = 0;
+  for (const place of ctx.inFlight) {
+    if (place.stage !== stage) continue;
+    running.set(place.group, (running.get(place.group) ?? 0) + 1);
+    stageRunning++;
+  }
   const cap = stage.maxConcurrency ?? Number.POSITIVE_INFINITY;
   const open = stage.groups.filter((g) => !isFinished(g.state) && (ctx.groupDueAt.get(g) ?? 0) <= now);
   const decidedThisPass = new Set<MemberRunState>();

@@ -5,7 +5,7 @@
 import type { ErrorDetail, MemberUpdateStatus, UpdateRunStatus, UpdateStatus } from "../model/status";
 import { hasWait } from "./refresh";
 import { isDone, type GroupRunState, type MemberRunState, type RunState, type StageRunState, type Timed } from "./runState";
-import { iso } from "./transitions";
+import { isoInstant as iso } from "../model/common";
 
 export function renderStatus(run: RunState): UpdateRunStatus {
   const current = run.stages.find((s) => !isDone(s.state));

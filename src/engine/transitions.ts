@@ -9,9 +9,7 @@ export type EventSink = (event: RunEvent) => void;
 
 const ENDED: ReadonlySet<UpdateState> = new Set(["Completed", "Skipped", "Failed", "Stopped"]);
 
-import { isoInstant } from "../model/common";
-
-export const iso = isoInstant;
+import { isoInstant as iso } from "../model/common";
 
 /**
  * Records state changes and emits them as events. Changes made at one instant are coalesced per item

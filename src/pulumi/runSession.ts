@@ -9,7 +9,7 @@ import type { ClusterBackend } from "../engine/backend";
 import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
 import type { EngineOptions } from "../engine/context";
-import type { RunState } from "../engine/runState";
+import { isDone, type RunState } from "../engine/runState";
 import { summarize, type RunSummary } from "../engine/summary";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
@@ -130,7 +130,7 @@ export async function runSession(inputs: UpdateRunInputs, previous?: { id: strin
     id = previous.id;
     const state = journaled?.runId === id ? journaled.engineState : previous.engineState;
     engine = state === undefined ? newEngine(inputs, backend, options) : UpdateRunEngine.resume(state, backend, options);
-  } else if (journaled !== undefined && journaled.identity === identity && !isFinished(journaled.engineState)) {
+  } else if (journaled !== undefined && journaled.identity === identity && !isDone(journaled.engineState.state)) {
     id = journaled.runId;
     engine = UpdateRunEngine.resume(journaled.engineState, backend, options);
   } else {
@@ -182,9 +182,6 @@ function controls(inputs: UpdateRunInputs, at: number): RunAction[] {
   return actions;
 }
 
-function isFinished(state: RunState): boolean {
-  return state.state === "Completed" || state.state === "Skipped";
-}
 
 function outputsOf(engine: UpdateRunEngine): UpdateRunOutputs {
   const status = engine.status();

@@ -5,7 +5,10 @@
  */
 import { SimulatedFleet } from "../backends/simulator";
 import type { ClusterSnapshot } from "../backends/simulator";
-import { VirtualClock } from "../engine/clock";
+import type { ClusterBackend } from "../engine/backend";
+import { VirtualClock, type Clock } from "../engine/clock";
+import type { EngineOptions } from "../engine/context";
+import type { PlanInput } from "../engine/plan";
 import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
 import { isoInstant } from "../model/common";
@@ -30,29 +33,44 @@ export interface SimulationReport {
 export const SCENARIO_RUN_NAME = "scenario";
 
 export async function simulateScenario(scenario: Scenario): Promise<SimulationReport> {
-  const start = Date.parse(scenario.start);
-  const clock = new VirtualClock(start);
+  const clock = new VirtualClock(Date.parse(scenario.start));
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
+  return runScenario(scenario, { backend: fleet, clock, clusters: () => fleet.snapshot().clusters });
+}
+
+/** Where a scenario's run executes: a backend, the clock it runs on, and how to read its clusters. */
+export interface ScenarioTarget {
+  backend: ClusterBackend;
+  clock: Clock;
+  clusters: () => ClusterSnapshot[];
+  /** The members as the backend knows them (default: the scenario's). */
+  members?: PlanInput["members"];
+  engineOptions?: Omit<EngineOptions, "onEvent">;
+}
+
+/** Start the scenario's run now, apply its actions at their instants, drive it to its horizon, report. */
+export async function runScenario(scenario: Scenario, target: ScenarioTarget): Promise<SimulationReport> {
   const events: RunEvent[] = [];
+  const strategy = resolveScenarioStrategy(scenario);
   const engine = UpdateRunEngine.create(
     {
       name: SCENARIO_RUN_NAME,
-      members: scenario.members,
-      strategy: resolveScenarioStrategy(scenario),
+      members: target.members ?? scenario.members,
+      ...(strategy === undefined ? {} : { strategy }),
       managedClusterUpdate: scenario.managedClusterUpdate,
     },
-    fleet,
-    { onEvent: (e) => events.push(e) },
+    target.backend,
+    { ...target.engineOptions, onEvent: (e) => events.push(e) },
   );
   const refusedActions: SimulationReport["refusedActions"] = [];
-  engine.start(start);
-  await drive(engine, clock, {
+  engine.start(target.clock.now());
+  await drive(engine, target.clock, {
     until: scenarioHorizon(scenario),
     actions: toRunActions(scenario),
     onActionRefused: (action, error) => refusedActions.push({ at: isoInstant(action.at), message: error.message }),
   });
   return {
-    result: { status: engine.status(), clusters: fleet.snapshot().clusters, events },
+    result: { status: engine.status(), clusters: target.clusters(), events },
     excludedMembers: engine.excludedMembers,
     refusedActions,
   };

@@ -8,11 +8,8 @@ import type { TokenCredential } from "@azure/core-auth";
 import { AzureBackend } from "../backends/azure/azureBackend";
 import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions } from "../backends/azure/emulator";
-import { drive } from "../engine/drive";
-import { UpdateRunEngine } from "../engine/engine";
-import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../model/scenario";
-import type { RunEvent } from "../model/status";
-import { SCENARIO_RUN_NAME, toRunActions, type SimulationReport } from "./simulateScenario";
+import type { Scenario } from "../model/scenario";
+import { runScenario, type SimulationReport } from "./simulateScenario";
 
 export const EMULATOR_SUBSCRIPTION = "00000000-0000-0000-0000-000000000000";
 export const EMULATOR_RESOURCE_GROUP = "fleet";
@@ -44,37 +41,21 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
     ...(options.seed === undefined ? {} : { seed: options.seed }),
   });
   try {
-    const clock = emulator.clock;
-    const backend = new AzureBackend({ credential: options.credential ?? emulatorCredential, clock, endpoint: emulator.url, trustedCaPem: emulator.certificatePem });
-    const events: RunEvent[] = [];
-    const members = scenario.members.map((m) => ({
-      name: m.name,
-      ...(m.group === undefined ? {} : { group: m.group }),
-      clusterResourceId: `/subscriptions/${EMULATOR_SUBSCRIPTION}/resourceGroups/${EMULATOR_RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/${m.name}`,
-    }));
-    const strategy = resolveScenarioStrategy(scenario);
-    const engine = UpdateRunEngine.create(
-      { name: SCENARIO_RUN_NAME, members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: scenario.managedClusterUpdate },
+    const backend = new AzureBackend({ credential: options.credential ?? emulatorCredential, clock: emulator.clock, endpoint: emulator.url, trustedCaPem: emulator.certificatePem });
+    const report = await runScenario(scenario, {
       backend,
+      clock: emulator.clock,
+      clusters: () => emulator.fleet.snapshot().clusters,
+      members: scenario.members.map((m) => ({
+        name: m.name,
+        ...(m.group === undefined ? {} : { group: m.group }),
+        clusterResourceId: `/subscriptions/${EMULATOR_SUBSCRIPTION}/resourceGroups/${EMULATOR_RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/${m.name}`,
+      })),
       // ARM does not announce when a version reaches a region: look again every few simulated minutes.
-      { onEvent: (e) => events.push(e), recheckUnknownAfterMs: RECHECK_UNKNOWN_MS },
-    );
-    const refusedActions: SimulationReport["refusedActions"] = [];
-    const actions = toRunActions(scenario);
-    const start = clock.now();
-    engine.start(start);
-    await drive(engine, clock, {
-      until: scenarioHorizon(scenario),
-      actions,
-      onActionRefused: (action, error) => refusedActions.push({ at: new Date(action.at).toISOString(), message: error.message }),
+      engineOptions: { recheckUnknownAfterMs: RECHECK_UNKNOWN_MS },
     });
     const { GET, PUT, POST, throttled } = emulator.counters;
-    return {
-      result: { status: engine.status(), clusters: emulator.fleet.snapshot().clusters, events },
-      excludedMembers: engine.excludedMembers,
-      refusedActions,
-      requests: { GET, PUT, POST, throttled },
-    };
+    return { ...report, requests: { GET, PUT, POST, throttled } };
   } finally {
     await emulator.close();
   }

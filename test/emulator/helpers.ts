@@ -1,7 +1,8 @@
 /** A small simulated world served by the ARM emulator, and clients for it: the real SDK and raw HTTPS. */
 import https from "node:https";
 import { vi } from "vitest";
-import type { AccessToken, TokenCredential } from "@azure/core-auth";
+import type { TokenCredential } from "@azure/core-auth";
+import { emulatorCredential } from "../../src/backends/azure/credentials";
 import { ContainerServiceClient } from "@azure/arm-containerservice";
 import { FleetSchema, type Fleet } from "../../src/model/fleet";
 import { startArmEmulator, type ArmEmulator, type ArmEmulatorOptions } from "../../src/backends/azure/emulator";
@@ -47,9 +48,7 @@ export function startTestEmulator(options: Partial<ArmEmulatorOptions> = {}): Pr
 }
 
 /** The SDK needs a credential and sends its token only over HTTPS; any token does for the emulator. */
-export const fakeCredential: TokenCredential = {
-  getToken: async (): Promise<AccessToken> => ({ token: "emulator-token", expiresOnTimestamp: Date.now() + 3_600_000 }),
-};
+export const fakeCredential: TokenCredential = emulatorCredential;
 
 export function sdkClient(emulator: ArmEmulator, maxRetries = 3): ContainerServiceClient {
   return new ContainerServiceClient(fakeCredential, SUBSCRIPTION, {
