@@ -11,3 +11,13 @@ export {
   type NodeImageSelectionArgs,
   type NodeImageVersionArgs,
 } from "./updateRun";
+export {
+  asExactStatus,
+  type UpdateRunStatusOutput,
+  type UpdateStageStatusOutput,
+  type UpdateGroupStatusOutput,
+  type MemberUpdateStatusOutput,
+  type UpdateStatusOutput,
+  type WaitStatusOutput,
+  type ErrorDetailOutput,
+} from "./statusOutput";

@@ -7,10 +7,10 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RunSummary } from "../engine/summary";
 import type { ExcludedMember } from "../model/run";
 import type { SkipTarget } from "../model/skip";
-import type { UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { NodeImageSelectionType, UpgradeType } from "../model/update";
 import { updateRunProvider } from "./providers";
+import type { UpdateRunStatusOutput } from "./statusOutput";
 import type { UpdateStrategyArgs } from "./updateStrategy";
 
 /** The embedded simulated fleet. */
@@ -106,8 +106,11 @@ export interface UpdateRunArgs {
 }
 
 export class UpdateRun extends pulumi.dynamic.Resource {
-  /** SPEC §5: the run's status tree in Azure's `UpdateRunStatus` shape. */
-  declare readonly status: pulumi.Output<UpdateRunStatus>;
+  /**
+   * SPEC §5: the run's status tree in Azure's `UpdateRunStatus` shape, typed like azure-native's
+   * `UpdateRunStatusResponse` (fields without a value are absent, as in Azure's; see statusOutput.ts).
+   */
+  declare readonly status: pulumi.Output<UpdateRunStatusOutput>;
   /** Counts per state, start, end, duration and outcome. */
   declare readonly summary: pulumi.Output<RunSummary>;
   /** The strategy the run snapshotted when it was created. */

@@ -28,6 +28,20 @@ import type {
   UpdateStrategy,
   UpdateStrategyArgs,
 } from "../../src/pulumi";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseScenario } from "../../src/model/scenario";
+import { simulateScenario } from "../../src/simulation/simulateScenario";
+import {
+  asExactStatus,
+  type ErrorDetailOutput,
+  type MemberUpdateStatusOutput,
+  type UpdateGroupStatusOutput,
+  type UpdateRunStatusOutput,
+  type UpdateStageStatusOutput,
+  type UpdateStatusOutput,
+  type WaitStatusOutput,
+} from "../../src/pulumi/statusOutput";
 import { checkRunInputs } from "../../src/pulumi/runInputs";
 import { check as checkStrategy } from "../../src/pulumi/strategyProvider";
 
@@ -172,40 +186,60 @@ describe("managedClusterUpdate: azure-native's ManagedClusterUpdateArgs fits Upd
   });
 });
 
-describe("status: our UpdateRunStatus against azure-native's UpdateRunStatusResponse", () => {
-  it("type level: the same tree, field for field; it does not fit as a whole", () => {
-    // Same fields at every level (ErrorDetail aside: ours has code and message only).
-    expectTypeOf<keyof UpdateRunStatus>().toEqualTypeOf<keyof AzRunStatus>();
-    expectTypeOf<keyof UpdateStageStatus>().toEqualTypeOf<keyof AzStageStatus>();
-    expectTypeOf<keyof UpdateGroupStatus>().toEqualTypeOf<keyof AzGroupStatus>();
-    expectTypeOf<keyof MemberUpdateStatus>().toEqualTypeOf<keyof AzMemberStatus>();
-    expectTypeOf<keyof UpdateStatus>().toEqualTypeOf<keyof AzUpdateStatus>();
-    expectTypeOf<keyof WaitStatus>().toEqualTypeOf<keyof AzWaitStatus>();
-    expectTypeOf<keyof UpdateRunStatus["nodeImageSelection"]>().toEqualTypeOf<keyof AzNodeImageSelectionStatus>();
-    expectTypeOf<ErrorDetail>().toEqualTypeOf<Pick<AzErrorDetail, "code" | "message">>();
+describe("status: ours is read wherever azure-native's run status is expected", () => {
+  it("type level: UpdateRun.status fits azure-native's UpdateRun.status, level by level", () => {
+    // A program written for `new containerservice.UpdateRun(...)` reads `run.status` unchanged.
+    expectTypeOf<UpdateRun["status"]>().toExtend<azure.UpdateRun["status"]>();
+    expectTypeOf<UpdateRunStatusOutput>().toExtend<AzRunStatus>();
+    expectTypeOf<UpdateStageStatusOutput>().toExtend<AzStageStatus>();
+    expectTypeOf<UpdateGroupStatusOutput>().toExtend<AzGroupStatus>();
+    expectTypeOf<MemberUpdateStatusOutput>().toExtend<AzMemberStatus>();
+    expectTypeOf<UpdateStatusOutput>().toExtend<AzUpdateStatus>();
+    expectTypeOf<WaitStatusOutput>().toExtend<AzWaitStatus>();
+    expectTypeOf<ErrorDetailOutput>().toExtend<AzErrorDetail>();
+    expectTypeOf<UpdateRunStatusOutput["nodeImageSelection"]>().toExtend<AzNodeImageSelectionStatus>();
+    // The same fields at every level: nothing of Azure's is missing from ours.
+    expectTypeOf<keyof AzRunStatus>().toExtend<keyof UpdateRunStatusOutput>();
+    expectTypeOf<keyof AzStageStatus>().toExtend<keyof UpdateStageStatusOutput>();
+    expectTypeOf<keyof AzMemberStatus>().toExtend<keyof MemberUpdateStatusOutput>();
+    expectTypeOf<keyof AzErrorDetail>().toExtend<keyof ErrorDetailOutput>();
+    // A function written against azure-native's type takes our output.
+    const readFirstMemberState = (status: AzRunStatus): string => status.stages[0]!.groups[0]!.members[0]!.status.state;
+    expectTypeOf(readFirstMemberState).parameter(0).toExtend<AzRunStatus>();
+    expectTypeOf<UpdateRunStatusOutput>().toExtend<Parameters<typeof readFirstMemberState>[0]>();
+  });
 
-    // What fits: every required field, and every optional field's value when present.
-    expectTypeOf<UpdateRunStatus["nodeImageSelection"]>().toExtend<AzNodeImageSelectionStatus>();
-    expectTypeOf<UpdateStatus["state"]>().toExtend<AzUpdateStatus["state"]>();
-    expectTypeOf<NonNullable<UpdateStatus["startTime"]>>().toExtend<AzUpdateStatus["startTime"]>();
-    expectTypeOf<NonNullable<UpdateStatus["completedTime"]>>().toExtend<AzUpdateStatus["completedTime"]>();
-    expectTypeOf<Omit<MemberUpdateStatus, "status" | "clusterResourceId" | "operationId" | "message">>().toExtend<Omit<AzMemberStatus, "status" | "clusterResourceId" | "operationId" | "message">>();
-    expectTypeOf<NonNullable<MemberUpdateStatus["clusterResourceId" | "operationId" | "message"]>>().toExtend<AzMemberStatus["clusterResourceId" | "operationId" | "message"]>();
-    expectTypeOf<WaitStatus["waitDurationInSeconds"]>().toExtend<AzWaitStatus["waitDurationInSeconds"]>();
-    expectTypeOf<Pick<UpdateStageStatus, "name">>().toExtend<Pick<AzStageStatus, "name">>();
-    expectTypeOf<Pick<UpdateGroupStatus, "name">>().toExtend<Pick<AzGroupStatus, "name">>();
-
-    // What does not: azure-native declares every response field required (they are read-only in the
-    // REST spec), while ours are absent until they have a value (SPEC §5):
-    //   UpdateStatus.startTime / completedTime / error, MemberUpdateStatus.clusterResourceId /
-    //   operationId / message, UpdateStageStatus.afterStageWaitStatus (a stage without a wait), and
-    //   ErrorDetail lacks ErrorDetailResponse's additionalInfo, details and target.
-    expectTypeOf<UpdateStatus>().not.toExtend<AzUpdateStatus>();
-    expectTypeOf<ErrorDetail>().not.toExtend<AzErrorDetail>();
-    expectTypeOf<MemberUpdateStatus>().not.toExtend<AzMemberStatus>();
-    expectTypeOf<Pick<UpdateStageStatus, "afterStageWaitStatus">>().not.toExtend<Pick<AzStageStatus, "afterStageWaitStatus">>();
+  it("type level: the engine's exact type (optional where absent) is what the output holds at run time", () => {
+    // The model's exact type is not azure-native's (its absent fields are optional, SPEC §5), so the
+    // output is declared in azure-native's style and `asExactStatus` gives the exact type back.
     expectTypeOf<UpdateRunStatus>().not.toExtend<AzRunStatus>();
-    expectTypeOf<UpdateRun["status"]>().not.toExtend<azure.UpdateRun["status"]>();
+    expectTypeOf(asExactStatus).returns.toEqualTypeOf<UpdateRunStatus>();
+    expectTypeOf<keyof UpdateRunStatus>().toEqualTypeOf<keyof UpdateRunStatusOutput>();
+    expectTypeOf<keyof UpdateStageStatus>().toEqualTypeOf<keyof UpdateStageStatusOutput>();
+    expectTypeOf<keyof UpdateGroupStatus>().toEqualTypeOf<keyof UpdateGroupStatusOutput>();
+    expectTypeOf<keyof MemberUpdateStatus>().toEqualTypeOf<keyof MemberUpdateStatusOutput>();
+    expectTypeOf<keyof UpdateStatus>().toEqualTypeOf<keyof UpdateStatusOutput>();
+    expectTypeOf<keyof WaitStatus>().toEqualTypeOf<keyof WaitStatusOutput>();
+    expectTypeOf<ErrorDetail>().toEqualTypeOf<Pick<ErrorDetailOutput, "code" | "message">>();
+    expectTypeOf<NonNullable<UpdateStatus["startTime"]>>().toEqualTypeOf<UpdateStatusOutput["startTime"]>();
+    expectTypeOf<UpdateStatus["state"]>().toEqualTypeOf<UpdateStatusOutput["state"]>();
+  });
+
+  it("runtime: a completed run's status, read through azure-native's type, has what a reader of Azure's expects", async () => {
+    const scenario = parseScenario(readFileSync(join(__dirname, "../../../shared/scenarios/02-staged-parallel.yaml"), "utf8"));
+    const { result } = await simulateScenario(scenario);
+    const asAzure: AzRunStatus = result.status as unknown as UpdateRunStatusOutput;
+    expect(asAzure.status.state).toBe("Completed");
+    for (const stage of asAzure.stages) {
+      expect(typeof stage.status.startTime).toBe("string");
+      for (const member of stage.groups.flatMap((g) => g.members)) {
+        expect(member.status.state).toBe("Completed");
+        expect(typeof member.operationId).toBe("string");
+        expect(Number.isNaN(Date.parse(member.status.completedTime))).toBe(false);
+        // Absent, not null or "", where there is nothing to say: as Azure's responses are.
+        expect("error" in member.status).toBe(false);
+      }
+    }
   });
 });
 
