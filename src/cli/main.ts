@@ -2,6 +2,7 @@
 /** The `fleet-update` command. Each subcommand lives in its own file; this one only wires them. */
 import { Command } from "commander";
 import { EMULATOR_COMMAND_OPTIONS, runEmulatorCommand, stopOnSignals, type EmulatorFlags } from "../backends/azure/emulator/command";
+import { reportCommand } from "./report";
 import { resetFleetCommand } from "./resetFleet";
 import { simulateCommand, type CommandIO, type SimulateOptions } from "./simulate";
 
@@ -22,6 +23,14 @@ export function buildProgram(): Command {
     .option("--via <backend>", "run through a backend instead of in process: arm-emulator (the Azure backend against a fresh ARM emulator)")
     .action(async (file: string, options: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, options, io);
+    });
+  program
+    .command("report")
+    .description("Write a run's HTML report (timeline, summary) from 'simulate --json' or 'pulumi stack output --json' ('-' reads stdin).")
+    .argument("<input>", "JSON file")
+    .option("-o, --output <file>", "where to write the HTML (default: stdout)")
+    .action((input: string, options: { output?: string }) => {
+      process.exitCode = reportCommand(input, options, io);
     });
   program
     .command("reset-fleet")

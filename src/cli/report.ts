@@ -1,0 +1,50 @@
+/**
+ * `fleet-update report INPUT [-o FILE]`: the HTML report of a run, from `fleet-update simulate --json`
+ * or `pulumi stack output --json` ('-' reads stdin; without -o the page goes to stdout). Bad input
+ * exits 2 with one line per problem naming the field path.
+ */
+import { writeFileSync } from "node:fs";
+import { ValidationError } from "../model/common";
+import { generateReport } from "../report";
+import { InputError, readInput } from "./input";
+import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
+
+export interface ReportOptions {
+  output?: string;
+}
+
+export function reportCommand(file: string, options: ReportOptions, io: CommandIO): number {
+  let html: string;
+  try {
+    html = generateReport(parseJson(readInput(file), file));
+  } catch (e) {
+    if (e instanceof ValidationError) {
+      for (const issue of e.issues) io.stderr(`${file}: ${issue.path}: ${issue.message}\n`);
+      return EXIT_INVALID_INPUT;
+    }
+    if (e instanceof InputError) {
+      io.stderr(`${e.message}\n`);
+      return EXIT_INVALID_INPUT;
+    }
+    throw e;
+  }
+  if (options.output === undefined) {
+    io.stdout(html);
+    return 0;
+  }
+  try {
+    writeFileSync(options.output, html);
+  } catch (e) {
+    io.stderr(`${options.output}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+    return 1;
+  }
+  return 0;
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`${file}: not JSON (${(e as Error).message})`);
+  }
+}

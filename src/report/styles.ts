@@ -1,0 +1,45 @@
+/** The report's stylesheet, inlined in the page: system fonts only, nothing fetched. */
+import { GATE_COLOUR, STATE_COLOURS, WAIT_COLOUR, stateColourRules } from "./palette";
+
+const hatch = (colour: string, light: string) => `repeating-linear-gradient(135deg,${colour} 0 3px,${light} 3px 6px)`;
+
+export const STYLES = [
+  ":root{--label:15rem;--state:7rem;--row:20px}",
+  "*{box-sizing:border-box}",
+  'body{margin:0;font:13px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1f2328;background:#fff}',
+  "main{padding:16px 24px 48px}",
+  "h1{font-size:20px;margin:0 0 12px}h2{font-size:16px;margin:24px 0 8px}h3{font-size:13px;margin:0 0 4px}",
+  ".overview{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start;margin-bottom:12px}",
+  "table{border-collapse:collapse}caption{text-align:left;font-weight:600;padding-bottom:4px;white-space:nowrap}",
+  "th,td{padding:2px 10px 2px 0;text-align:left;font-weight:normal;vertical-align:top}th{color:#59636e}",
+  ".counts td{text-align:right;font-variant-numeric:tabular-nums}.counts .zero{color:#9198a1}.counts .total{border-top:1px solid #d0d7de}",
+  ".images ul{margin:0;padding-left:18px}.images p{margin:0;color:#59636e}",
+  ".legend{display:flex;flex-wrap:wrap;gap:4px 14px;margin:8px 0;color:#59636e}.legend span{white-space:nowrap}",
+  ".chip{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px;vertical-align:-1px}",
+  ".tl{position:relative;border:1px solid #d0d7de;border-radius:4px}",
+  ".r{display:grid;grid-template-columns:var(--label) var(--state) 1fr;height:var(--row);align-items:center;border-top:1px solid #f0f2f4}",
+  // Rows out of view are not laid out or painted: a 10,000-member page opens quickly.
+  ".r:not(.ax){content-visibility:auto;contain-intrinsic-size:auto var(--row)}",
+  ".r>.n{padding:0 8px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}",
+  ".r>.st{overflow:hidden;white-space:nowrap;color:#59636e}",
+  ".r>.tk{position:relative;height:100%;margin-right:12px}",
+  ".ax{position:sticky;top:0;z-index:3;height:26px;background:#f6f8fa;border-top:0;font-weight:600}",
+  ".ax .tk span{position:absolute;top:5px;padding-left:3px;font-weight:normal;color:#59636e;white-space:nowrap;font-size:11px}",
+  ".sg{background:#f6f8fa;font-weight:600}.gp>.n{padding-left:20px;font-weight:600}.m>.n{padding-left:32px}",
+  ".grid{position:absolute;top:0;bottom:0;left:calc(var(--label) + var(--state));right:12px;pointer-events:none;z-index:0}",
+  ".grid i{position:absolute;top:0;bottom:0;border-left:1px dashed #e1e4e8}",
+  ".tk i{position:absolute;top:5px;height:10px;min-width:2px;border-radius:2px;z-index:1}",
+  ".tk i.bar{top:3px;height:14px}",
+  ".tk i.span{opacity:.28;top:4px;height:12px}",
+  ".tk i.open{-webkit-mask-image:linear-gradient(90deg,#000 70%,transparent);mask-image:linear-gradient(90deg,#000 70%,transparent)}",
+  ".tk i.mark{width:3px;min-width:3px;top:2px;height:16px}",
+  `.tk i.pd{top:3px;height:14px;background:${hatch(STATE_COLOURS.Pending, "#f8e3b0")}}`,
+  `.tk i.wait{background:${hatch(WAIT_COLOUR, "#d9d2f5")};z-index:2}`,
+  `.tk i.gate{width:10px;height:10px;min-width:10px;top:5px;margin-left:-5px;transform:rotate(45deg);border:2px solid ${GATE_COLOUR};border-radius:1px;z-index:2}`,
+  `.tk i.gspan{top:9px;height:2px;background:${GATE_COLOUR};opacity:.5}`,
+  `.legend .pd{background:${hatch(STATE_COLOURS.Pending, "#f8e3b0")}}.legend .wait{background:${hatch(WAIT_COLOUR, "#d9d2f5")}}`,
+  `.legend .gate{transform:rotate(45deg) scale(.8);border:2px solid ${GATE_COLOUR};background:#fff}`,
+  "#hovercard{position:fixed;z-index:10;max-width:420px;padding:6px 9px;background:#fff;border:1px solid #d0d7de;border-radius:6px;box-shadow:0 4px 14px rgba(31,35,40,.18);pointer-events:none;overflow-wrap:anywhere}",
+  "#hovercard strong{display:block;margin-bottom:2px}",
+  stateColourRules(),
+].join("\n");
