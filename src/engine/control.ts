@@ -5,6 +5,7 @@
 import type { SkipTarget } from "../model/skip";
 import type { EngineContext } from "./context";
 import { startHalt } from "./halt";
+import { approveGates, skipGates } from "./gates";
 import { refreshRun } from "./refresh";
 import { isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 
@@ -42,6 +43,12 @@ export function startRun(ctx: EngineContext, now: number): void {
     }
     if (stage.wait.state === "Stopped") ctx.transitions.transition(stage.wait, "Running", now, "wait", stage.name);
   }
+  refreshRun(ctx, now);
+}
+
+/** Issue 5: approve gates by id (all or nothing; `ApprovalRefusedError` names unknown ids). */
+export function approve(ctx: EngineContext, gateIds: readonly string[], now: number): void {
+  approveGates(ctx, gateIds, now);
   refreshRun(ctx, now);
 }
 
@@ -84,6 +91,8 @@ export function skipItems(ctx: EngineContext, targets: readonly SkipTarget[], no
   }
   function skipGroup(group: GroupRunState, why: string): void {
     for (const member of group.members) skipMember(member, why);
+    skipGates(ctx, group.beforeGates, now, why);
+    skipGates(ctx, group.afterGates, now, why);
     ctx.touch(group);
   }
   function skipWait(stage: StageRunState, why: string): void {
@@ -99,6 +108,8 @@ export function skipItems(ctx: EngineContext, targets: readonly SkipTarget[], no
           running: stageRunning || stage.wait.state === "Running",
           skip: () => {
             for (const group of stage.groups) skipGroup(group, `Skipped by user (stage '${stage.name}').`);
+            skipGates(ctx, stage.beforeGates, now, `Skipped by user (stage '${stage.name}').`);
+            skipGates(ctx, stage.afterGates, now, `Skipped by user (stage '${stage.name}').`);
             skipWait(stage, "Skipped by user (stage skipped).");
           },
         };

@@ -7,7 +7,7 @@ import type { SkipTarget } from "../model/skip";
 import type { Clock } from "./clock";
 import type { UpdateRunEngine } from "./engine";
 
-export type RunAction = { at: number } & ({ start: true } | { stop: true } | { skip: SkipTarget[] });
+export type RunAction = { at: number } & ({ start: true } | { stop: true } | { skip: SkipTarget[] } | { approve: string[] });
 
 export interface DriveOptions {
   /** Stop driving at this instant even if the run goes on (statuses are reported as they are then). */
@@ -41,6 +41,7 @@ function apply(engine: UpdateRunEngine, action: RunAction, now: number, options:
   try {
     if ("start" in action) engine.start(now);
     else if ("stop" in action) engine.stop(now);
+    else if ("approve" in action) engine.approve(action.approve, now);
     else engine.skip(action.skip, now);
   } catch (e) {
     if (options.onActionRefused === undefined) throw e;

@@ -8,10 +8,10 @@ import type { SkipTarget } from "../model/skip";
 import type { UpdateRunStatus, UpdateState } from "../model/status";
 import type { ClusterBackend } from "./backend";
 import { EngineContext, type EngineOptions } from "./context";
-import { skipItems, startRun, stopRun } from "./control";
+import { approve, skipItems, startRun, stopRun } from "./control";
 import { reconcile, type ReconcileResult } from "./execute";
 import { planRun, type PlanInput } from "./plan";
-import type { RunState } from "./runState";
+import { allGates, type RunState } from "./runState";
 import { renderStatus } from "./status";
 
 export class UpdateRunEngine {
@@ -42,6 +42,16 @@ export class UpdateRunEngine {
   /** Throws `SkipRefusedError` (and changes nothing) when an item is unknown or running. */
   skip(targets: readonly SkipTarget[], now: number): void {
     skipItems(this.ctx, targets, now);
+  }
+
+  /** Approve gates by id; throws `ApprovalRefusedError` (and changes nothing) when an id is unknown. */
+  approve(gateIds: readonly string[], now: number): void {
+    approve(this.ctx, gateIds, now);
+  }
+
+  /** Gate ids of the run, with their state: what `approve` takes. */
+  gates(): Array<{ gateId: string; displayName: string; state: UpdateState }> {
+    return [...allGates(this.ctx.run)].map(({ gate }) => ({ gateId: gate.gateId, displayName: gate.displayName, state: gate.state }));
   }
 
   /** Look at the world at `now`, act, and say when to look again. */

@@ -10,6 +10,8 @@ import { selectRunImages } from "./imageSelection";
 import { relevantWindow } from "./priority";
 import { refreshGroup, refreshRun, refreshStage, hasWait } from "./refresh";
 import { startHalt } from "./halt";
+import { reachGates, skipGates } from "./gates";
+import { groupExceeded, stageExceeded } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 
@@ -50,15 +52,21 @@ async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
       ctx.transitions.transition(member, "Completed", now, "member", member.name);
     } else {
       const error = op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" };
-      failMember(ctx, member, error, now);
+      failMember(ctx, place, error, now);
     }
   }
 }
 
-function failMember(ctx: EngineContext, member: MemberRunState, error: { code: string; message: string }, now: number): void {
+/**
+ * SPEC §3.7 with issue 5's tolerance: the member fails; the run halts only when its group or stage now
+ * has more failures than it tolerates (by default none).
+ */
+function failMember(ctx: EngineContext, place: MemberPlace, error: { code: string; message: string }, now: number): void {
+  const { member, group, stage } = place;
   member.message = `Upgrade failed: ${error.message} (${error.code})`;
   ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error });
-  startHalt(ctx, "failure", now);
+  ctx.touch(group);
+  if (groupExceeded(group) || stageExceeded(stage)) startHalt(ctx, "failure", now);
 }
 
 /** The stage being worked on: the first one not Completed or Skipped. */
@@ -79,16 +87,36 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
     const stage = ctx.run.stages[currentStageIndex(ctx)];
     if (stage === undefined) return;
     if (stage.startTime === undefined) startStage(ctx, stage, now);
+    // Issue 5: a stage's before-gates hold every one of its groups.
+    if (!reachGates(ctx, stage.beforeGates, now)) {
+      refreshStage(ctx, stage, now);
+      return;
+    }
     await fillStage(ctx, stage, now);
     if (ctx.run.control !== "Running") return;
+    for (const group of stage.groups) passGroupEnd(ctx, group, now);
     if (!stage.groups.every((g) => isDone(g.state))) return;
-    if (!passWait(ctx, stage, now)) {
+    // The stage's after-gates and its wait run side by side; both must finish.
+    const allSkipped = stage.groups.every((g) => g.state === "Skipped");
+    if (allSkipped) skipGates(ctx, stage.afterGates, now, "Stage skipped: no approval needed.");
+    const gatesDone = allSkipped || reachGates(ctx, stage.afterGates, now);
+    const waitDone = passWait(ctx, stage, now);
+    if (!gatesDone || !waitDone) {
       refreshStage(ctx, stage, now);
       return;
     }
     refreshStage(ctx, stage, now);
     if (!isDone(stage.state)) return;
   }
+}
+
+/** A group whose members have all finished reaches its after-gates; it is done once they pass. */
+function passGroupEnd(ctx: EngineContext, group: GroupRunState, now: number): void {
+  if (isFinished(group.state) || group.afterGates === undefined) return;
+  if (!group.members.every((m) => isFinished(m.state)) || groupExceeded(group)) return;
+  if (group.members.length > 0 && group.members.every((m) => m.state === "Skipped")) skipGates(ctx, group.afterGates, now, "Group skipped: no approval needed.");
+  else reachGates(ctx, group.afterGates, now);
+  refreshGroup(ctx, group, now);
 }
 
 function startStage(ctx: EngineContext, stage: StageRunState, now: number): void {
@@ -139,7 +167,8 @@ async function fillStage(ctx: EngineContext, stage: StageRunState, now: number):
     stageRunning++;
   }
   const cap = stage.maxConcurrency ?? Number.POSITIVE_INFINITY;
-  const open = stage.groups.filter((g) => !isFinished(g.state) && (ctx.groupDueAt.get(g) ?? 0) <= now);
+  // Issue 5: a group's before-gates hold only that group.
+  const open = stage.groups.filter((g) => !isFinished(g.state) && (ctx.groupDueAt.get(g) ?? 0) <= now && reachGates(ctx, g.beforeGates, now));
   const decidedThisPass = new Set<MemberRunState>();
   const exhausted = new Set<GroupRunState>();
 
@@ -247,7 +276,7 @@ async function startNextMember(
         markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, checkAgainAt, now);
         continue;
       }
-      failMember(ctx, member, { code: e.code, message: e.message }, now);
+      failMember(ctx, { stage, group, member }, { code: e.code, message: e.message }, now);
       return false;
     }
   }

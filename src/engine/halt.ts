@@ -3,6 +3,7 @@
  * followed to their end (the run shows Stopping), then the run is Stopped or Failed (`refresh.ts`).
  */
 import type { EngineContext } from "./context";
+import { resetPendingGates } from "./gates";
 
 /** SPEC §3.7/§3.8: no member starts from now on; Pending members go back to NotStarted. */
 export function startHalt(ctx: EngineContext, reason: "stop" | "failure", now: number): void {
@@ -23,5 +24,6 @@ export function startHalt(ctx: EngineContext, reason: "stop" | "failure", now: n
       }
     }
   }
+  resetPendingGates(ctx, now);
 }
 

@@ -3,6 +3,7 @@ export * from "./clock";
 export * from "./engine";
 export * from "./drive";
 export { SkipRefusedError } from "./control";
+export { ApprovalRefusedError } from "./gates";
 export type { EngineOptions } from "./context";
 export type { RunState } from "./runState";
 export { nextOpenInterval, windowStateAt, type WindowInterval, type WindowState } from "./maintenanceWindow";

@@ -8,7 +8,9 @@ import { ValidationError } from "../model/common";
 import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, type UpdateRunStrategy } from "../model/strategy";
 import type { ManagedClusterUpdate } from "../model/update";
 import { resolveConcurrency } from "./concurrency";
-import type { GroupRunState, MemberRunState, RunState, StageRunState } from "./runState";
+import { resolveTolerance } from "./tolerance";
+import { type Controlled, type GateRunState, type GroupRunState, type MemberRunState, type RunState, type StageRunState } from "./runState";
+import { gateId, type Gate } from "../model/strategy";
 
 export interface PlanInput {
   /** The run's name (used in events). */
@@ -44,7 +46,13 @@ export function planRun(input: PlanInput): RunState {
   const stages: StageRunState[] = strategy.stages.map((stage) => {
     const groups: GroupRunState[] = stage.groups.map((g) => {
       const members = membersOf.get(g.name) ?? [];
-      return { name: g.name, state: "NotStarted", maxConcurrency: resolveConcurrency(g.maxConcurrency, members.length, DEFAULT_GROUP_CONCURRENCY), members };
+      return {
+        name: g.name,
+        state: "NotStarted",
+        maxConcurrency: resolveConcurrency(g.maxConcurrency, members.length, DEFAULT_GROUP_CONCURRENCY),
+        ...controls(g, members.length, stage.name, g.name),
+        members,
+      };
     });
     const stageMembers = groups.reduce((n, g) => n + g.members.length, 0);
     const cap = stage.maxConcurrency === undefined ? undefined : resolveConcurrency(stage.maxConcurrency, stageMembers, Number.POSITIVE_INFINITY);
@@ -52,6 +60,7 @@ export function planRun(input: PlanInput): RunState {
       name: stage.name,
       state: "NotStarted",
       ...(cap === undefined ? {} : { maxConcurrency: cap }),
+      ...controls(stage, stageMembers, stage.name, undefined),
       afterStageWaitInSeconds: stage.afterStageWaitInSeconds ?? 0,
       groups,
       wait: { state: "NotStarted" },
@@ -71,4 +80,25 @@ export function planRun(input: PlanInput): RunState {
 
 function newMember(m: { name: string; clusterResourceId?: string }): MemberRunState {
   return { name: m.name, ...(m.clusterResourceId === undefined ? {} : { clusterResourceId: m.clusterResourceId }), state: "NotStarted", attempts: 0 };
+}
+
+/** Gates (with their ids) and the resolved failure tolerance of a stage or group. */
+function controls(
+  spec: { beforeGates?: Gate[]; afterGates?: Gate[]; maxAllowedFailures?: string },
+  memberCount: number,
+  stage: string,
+  group: string | undefined,
+): Controlled {
+  const gates = (list: Gate[] | undefined, timing: "before" | "after"): GateRunState[] | undefined =>
+    list === undefined || list.length === 0
+      ? undefined
+      : list.map((g, i) => ({ gateId: gateId(stage, group, timing, i), displayName: g.displayName ?? "Approval", state: "NotStarted" }));
+  const beforeGates = gates(spec.beforeGates, "before");
+  const afterGates = gates(spec.afterGates, "after");
+  const maxAllowedFailures = resolveTolerance(spec.maxAllowedFailures, memberCount);
+  return {
+    ...(beforeGates === undefined ? {} : { beforeGates }),
+    ...(afterGates === undefined ? {} : { afterGates }),
+    ...(maxAllowedFailures === undefined ? {} : { maxAllowedFailures }),
+  };
 }

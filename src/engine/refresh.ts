@@ -5,7 +5,9 @@
 import type { ErrorDetail } from "../model/status";
 import { aggregateChildren, aggregateRun, type HaltPhase } from "./aggregate";
 import type { EngineContext } from "./context";
-import { isDone, type GroupRunState, type StageRunState } from "./runState";
+import { isDone, isFinished, type GateRunState, type GroupRunState, type StageRunState } from "./runState";
+import { groupExceeded, stageExceeded, stageFailureCount } from "./tolerance";
+import type { UpdateState } from "../model/status";
 
 export function haltPhase(ctx: EngineContext): HaltPhase {
   switch (ctx.run.control) {
@@ -23,25 +25,42 @@ export function hasWait(stage: StageRunState): boolean {
   return stage.afterStageWaitInSeconds > 0;
 }
 
+/**
+ * Gates that still matter to their item's state: a passed (Completed) gate changes nothing, an
+ * unapproved one holds its item (Pending), a skipped one counts as skipped.
+ */
+function gateStates(gates: GateRunState[] | undefined): UpdateState[] {
+  return (gates ?? []).filter((g) => g.state !== "Completed").map((g) => g.state);
+}
+
+/**
+ * A group over its members and gates (SPEC §4, issue 5): failures within `maxAllowedFailures` count
+ * as finished members; one more than that fails the group.
+ */
 export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: number): void {
-  const state = aggregateChildren(
-    group.members.map((m) => m.state),
-    group.startTime !== undefined,
-    haltPhase(ctx),
-  );
+  const exceeded = groupExceeded(group);
+  const children = group.members.map((m) => (m.state === "Failed" && !exceeded ? "Completed" : m.state));
+  children.push(...gateStates(group.beforeGates));
+  if (group.members.every((m) => isFinished(m.state))) children.push(...gateStates(group.afterGates));
+  const state = aggregateChildren(children, group.startTime !== undefined, haltPhase(ctx));
   const error = state === "Failed" ? summarize(group.members.filter((m) => m.state === "Failed").map((m) => ({ name: m.name, error: m.error })), "Member") : undefined;
   ctx.transitions.transition(group, state, now, "group", group.name, undefined, error);
 }
 
 export function refreshStage(ctx: EngineContext, stage: StageRunState, now: number): void {
   for (const group of stage.groups) refreshGroup(ctx, group, now);
-  const children = stage.groups.map((g) => g.state);
-  // The wait counts as a child once it matters: it keeps a stage whose groups are done from completing.
-  if (hasWait(stage) && children.every(isDone) && !children.every((c) => c === "Skipped")) children.push(stage.wait.state);
+  const children: UpdateState[] = stage.groups.map((g) => g.state);
+  const groupsDone = children.every(isDone) && !children.every((c) => c === "Skipped");
+  // The wait and the after-gates count once they matter: they keep a stage whose groups are done from completing.
+  if (hasWait(stage) && groupsDone) children.push(stage.wait.state);
+  if (groupsDone) children.push(...gateStates(stage.afterGates));
+  children.push(...gateStates(stage.beforeGates));
+  // A stage's own tolerance (issue 5) can fail it even when each group is within its own.
+  if (stageExceeded(stage)) children.push("Failed");
   const halt = haltPhase(ctx);
   if (halt === "halted" && stage.wait.state === "Running") ctx.transitions.transition(stage.wait, "Stopped", now, "wait", stage.name);
   const state = aggregateChildren(children, stage.startTime !== undefined, halt);
-  const error = state === "Failed" ? summarize(stage.groups.filter((g) => g.state === "Failed").map((g) => ({ name: g.name, error: g.error })), "Group") : undefined;
+  const error = state === "Failed" ? (summarize(stage.groups.filter((g) => g.state === "Failed").map((g) => ({ name: g.name, error: g.error })), "Group") ?? toleranceError(stage)) : undefined;
   ctx.transitions.transition(stage, state, now, "stage", stage.name, undefined, error);
 }
 
@@ -59,6 +78,15 @@ export function refreshRun(ctx: EngineContext, now: number, stages: Iterable<Sta
   );
   const error = state === "Failed" ? summarize(run.stages.filter((s) => s.state === "Failed").map((s) => ({ name: s.name, error: s.error })), "Stage") : undefined;
   ctx.transitions.transition(run, state, now, "run", run.name, undefined, error);
+}
+
+/** A stage failed by its own `maxAllowedFailures` while each group stayed within its own. */
+function toleranceError(stage: StageRunState): ErrorDetail {
+  const failed = stageFailureCount(stage);
+  return {
+    code: "TooManyFailures",
+    message: `${failed} member${failed === 1 ? "" : "s"} failed, more than the ${stage.maxAllowedFailures ?? 0} stage '${stage.name}' tolerates`,
+  };
 }
 
 /** An error naming the failed child (and through it, the member): `Stage 'prod' failed: Group ...`. */

@@ -35,7 +35,22 @@ export interface MemberRunState extends Timed {
   startRequestedAt?: number;
 }
 
-export interface GroupRunState extends Timed {
+/** An approval gate (issue 5): NotStarted → Pending when reached → Completed once approved (or Skipped). */
+export interface GateRunState extends Timed {
+  /** Deterministic: `<stage>/before/<i>`, `<stage>/<group>/after/<i>` (`gateId` in the model). */
+  gateId: string;
+  displayName: string;
+}
+
+/** Gates and failure tolerance: what stages and groups both carry (absent in journals from before them). */
+export interface Controlled {
+  beforeGates?: GateRunState[];
+  afterGates?: GateRunState[];
+  /** Failures tolerated, resolved from "N" / "P%" at planning; undefined = unset (docs/behaviour.md). */
+  maxAllowedFailures?: number;
+}
+
+export interface GroupRunState extends Timed, Controlled {
   name: string;
   /** Members updated at once (SPEC §6, resolved from "N" / "P%"). */
   maxConcurrency: number;
@@ -47,7 +62,7 @@ export interface WaitRunState extends Timed {
   endsAt?: number;
 }
 
-export interface StageRunState extends Timed {
+export interface StageRunState extends Timed, Controlled {
   name: string;
   /** Cap on running members summed over the stage's groups; undefined = no cap. */
   maxConcurrency?: number;
@@ -71,6 +86,8 @@ export interface RunState extends Timed {
   control: RunControl;
   /** Why the run halted: a user stop, or a member failure (SPEC §3.7, §3.8). */
   haltReason?: "stop" | "failure";
+  /** Gate id → when its approval was received (epoch ms). Approvals may arrive before the gate is reached. */
+  approvals?: Record<string, number>;
   /** Consistent/Custom node image picks, one per image family, once made (SPEC §3.6). */
   selectedNodeImageVersions?: string[];
   stages: StageRunState[];
@@ -83,4 +100,15 @@ export function isFinished(state: UpdateState): boolean {
 /** Completed or Skipped: a child that lets its parent complete. */
 export function isDone(state: UpdateState): boolean {
   return state === "Completed" || state === "Skipped";
+}
+
+
+/** Every gate of the run, with where it sits. */
+export function* allGates(run: RunState): Generator<{ gate: GateRunState; stage: StageRunState; group?: GroupRunState }> {
+  for (const stage of run.stages) {
+    for (const gate of [...(stage.beforeGates ?? []), ...(stage.afterGates ?? [])]) yield { gate, stage };
+    for (const group of stage.groups) {
+      for (const gate of [...(group.beforeGates ?? []), ...(group.afterGates ?? [])]) yield { gate, stage, group };
+    }
+  }
 }

@@ -2,26 +2,40 @@
  * SPEC §5: the run's state as Azure's `UpdateRunStatus`. Times are ISO 8601 UTC; absent values are
  * omitted. A member that has not started carries a message saying why (what it is waiting for).
  */
-import type { ErrorDetail, MemberUpdateStatus, UpdateRunStatus, UpdateStatus } from "../model/status";
+import type { ErrorDetail, GateStatus, MemberUpdateStatus, UpdateRunStatus, UpdateStatus } from "../model/status";
 import { hasWait } from "./refresh";
-import { isDone, type GroupRunState, type MemberRunState, type RunState, type StageRunState, type Timed } from "./runState";
+import { isDone, type Controlled, type GateRunState, type GroupRunState, type MemberRunState, type RunState, type StageRunState, type Timed } from "./runState";
+import { groupFailureCount, stageFailureCount } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
 
 export function renderStatus(run: RunState): UpdateRunStatus {
   const current = run.stages.find((s) => !isDone(s.state));
   return {
     status: timed(run),
+    failureCount: run.stages.reduce((n, stage) => n + stageFailureCount(stage), 0),
     nodeImageSelection: { selectedNodeImageVersions: (run.selectedNodeImageVersions ?? []).map((version) => ({ version })) },
     stages: run.stages.map((stage) => ({
       name: stage.name,
       status: timed(stage),
+      failureCount: stageFailureCount(stage),
+      ...gates(stage),
       ...(hasWait(stage) ? { afterStageWaitStatus: { status: timed(stage.wait), waitDurationInSeconds: stage.afterStageWaitInSeconds } } : {}),
       groups: stage.groups.map((group) => ({
         name: group.name,
         status: timed(group),
+        failureCount: groupFailureCount(group),
+        ...gates(group),
         members: group.members.map((member) => renderMember(member, notStartedReason(run, current, stage, group))),
       })),
     })),
+  };
+}
+
+function gates(item: Controlled): { beforeGates?: GateStatus[]; afterGates?: GateStatus[] } {
+  const render = (list: GateRunState[]): GateStatus[] => list.map((g) => ({ displayName: g.displayName, gateId: g.gateId, status: timed(g) }));
+  return {
+    ...(item.beforeGates === undefined ? {} : { beforeGates: render(item.beforeGates) }),
+    ...(item.afterGates === undefined ? {} : { afterGates: render(item.afterGates) }),
   };
 }
 

@@ -4,11 +4,18 @@
  */
 import type { UpdateRunStatus, UpdateState } from "../model/status";
 
-export type RunOutcome = "Succeeded" | "Failed" | "Stopped" | "Skipped" | "Pending" | "Running" | "NotStarted";
+/**
+ * What a pipeline tests (issue 5): `Succeeded` only when every member is Completed or Skipped, so a
+ * run that completed with tolerated failures — even every member failed — never passes for success.
+ * `Pending` = not finished yet (not started, running, waiting for a gate, a window or a wait).
+ */
+export type RunOutcome = "Succeeded" | "CompletedWithFailures" | "Failed" | "Stopped" | "Pending";
 
 export interface RunSummary {
   state: UpdateState;
   outcome: RunOutcome;
+  /** Members Failed now. */
+  failureCount: number;
   members: { total: number } & Record<UpdateState, number>;
   startTime?: string;
   completedTime?: string;
@@ -17,13 +24,13 @@ export interface RunSummary {
 
 const OUTCOME: Record<UpdateState, RunOutcome> = {
   Completed: "Succeeded",
+  Skipped: "Succeeded",
   Failed: "Failed",
   Stopped: "Stopped",
-  Stopping: "Running",
-  Skipped: "Skipped",
+  Stopping: "Pending",
   Pending: "Pending",
-  Running: "Running",
-  NotStarted: "NotStarted",
+  Running: "Pending",
+  NotStarted: "Pending",
 };
 
 export function summarize(status: UpdateRunStatus): RunSummary {
@@ -37,9 +44,11 @@ export function summarize(status: UpdateRunStatus): RunSummary {
     }
   }
   const { state, startTime, completedTime } = status.status;
+  const outcome = OUTCOME[state] === "Succeeded" && members.Failed > 0 ? "CompletedWithFailures" : OUTCOME[state];
   return {
     state,
-    outcome: OUTCOME[state],
+    outcome,
+    failureCount: members.Failed,
     members,
     ...(startTime === undefined ? {} : { startTime }),
     ...(completedTime === undefined ? {} : { completedTime }),

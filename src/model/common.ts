@@ -68,6 +68,14 @@ export const ConcurrencySchema = z.preprocess(
     .regex(/^([1-9]\d{0,5}|([1-9]\d?|100)%)$/, "must be a positive whole number (\"3\") or a percentage from 1% to 100% (\"25%\")"),
 );
 
+/** `"N"` or `"P%"` failures tolerated (issue 5); "0" / "0%" = none (fail fast). */
+export const FailureToleranceSchema = z.preprocess(
+  numberToString,
+  z
+    .string({ error: "must be a string such as \"2\" or \"10%\"" })
+    .regex(/^(0|[1-9]\d{0,5}|(\d|[1-9]\d|100)%)$/, "must be a whole number of failures (\"2\") or a percentage from 0% to 100% (\"10%\")"),
+);
+
 /** One validation problem: a dotted field path and what is wrong there. */
 export interface FieldIssue {
   path: string;

@@ -9,7 +9,7 @@ import { InstantSchema, NameSchema, ValidationError, friendlyErrors, parsePath, 
 import { FleetShape, checkFleet } from "./fleet";
 import { crossValidateRun, type ExcludedMember } from "./run";
 import { SkipTargetSchema } from "./skip";
-import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, UpdateRunStrategySchema, type UpdateRunStrategy } from "./strategy";
+import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, GateApprovalSchema, UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema } from "./update";
 
 export const DEFAULT_HORIZON_DAYS = 30;
@@ -20,9 +20,11 @@ export const ScenarioActionSchema = z
     skip: z.array(SkipTargetSchema).min(1, "must name at least one item").optional(),
     stop: z.literal(true, { error: orRequired("must be true") }).optional(),
     start: z.literal(true, { error: orRequired("must be true") }).optional(),
+    /** Issue 5: approve the gates of a stage or group at one timing. */
+    approve: z.array(GateApprovalSchema).min(1, "must name at least one gate").optional(),
   })
-  .refine((a) => [a.skip, a.stop, a.start].filter((x) => x !== undefined).length === 1, {
-    message: "an action does exactly one of skip, stop, start",
+  .refine((a) => [a.skip, a.stop, a.start, a.approve].filter((x) => x !== undefined).length === 1, {
+    message: "an action does exactly one of skip, stop, start, approve",
   });
 export type ScenarioAction = z.infer<typeof ScenarioActionSchema>;
 
@@ -42,6 +44,9 @@ const CROSS_CHECKED: PropertyKey[][] = [
   ["actions", "*", "at"],
   ["actions", "*", "skip", "*", "type"],
   ["actions", "*", "skip", "*", "name"],
+  ["actions", "*", "approve", "*", "stage"],
+  ["actions", "*", "approve", "*", "group"],
+  ["actions", "*", "approve", "*", "timing"],
 ];
 
 export const ScenarioSchema = z
@@ -88,6 +93,11 @@ export const ScenarioSchema = z
         } else if (!known[target.type].has(target.name)) {
           ctx.addIssue({ code: "custom", path: ["actions", i, "skip", j, "name"], message: `no ${target.type === "AfterStageWait" ? "stage" : target.type.toLowerCase()} named '${target.name}' in this run` });
         }
+      });
+      action.approve?.forEach((approval, j) => {
+        if (gateIdsFor(strategy, approval).length > 0) return;
+        const where = approval.group === undefined ? `stage '${approval.stage}'` : `group '${approval.group}' of stage '${approval.stage}'`;
+        ctx.addIssue({ code: "custom", path: ["actions", i, "approve", j], message: `${where} has no ${approval.timing.toLowerCase()}-gates to approve` });
       });
     });
   }, unlessMalformed(CROSS_CHECKED));

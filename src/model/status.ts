@@ -31,9 +31,26 @@ export const MemberUpdateStatusSchema = z.strictObject({
 });
 export type MemberUpdateStatus = z.infer<typeof MemberUpdateStatusSchema>;
 
+/** An approval gate's status (issue 5): Pending while it waits for approval. */
+export const GateStatusSchema = z.strictObject({
+  displayName: z.string(),
+  gateId: z.string(),
+  status: UpdateStatusSchema,
+});
+export type GateStatus = z.infer<typeof GateStatusSchema>;
+
+/** Present only when the strategy gives the item gates. */
+const GatesStatusShape = {
+  beforeGates: z.array(GateStatusSchema).optional(),
+  afterGates: z.array(GateStatusSchema).optional(),
+};
+
 export const UpdateGroupStatusSchema = z.strictObject({
   name: z.string(),
   status: UpdateStatusSchema,
+  /** Members Failed now (issue 5: within `maxAllowedFailures` the group goes on). */
+  failureCount: z.number(),
+  ...GatesStatusShape,
   members: z.array(MemberUpdateStatusSchema),
 });
 export type UpdateGroupStatus = z.infer<typeof UpdateGroupStatusSchema>;
@@ -47,6 +64,8 @@ export type WaitStatus = z.infer<typeof WaitStatusSchema>;
 export const UpdateStageStatusSchema = z.strictObject({
   name: z.string(),
   status: UpdateStatusSchema,
+  failureCount: z.number(),
+  ...GatesStatusShape,
   afterStageWaitStatus: WaitStatusSchema.optional(),
   groups: z.array(UpdateGroupStatusSchema),
 });
@@ -54,6 +73,7 @@ export type UpdateStageStatus = z.infer<typeof UpdateStageStatusSchema>;
 
 export const UpdateRunStatusSchema = z.strictObject({
   status: UpdateStatusSchema,
+  failureCount: z.number(),
   nodeImageSelection: z.strictObject({
     selectedNodeImageVersions: z.array(z.strictObject({ version: z.string() })),
   }),
@@ -61,10 +81,10 @@ export const UpdateRunStatusSchema = z.strictObject({
 });
 export type UpdateRunStatus = z.infer<typeof UpdateRunStatusSchema>;
 
-export const EVENT_SCOPES = ["run", "stage", "group", "member", "wait"] as const;
+export const EVENT_SCOPES = ["run", "stage", "group", "member", "wait", "gate"] as const;
 export type EventScope = (typeof EVENT_SCOPES)[number];
 
-/** One state change (SPEC §7 `events`). `name` is the run's, stage's, group's or member's name (a wait: its stage's). */
+/** One state change (SPEC §7 `events`). `name` is the run's, stage's, group's or member's name (a wait: its stage's; a gate: its gate id). */
 export const RunEventSchema = z.strictObject({
   time: z.string(),
   scope: z.enum(EVENT_SCOPES),

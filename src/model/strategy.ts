@@ -3,14 +3,39 @@
  * checked from the strategy alone. Rules that need the members too live in `run.ts`.
  */
 import { z } from "zod";
-import { ConcurrencySchema, NameSchema, orRequired, unlessMalformed } from "./common";
+import { ConcurrencySchema, FailureToleranceSchema, NameSchema, orRequired, unlessMalformed } from "./common";
 
 export const MAX_GROUPS_PER_STAGE = 50;
+
+export const MAX_GATES = 10;
+
+/** An approval gate (Azure Fleet's `GateConfiguration`): a person says go (issue 5, docs/behaviour.md). */
+export const GateSchema = z.strictObject({
+  /** Shown in the status and the report; default "Approval". */
+  displayName: z.string({ error: "must be a string" }).min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
+  type: z.literal("Approval", { error: orRequired("must be Approval") }),
+});
+export type Gate = z.infer<typeof GateSchema>;
+
+const GatesSchema = z
+  .array(GateSchema, { error: orRequired("must be a list of gates") })
+  .max(MAX_GATES, `at most ${MAX_GATES} gates`);
+
+/** Gates, failure tolerance: what a stage and a group both take. */
+const ControlShape = {
+  /** Must all be approved before the item starts. */
+  beforeGates: GatesSchema.optional(),
+  /** Must all be approved before the item counts as done. */
+  afterGates: GatesSchema.optional(),
+  /** Failures tolerated before the item fails: "N" or "P%" of its members (rounded up). */
+  maxAllowedFailures: FailureToleranceSchema.optional(),
+};
 
 export const UpdateGroupSchema = z.strictObject({
   name: NameSchema,
   /** SPEC §6: members of this group updated at once; default "1". */
   maxConcurrency: ConcurrencySchema.optional(),
+  ...ControlShape,
 });
 
 export const UpdateStageSchema = z.strictObject({
@@ -26,6 +51,7 @@ export const UpdateStageSchema = z.strictObject({
     .optional(),
   /** SPEC §6: caps the sum of running members over the stage's groups; default unlimited. */
   maxConcurrency: ConcurrencySchema.optional(),
+  ...ControlShape,
 });
 
 export const UpdateRunStrategySchema = z
@@ -57,3 +83,27 @@ export type UpdateRunStrategy = z.infer<typeof UpdateRunStrategySchema>;
 /** SPEC §1: a run without a strategy is one stage `default` with one group `default` holding every member. */
 export const DEFAULT_STAGE_NAME = "default";
 export const DEFAULT_GROUP_NAME = "default";
+
+/** `<stage>/before/0`, `<stage>/<group>/after/1`: stable across runs of the same strategy. */
+export function gateId(stage: string, group: string | undefined, timing: "before" | "after", index: number): string {
+  return group === undefined ? `${stage}/${timing}/${index}` : `${stage}/${group}/${timing}/${index}`;
+}
+
+/** Which gates to approve: every gate of a stage (or of one of its groups) at one timing. */
+export const GateApprovalSchema = z.strictObject({
+  stage: NameSchema,
+  group: NameSchema.optional(),
+  timing: z.enum(["Before", "After"], { error: orRequired("must be Before or After") }),
+});
+export type GateApproval = z.infer<typeof GateApprovalSchema>;
+
+/** The ids of the gates an approval names; empty when the strategy has none there (or no such stage/group). */
+export function gateIdsFor(strategy: UpdateRunStrategy | undefined, approval: GateApproval): string[] {
+  const stage = strategy?.stages.find((s) => s.name === approval.stage);
+  if (stage === undefined) return [];
+  const item = approval.group === undefined ? stage : stage.groups.find((g) => g.name === approval.group);
+  if (item === undefined) return [];
+  const timing = approval.timing === "Before" ? "before" : "after";
+  const gates = (timing === "before" ? item.beforeGates : item.afterGates) ?? [];
+  return gates.map((_, i) => gateId(stage.name, approval.group, timing, i));
+}

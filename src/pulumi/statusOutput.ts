@@ -47,9 +47,24 @@ export interface MemberUpdateStatusOutput {
   status: UpdateStatusOutput;
 }
 
+/** An approval gate (ours; Azure's 2024-05-02-preview types have none). */
+export interface GateStatusOutput {
+  displayName: string;
+  /** `<stage>/before/0`, `<stage>/<group>/after/1`: what `approvals` lists. */
+  gateId: string;
+  /** Pending while waiting for approval. */
+  status: UpdateStatusOutput;
+}
+
 export interface UpdateGroupStatusOutput {
   name: string;
   status: UpdateStatusOutput;
+  /** Members Failed now (within `maxAllowedFailures` the group goes on). */
+  failureCount: number;
+  /** Absent unless the strategy gives the group before-gates. */
+  beforeGates: GateStatusOutput[];
+  /** Absent unless the strategy gives the group after-gates. */
+  afterGates: GateStatusOutput[];
   members: MemberUpdateStatusOutput[];
 }
 
@@ -61,6 +76,12 @@ export interface WaitStatusOutput {
 export interface UpdateStageStatusOutput {
   name: string;
   status: UpdateStatusOutput;
+  /** Members of the stage Failed now. */
+  failureCount: number;
+  /** Absent unless the strategy gives the stage before-gates. */
+  beforeGates: GateStatusOutput[];
+  /** Absent unless the strategy gives the stage after-gates. */
+  afterGates: GateStatusOutput[];
   /** Absent for a stage without `afterStageWaitInSeconds`. */
   afterStageWaitStatus: WaitStatusOutput;
   groups: UpdateGroupStatusOutput[];
@@ -68,6 +89,8 @@ export interface UpdateStageStatusOutput {
 
 export interface UpdateRunStatusOutput {
   status: UpdateStatusOutput;
+  /** Members of the run Failed now. */
+  failureCount: number;
   nodeImageSelection: { selectedNodeImageVersions: Array<{ version: string }> };
   stages: UpdateStageStatusOutput[];
 }

@@ -11,13 +11,17 @@ import type { EngineOptions } from "../engine/context";
 import type { PlanInput } from "../engine/plan";
 import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
+import { summarize, type RunSummary } from "../engine/summary";
 import { isoInstant } from "../model/common";
 import type { ExcludedMember } from "../model/run";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario, type ScenarioAction } from "../model/scenario";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
+import { gateIdsFor, type UpdateRunStrategy } from "../model/strategy";
 
 export interface SimulationResult {
   status: UpdateRunStatus;
+  /** Counts per state, times and the outcome a pipeline tests (`summarize(status)`). */
+  summary: RunSummary;
   clusters: ClusterSnapshot[];
   events: RunEvent[];
 }
@@ -70,19 +74,21 @@ export async function runScenario(scenario: Scenario, target: ScenarioTarget): P
     onActionRefused: (action, error) => refusedActions.push({ at: isoInstant(action.at), message: error.message }),
   });
   return {
-    result: { status: engine.status(), clusters: target.clusters(), events },
+    result: { status: engine.status(), summary: summarize(engine.status()), clusters: target.clusters(), events },
     excludedMembers: engine.excludedMembers,
     refusedActions,
   };
 }
 
 export function toRunActions(scenario: Scenario): RunAction[] {
-  return scenario.actions.map(toRunAction);
+  const strategy = resolveScenarioStrategy(scenario);
+  return scenario.actions.map((action) => toRunAction(action, strategy));
 }
 
-function toRunAction(action: ScenarioAction): RunAction {
+function toRunAction(action: ScenarioAction, strategy: UpdateRunStrategy | undefined): RunAction {
   const at = Date.parse(action.at);
   if (action.skip !== undefined) return { at, skip: action.skip };
+  if (action.approve !== undefined) return { at, approve: action.approve.flatMap((a) => gateIdsFor(strategy, a)) };
   if (action.stop !== undefined) return { at, stop: true };
   return { at, start: true };
 }

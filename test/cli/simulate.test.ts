@@ -27,7 +27,7 @@ describe("fleet-update simulate", () => {
     expect(code).toBe(0);
     expect(stderr).toBe("");
     const result = JSON.parse(stdout);
-    expect(Object.keys(result)).toEqual(["status", "clusters", "events"]);
+    expect(Object.keys(result)).toEqual(["status", "summary", "clusters", "events"]);
     expect(result.status.status.state).toBe("Completed");
     expect(result.clusters.map((c: { name: string }) => c.name)).toEqual(["canary-1", "eu-1", "eu-2", "us-1"]);
     expect(result.events[0]).toEqual({ time: "2026-12-05T00:00:00Z", scope: "run", name: "scenario", from: "NotStarted", to: "Running" });
@@ -108,7 +108,7 @@ describe("fleet-update simulate --via arm-emulator", () => {
     const viaArm = await run(file, true, "arm-emulator");
     expect(viaArm.code).toBe(0);
     const result = JSON.parse(viaArm.stdout);
-    expect(Object.keys(result)).toEqual(["status", "clusters", "events", "requests"]);
+    expect(Object.keys(result)).toEqual(["status", "summary", "clusters", "events", "requests"]);
     expect(result.requests).toMatchObject({ PUT: 2, POST: 0, throttled: 0 });
     const local = JSON.parse((await run(file, true)).stdout);
     const states = (r: typeof result) => r.status.stages[0].groups[0].members.map((m: { name: string; status: { state: string } }) => [m.name, m.status.state]);

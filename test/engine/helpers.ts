@@ -94,6 +94,9 @@ export function daily(startTime: string, durationHours = 4, utcOffset = "+00:00"
 
 export const stopAt = (at: string): string => `{at: ${at}, stop: true}`;
 export const startAt = (at: string): string => `{at: ${at}, start: true}`;
+/** Approve the gates of a stage (or one of its groups) at one timing. */
+export const approveAt = (at: string, ...targets: Array<{ stage: string; group?: string; timing: "Before" | "After" }>): string =>
+  `{at: ${at}, approve: [${targets.map((t) => `{stage: ${t.stage}${t.group === undefined ? "" : `, group: ${t.group}`}, timing: ${t.timing}}`).join(", ")}]}`;
 export type SkipType = "Member" | "Group" | "Stage" | "AfterStageWait";
 export const skipAt = (at: string, ...targets: Array<[SkipType, string]>): string =>
   `{at: ${at}, skip: [${targets.map(([type, name]) => `{type: ${type}, name: ${name}}`).join(", ")}]}`;
@@ -260,8 +263,10 @@ export function expectEventsMatchStatus(outcome: Outcome): void {
   for (const stage of status.stages) {
     final.set(`stage/${stage.name}`, stage.status.state);
     if (stage.afterStageWaitStatus !== undefined) final.set(`wait/${stage.name}`, stage.afterStageWaitStatus.status.state);
+    for (const gate of [...(stage.beforeGates ?? []), ...(stage.afterGates ?? [])]) final.set(`gate/${gate.gateId}`, gate.status.state);
     for (const group of stage.groups) {
       final.set(`group/${group.name}`, group.status.state);
+      for (const gate of [...(group.beforeGates ?? []), ...(group.afterGates ?? [])]) final.set(`gate/${gate.gateId}`, gate.status.state);
       for (const m of group.members) final.set(`member/${m.name}`, m.status.state);
     }
   }

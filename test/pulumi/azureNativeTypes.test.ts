@@ -214,6 +214,7 @@ describe("status: ours is read wherever azure-native's run status is expected", 
     // output is declared in azure-native's style and `asExactStatus` gives the exact type back.
     expectTypeOf<UpdateRunStatus>().not.toExtend<AzRunStatus>();
     expectTypeOf(asExactStatus).returns.toEqualTypeOf<UpdateRunStatus>();
+    // Ours adds gates and failure counts (issue 5), which Azure's 2024-05-02-preview shape lacks.
     expectTypeOf<keyof UpdateRunStatus>().toEqualTypeOf<keyof UpdateRunStatusOutput>();
     expectTypeOf<keyof UpdateStageStatus>().toEqualTypeOf<keyof UpdateStageStatusOutput>();
     expectTypeOf<keyof UpdateGroupStatus>().toEqualTypeOf<keyof UpdateGroupStatusOutput>();

@@ -1,0 +1,71 @@
+/**
+ * Approval gates (issue 5, docs/behaviour.md "Approval gates"). A gate is reached when its item is
+ * about to start (before-gates) or has finished its members (after-gates); it is then Pending until
+ * approved. An approval may come earlier: the gate then passes the moment it is reached. Gates change
+ * state only here (and through `skip`, which skips an item's gates with it).
+ */
+import type { EngineContext } from "./context";
+import { allGates, isDone, type GateRunState } from "./runState";
+
+/** An approval naming gates this run does not have. Nothing was approved. */
+export class ApprovalRefusedError extends Error {
+  constructor(readonly unknownGateIds: string[]) {
+    super(`approval refused, nothing was approved: no gate ${unknownGateIds.map((id) => `'${id}'`).join(", ")} in this run`);
+    this.name = "ApprovalRefusedError";
+  }
+}
+
+/** Reach the gates at `now`; returns whether every one has passed (Completed or Skipped). */
+export function reachGates(ctx: EngineContext, gates: GateRunState[] | undefined, now: number): boolean {
+  if (gates === undefined) return true;
+  let passed = true;
+  for (const gate of gates) {
+    if (gate.state === "NotStarted") {
+      gate.startTime = now;
+      if (ctx.run.approvals?.[gate.gateId] !== undefined) {
+        ctx.transitions.transition(gate, "Completed", now, "gate", gate.gateId, "Approved.");
+      } else {
+        ctx.transitions.transition(gate, "Pending", now, "gate", gate.gateId, `Waiting for approval of gate '${gate.gateId}'.`);
+      }
+    }
+    if (!isDone(gate.state)) passed = false;
+  }
+  return passed;
+}
+
+/**
+ * Record approvals (all or nothing: an unknown id refuses the batch). A Pending gate passes now;
+ * one not reached yet passes when it is. Approving twice changes nothing.
+ */
+export function approveGates(ctx: EngineContext, gateIds: readonly string[], now: number): void {
+  const byId = new Map<string, { gate: GateRunState; touch: () => void }>();
+  for (const { gate, stage, group } of allGates(ctx.run)) {
+    byId.set(gate.gateId, { gate, touch: () => (group === undefined ? stage.groups.forEach((g) => ctx.touch(g)) : ctx.touch(group)) });
+  }
+  const unknown = gateIds.filter((id) => !byId.has(id));
+  if (unknown.length > 0) throw new ApprovalRefusedError(unknown);
+  const approvals = (ctx.run.approvals ??= {});
+  for (const id of gateIds) {
+    if (approvals[id] === undefined) approvals[id] = now;
+    const found = byId.get(id) as { gate: GateRunState; touch: () => void };
+    if (found.gate.state === "Pending") {
+      ctx.transitions.transition(found.gate, "Completed", now, "gate", id, "Approved.");
+      found.touch();
+    }
+  }
+}
+
+export function skipGates(ctx: EngineContext, gates: GateRunState[] | undefined, now: number, why: string): void {
+  for (const gate of gates ?? []) {
+    if (gate.state === "NotStarted" || gate.state === "Pending") ctx.transitions.transition(gate, "Skipped", now, "gate", gate.gateId, why);
+  }
+}
+
+/** A halting run stops waiting: Pending gates go back to NotStarted and are reached again on start. */
+export function resetPendingGates(ctx: EngineContext, now: number): void {
+  for (const { gate } of allGates(ctx.run)) {
+    if (gate.state !== "Pending") continue;
+    delete gate.startTime;
+    ctx.transitions.transition(gate, "NotStarted", now, "gate", gate.gateId);
+  }
+}

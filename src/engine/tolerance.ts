@@ -1,0 +1,36 @@
+/**
+ * Failure tolerance (issue 5, docs/behaviour.md "Failure tolerance"): how many failed members a group
+ * or a stage absorbs before it fails. A group without `maxAllowedFailures` tolerates none (SPEC §3.7's
+ * fail-fast); a stage without one adds no limit of its own beyond its groups'.
+ */
+import type { GroupRunState, StageRunState } from "./runState";
+
+/** "N" or "P%" of `memberCount`, percent rounded up, resolved once when the run is planned. */
+export function resolveTolerance(value: string | undefined, memberCount: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (value.endsWith("%")) return Math.ceil((memberCount * Number(value.slice(0, -1))) / 100);
+  return Number(value);
+}
+
+export function groupFailureCount(group: GroupRunState): number {
+  let n = 0;
+  for (const member of group.members) if (member.state === "Failed") n++;
+  return n;
+}
+
+export function stageFailureCount(stage: StageRunState): number {
+  let n = 0;
+  for (const group of stage.groups) n += groupFailureCount(group);
+  return n;
+}
+
+/** The group has more failed members than it tolerates: it fails, and the run halts. */
+export function groupExceeded(group: GroupRunState): boolean {
+  return groupFailureCount(group) > (group.maxAllowedFailures ?? 0);
+}
+
+/** A group of the stage exceeded its tolerance, or the stage its own. */
+export function stageExceeded(stage: StageRunState): boolean {
+  if (stage.groups.some(groupExceeded)) return true;
+  return stage.maxAllowedFailures !== undefined && stageFailureCount(stage) > stage.maxAllowedFailures;
+}

@@ -1,0 +1,114 @@
+/**
+ * Issue 5 failure tolerance (docs/behaviour.md "Failure tolerance"): `maxAllowedFailures` on groups and
+ * stages; within tolerance the run goes on, past it the item fails and the run halts; `failureCount`
+ * at every level; `summary.outcome` never calls a run with failures a success.
+ */
+import { describe, expect, it } from "vitest";
+import { parseScenario } from "../../src/model/scenario";
+import { START, member, scenario, simulate } from "./helpers";
+
+const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");
+
+describe("maxAllowedFailures", () => {
+  it('"1" with 2 failures in a group: the second failure fails the group and halts the run', async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g", fail: "boom" }), member("b", { group: "g", fail: "boom" }), member("c", { group: "g" })],
+        strategy: '{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "1"}]}]}',
+      }),
+    );
+    expect(o.member("a").status.state).toBe("Failed");
+    // After one failure the group went on to the next member...
+    expect(o.opStarts("b")).toEqual([T(10)]);
+    expect(o.member("b").status.state).toBe("Failed");
+    // ...the second exceeded the tolerance: nothing more starts.
+    expect(o.member("c").status.state).toBe("NotStarted");
+    expect(o.group("g")).toMatchObject({ failureCount: 2, status: { state: "Failed" } });
+    expect(o.run.state).toBe("Failed");
+    expect(o.result.status.failureCount).toBe(2);
+    expect(o.result.summary.outcome).toBe("Failed");
+  });
+
+  it('"50%" with 1 of 4 failing: the run goes on to the end, Completed, outcome CompletedWithFailures', async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g", fail: "boom" }), member("b", { group: "g" }), member("c", { group: "g" }), member("d", { group: "g" }), member("e", { group: "next" })],
+        strategy: '{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "50%"}]}, {name: t, groups: [{name: next}]}]}',
+      }),
+    );
+    expect(o.member("a").status.state).toBe("Failed");
+    for (const name of ["b", "c", "d", "e"]) expect(o.member(name).status.state).toBe("Completed");
+    expect(o.group("g")).toMatchObject({ failureCount: 1, status: { state: "Completed" } });
+    expect(o.stage("s")).toMatchObject({ failureCount: 1, status: { state: "Completed" } });
+    expect(o.run.state).toBe("Completed");
+    expect(o.result.status.failureCount).toBe(1);
+    expect(o.result.summary).toMatchObject({ outcome: "CompletedWithFailures", failureCount: 1 });
+  });
+
+  it('"100%" with every member failing: Completed, yet the outcome says so (never Succeeded)', async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g", fail: "boom" }), member("b", { group: "g", fail: "boom" })],
+        strategy: '{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "100%"}]}]}',
+      }),
+    );
+    expect(o.run.state).toBe("Completed");
+    expect(o.result.summary.outcome).toBe("CompletedWithFailures");
+    expect(o.result.summary.members.Failed).toBe(2);
+  });
+
+  it("unset is today's fail-fast: the first failure halts the run", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g", fail: "boom" }), member("b", { group: "g" })],
+        strategy: "{stages: [{name: s, groups: [{name: g}]}]}",
+      }),
+    );
+    expect(o.run.state).toBe("Failed");
+    expect(o.member("b").status.state).toBe("NotStarted");
+  });
+
+  it("a stage's own tolerance counts failures over its groups: each group within its own, the stage past its", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g1", fail: "boom" }), member("b", { group: "g2", fail: "boom" }), member("c", { group: "g1" })],
+        strategy: '{stages: [{name: s, maxAllowedFailures: "1", groups: [{name: g1, maxAllowedFailures: "1"}, {name: g2, maxAllowedFailures: "1"}]}]}',
+      }),
+    );
+    expect(o.stage("s")).toMatchObject({ failureCount: 2, status: { state: "Failed" } });
+    expect(o.stage("s").status.error?.message).toMatch(/2 members failed, more than the 1 stage 's' tolerates/);
+    expect(o.run.state).toBe("Failed");
+    expect(o.member("c").status.state).toBe("NotStarted");
+  });
+
+  it("a stage without its own tolerance adds no limit beyond its groups'", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g1", fail: "boom" }), member("b", { group: "g2", fail: "boom" })],
+        strategy: '{stages: [{name: s, groups: [{name: g1, maxAllowedFailures: "1"}, {name: g2, maxAllowedFailures: "1"}]}]}',
+      }),
+    );
+    expect(o.stage("s")).toMatchObject({ failureCount: 2, status: { state: "Completed" } });
+    expect(o.result.summary.outcome).toBe("CompletedWithFailures");
+  });
+
+  it("percentages round up, resolved against the members at run start", async () => {
+    // 10% of 3 members = 0.3 → 1 failure tolerated.
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g", fail: "boom" }), member("b", { group: "g" }), member("c", { group: "g" })],
+        strategy: '{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "10%"}]}]}',
+      }),
+    );
+    expect(o.run.state).toBe("Completed");
+  });
+
+  it.each([
+    ["-1", "must be a whole number of failures"],
+    ["abc", "must be a whole number of failures"],
+    ["101%", "must be a whole number of failures"],
+  ])("rejects maxAllowedFailures %s with its path", (value, message) => {
+    const yaml = scenario({ members: [member("a", { group: "g" })], strategy: `{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "${value}"}]}]}` });
+    expect(() => parseScenario(yaml)).toThrow(new RegExp(`strategy\\.stages\\[0\\]\\.groups\\[0\\]\\.maxAllowedFailures: ${message}`));
+  });
+});
