@@ -1,0 +1,49 @@
+/**
+ * `npm run bench [-- --json] [-- --sizes 1000,10000]`: every figure we track, as one table (or JSON).
+ * The engine on generated fleets of 1,000 / 10,000 / 50,000 members (`bench/engine.ts`), the Pulumi
+ * provider (`bench/provider.ts`), and a 200-member run through the Azure backend against the
+ * throttling ARM emulator (`bench/arm.ts`). Parts run one after another so they do not compete for
+ * the CPU; a run that does not complete fails the bench rather than print figures of a broken run.
+ */
+import { armFigures } from "./arm";
+import { engineFigures } from "./engine";
+import { providerFigures } from "./provider";
+import { TARGETS, formatJson, formatTable, type BenchFigures } from "./report";
+
+const DEFAULT_SIZES = [1_000, 10_000, 50_000];
+
+function sizesFrom(args: readonly string[]): number[] {
+  const at = args.indexOf("--sizes");
+  if (at < 0) return DEFAULT_SIZES;
+  const sizes = (args[at + 1] ?? "").split(",").map(Number);
+  if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("--sizes takes member counts, e.g. --sizes 1000,10000");
+  return sizes;
+}
+
+function expectCompleted(figures: BenchFigures): void {
+  const runs = [
+    ...figures.engine.flatMap((e) => [
+      [`engine ${e.members} with windows`, e.withWindows.state],
+      [`engine ${e.members} without windows`, e.withoutWindows.state],
+    ]),
+    ["provider run", figures.provider.runState],
+    ["ARM run", figures.arm.state],
+  ];
+  const broken = runs.filter(([, state]) => state !== "Completed");
+  if (broken.length > 0) throw new Error(`runs did not complete: ${broken.map(([run, state]) => `${run}: ${state}`).join(", ")}`);
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const engine = await engineFigures(sizesFrom(args));
+  const provider = await providerFigures();
+  const arm = await armFigures();
+  const figures: BenchFigures = { engine, provider, arm, targets: TARGETS };
+  expectCompleted(figures);
+  process.stdout.write(`${args.includes("--json") ? formatJson(figures) : formatTable(figures)}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
+  process.exitCode = 1;
+});

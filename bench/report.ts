@@ -1,0 +1,64 @@
+/** The benchmark's one table (and the same figures as JSON): every figure we track, with its target. */
+import type { ArmFigures } from "./arm";
+import type { EngineFigures } from "./engine";
+import type { ProviderFigures } from "./provider";
+
+export interface BenchFigures {
+  engine: EngineFigures[];
+  provider: ProviderFigures;
+  arm: ArmFigures;
+  targets: typeof TARGETS;
+}
+
+/** What the figures must stay within (README "## Benchmark"). */
+export const TARGETS = {
+  engine10kWallSeconds: 5,
+  engine10kPeakRssMb: 400,
+  makespanOverLowerBound: 1.001,
+  providerBytes: 2048,
+  armWallSeconds: 60,
+} as const;
+
+type Row = [figure: string, measured: string, target: string];
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+function engineRows(e: EngineFigures): Row[] {
+  const size = `engine, ${count(e.members)} members`;
+  const tracked = e.members === 10_000;
+  const w = e.withWindows;
+  const p = e.withoutWindows;
+  return [
+    [`${size}: wall time`, `${w.wallSeconds} s (${p.wallSeconds} s without windows)`, tracked ? `< ${TARGETS.engine10kWallSeconds} s` : ""],
+    [`${size}: peak RSS`, `${w.peakRssMb} MB (${w.rssBeforeFleetMb} MB before the fleet is built)`, tracked ? `< ${TARGETS.engine10kPeakRssMb} MB` : ""],
+    [`${size}: makespan ÷ lower bound`, `${p.makespanOverLowerBound.toFixed(5)} (${p.makespanHours} h / ${p.lowerBoundHours} h)`, `≤ ${TARGETS.makespanOverLowerBound}`],
+  ];
+}
+
+function rows(f: BenchFigures): Row[] {
+  const { provider: p, arm: a } = f;
+  return [
+    ...f.engine.flatMap(engineRows),
+    ["`__provider` size (UpdateRun / UpdateStrategy)", `${count(p.updateRunProviderBytes)} / ${count(p.updateStrategyProviderBytes)} bytes`, `≤ ${count(TARGETS.providerBytes)} bytes`],
+    [`Check of a ${count(p.checkMembers)}-member run (in process)`, `${p.checkMs} ms`, ""],
+    [`status output of a completed ${count(p.runMembers)}-member run, per member`, `${count(p.statusBytesPerMember)} bytes (all outputs: ${count(p.outputsBytesPerMember)} bytes)`, ""],
+    [`create of that run through the provider, simulator at time scale 10⁶: wall time`, `${p.runWallSeconds} s`, ""],
+    [`ARM run: ${a.members} members against the emulator, throttling on`, `${a.upgraded}/${a.members} upgraded, ${a.state}, ${a.makespanMinutes} simulated min at ${a.msPerSimulatedMinute} ms/min`, "Completed"],
+    ["ARM requests per upgraded member", `${a.requestsPerUpgradedMember} (${count(a.requests.GET)} GET / ${count(a.requests.PUT)} PUT / ${count(a.requests.POST)} POST)`, ""],
+    ["ARM 429s seen (all retried by the SDK)", `${a.throttled}`, ""],
+    ["ARM run wall time", `${(a.wallMs / 1000).toFixed(1)} s`, `< ${TARGETS.armWallSeconds} s`],
+  ];
+}
+
+/** A Markdown table, so the printed table can be pasted into the README as it is. */
+export function formatTable(figures: BenchFigures): string {
+  const all: Row[] = [["figure", "measured", "target"], ...rows(figures)];
+  const widths = [0, 1, 2].map((c) => Math.max(...all.map((r) => r[c as 0 | 1 | 2].length)));
+  const line = (r: readonly string[]) => `| ${r.map((cell, c) => cell.padEnd(widths[c] as number)).join(" | ")} |`;
+  const [header, ...body] = all;
+  return [line(header as Row), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
+}
+
+export function formatJson(figures: BenchFigures): string {
+  return JSON.stringify(figures, null, 2);
+}
