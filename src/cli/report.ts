@@ -45,6 +45,8 @@ function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new InputError(`${file}: not JSON (${(e as Error).message})`);
+    // One line, as every other problem: the parser's message may quote the input, newlines and all.
+    const reason = (e as Error).message.replace(/\s+/g, " ").slice(0, 160);
+    throw new InputError(`${file}: not JSON (${reason})`);
   }
 }
