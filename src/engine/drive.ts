@@ -18,6 +18,11 @@ export interface DriveOptions {
   onPass?: () => void;
   /** A user action that is refused (e.g. skipping a running member) is reported here, not thrown. */
   onActionRefused?: (action: RunAction, error: Error) => void;
+  /**
+   * Issue 5: return early when nothing is in flight and the next step is further away than this
+   * (ms) — a long wait, a closed window — or unknown (a gate waiting for approval).
+   */
+  returnWhenIdleFor?: number;
 }
 
 export async function drive(engine: UpdateRunEngine, clock: Clock, options: DriveOptions = {}): Promise<void> {
@@ -33,6 +38,7 @@ export async function drive(engine: UpdateRunEngine, clock: Clock, options: Driv
     if (engine.settled && nextAction === undefined) return;
     const next = Math.min(nextWakeAt ?? Number.POSITIVE_INFINITY, nextAction ?? Number.POSITIVE_INFINITY);
     if (next === Number.POSITIVE_INFINITY || next > until) return;
+    if (options.returnWhenIdleFor !== undefined && !engine.busy && next - now > options.returnWhenIdleFor) return;
     await clock.sleepUntil(Math.max(next, now));
   }
 }

@@ -16,6 +16,7 @@ import { renderStatus } from "./status";
 
 export class UpdateRunEngine {
   private readonly ctx: EngineContext;
+  private lastWake: number | undefined;
 
   private constructor(run: RunState, backend: ClusterBackend, options: EngineOptions) {
     this.ctx = new EngineContext(run, backend, options);
@@ -55,8 +56,15 @@ export class UpdateRunEngine {
   }
 
   /** Look at the world at `now`, act, and say when to look again. */
-  reconcile(now: number): Promise<ReconcileResult> {
-    return reconcile(this.ctx, now);
+  async reconcile(now: number): Promise<ReconcileResult> {
+    const result = await reconcile(this.ctx, now);
+    this.lastWake = result.nextWakeAt;
+    return result;
+  }
+
+  /** When the last reconcile pass said to look again (undefined: only a user action moves the run). */
+  get nextWakeAt(): number | undefined {
+    return this.lastWake;
   }
 
   /** Follow in-flight upgrades and recompute states without starting anything. */
@@ -66,6 +74,11 @@ export class UpdateRunEngine {
 
   get state(): UpdateState {
     return this.ctx.run.state;
+  }
+
+  /** An upgrade is in flight. */
+  get busy(): boolean {
+    return this.ctx.inFlight.size > 0;
   }
 
   /** Nothing more will happen without a user action: finished, stopped, or never started. */

@@ -107,3 +107,17 @@ export function gateIdsFor(strategy: UpdateRunStrategy | undefined, approval: Ga
   const gates = (timing === "before" ? item.beforeGates : item.afterGates) ?? [];
   return gates.map((_, i) => gateId(stage.name, approval.group, timing, i));
 }
+
+/** Every gate id of a strategy, in order: stage before, its groups' before and after, stage after. */
+export function allGateIds(strategy: UpdateRunStrategy | undefined): string[] {
+  const ids: string[] = [];
+  for (const stage of strategy?.stages ?? []) {
+    (stage.beforeGates ?? []).forEach((_, i) => ids.push(gateId(stage.name, undefined, "before", i)));
+    for (const group of stage.groups) {
+      (group.beforeGates ?? []).forEach((_, i) => ids.push(gateId(stage.name, group.name, "before", i)));
+      (group.afterGates ?? []).forEach((_, i) => ids.push(gateId(stage.name, group.name, "after", i)));
+    }
+    (stage.afterGates ?? []).forEach((_, i) => ids.push(gateId(stage.name, undefined, "after", i)));
+  }
+  return ids;
+}

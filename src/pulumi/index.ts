@@ -1,4 +1,4 @@
-export { UpdateStrategy, type UpdateStrategyArgs, type UpdateStageArgs, type UpdateGroupArgs } from "./updateStrategy";
+export { UpdateStrategy, type UpdateStrategyArgs, type UpdateStageArgs, type UpdateGroupArgs, type GateArgs, type GatedArgs } from "./updateStrategy";
 export {
   UpdateRun,
   type UpdateRunArgs,

@@ -7,7 +7,7 @@ import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from 
 import { MemberSchema } from "../model/member";
 import { crossValidateRun } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";
-import { UpdateRunStrategySchema } from "../model/strategy";
+import { UpdateRunStrategySchema, allGateIds } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
 import { containsUnknown, dropIssuesUnderUnknowns } from "./unknowns";
 
@@ -60,13 +60,17 @@ export const UpdateRunInputsSchema = z.strictObject({
   state: z.enum(RUN_STATES, { error: `must be one of ${RUN_STATES.join(", ")}` }).default("Running"),
   skip: z.array(SkipTargetSchema).default([]),
   timeoutMinutes: z.number().positive("must be greater than 0").default(DEFAULT_TIMEOUT_MINUTES),
+  /** Issue 5: approved gate ids (`<stage>/before/0`, ...); applied as a whole on every call. */
+  approvals: z.array(z.string({ error: "must be a gate id" }).min(1, "must be a gate id")).default([]),
+  /** Issue 5: return successfully when the next step is further away than this; unset = wait in place. */
+  returnAfterMinutes: z.number().positive("must be greater than 0").optional(),
 });
 export type UpdateRunInputs = z.infer<typeof UpdateRunInputsSchema>;
 
 /** Inputs that change what the run is: a change of any of them is a new run (replace). */
 export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "managedClusterUpdate"] as const;
 /** Inputs applied to the same run in place. */
-export const RUN_CONTROL_FIELDS = ["state", "skip", "timeoutMinutes"] as const;
+export const RUN_CONTROL_FIELDS = ["state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes"] as const;
 
 const PROVIDER_KEY = "__provider";
 
@@ -83,6 +87,12 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
   if (parsed.success && !containsUnknown(inputs)) {
     const { strategy, members, backend } = parsed.data;
     issues.push(...crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues);
+    const gates = new Set(allGateIds(strategy));
+    parsed.data.approvals.forEach((id, i) => {
+      if (gates.has(id)) return;
+      const known = gates.size === 0 ? "the strategy has no gates" : `its gates: ${[...gates].join(", ")}`;
+      issues.push({ path: `approvals[${i}]`, message: `no gate '${id}' in this run (${known})` });
+    });
     if (backend.azure !== undefined) {
       members.forEach((m, i) => {
         if (m.clusterResourceId === undefined) issues.push({ path: `members[${i}].clusterResourceId`, message: "is required with the Azure backend" });

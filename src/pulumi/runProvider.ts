@@ -2,8 +2,9 @@
  * `UpdateRun`'s dynamic provider, loaded at run time by the serialized stub (`providers.ts`). Pulumi
  * CRUD → the engine:
  * - check: SPEC §2 validation as check failures whose `property` is the field path;
- * - diff: a new target, member list, strategy or backend is a new run (replace); `state`, `skip`
- *   and `timeoutMinutes` are applied in place;
+ * - diff: a new target, member list, strategy or backend is a new run (replace); `state`, `skip`,
+ *   `approvals`, `timeoutMinutes` and `returnAfterMinutes` are applied in place; a run left waiting
+ *   (a gate, a long wait) is an update even with no change, so the next `pulumi up` continues it;
  * - create / update: run to a terminal state, the state asked for, or the deadline;
  * - read: recompute statuses from the backend, starting nothing;
  * - delete: forget the run; clusters are never touched.
@@ -25,7 +26,11 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<{ cha
   const changed = (field: string) => canonicalJson(olds[field] ?? null) !== canonicalJson(news[field] ?? null);
   const replaces = RUN_IDENTITY_FIELDS.filter(changed);
   const updates = RUN_CONTROL_FIELDS.filter(changed);
-  return { changes: replaces.length > 0 || updates.length > 0, replaces, deleteBeforeReplace: false };
+  // Issue 5: a run that returned while waiting (a gate, a long wait) is continued by the next
+  // `pulumi up` even when nothing in the program changed.
+  const outcome = (olds.summary as { outcome?: string } | undefined)?.outcome;
+  const waiting = outcome === "Pending" && (news.state ?? "Running") === "Running";
+  return { changes: replaces.length > 0 || updates.length > 0 || waiting, replaces, deleteBeforeReplace: false };
 }
 
 export async function create(inputs: Props): Promise<{ id: string; outs: Props }> {

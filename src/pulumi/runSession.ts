@@ -11,6 +11,7 @@ import { UpdateRunEngine } from "../engine/engine";
 import type { EngineOptions } from "../engine/context";
 import { isDone, type RunState } from "../engine/runState";
 import { summarize, type RunSummary } from "../engine/summary";
+import { appliedNodeImageVersions, failedMembers, type FailedMember } from "../engine/results";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { ExcludedMember } from "../model/run";
@@ -30,6 +31,10 @@ export interface UpdateRunOutputs {
   strategySnapshot: UpdateRunStrategy;
   selectedNodeImageVersions: string[];
   excludedMembers: ExcludedMember[];
+  /** Members that failed: a retry run takes them as its `members`. */
+  failedMembers: FailedMember[];
+  /** One image per family actually applied: a retry or promotion run takes them as `customNodeImageVersions`. */
+  appliedNodeImageVersions: Array<{ version: string }>;
   /** The engine's state, to resume from (plain JSON). */
   engineState: RunState;
 }
@@ -142,14 +147,17 @@ export async function runSession(inputs: UpdateRunInputs, previous?: { id: strin
   // Our own deadline, in real minutes: the host ignores customTimeouts.
   const until = deadline(Date.now() + inputs.timeoutMinutes * 60_000);
   // The user's controls are actions at this instant, so they and the first pass share one instant.
-  await drive(engine, clock, { until, actions: controls(inputs, clock.now()), onPass: save });
+  // Issue 5: with `returnAfterMinutes`, a long wait ends this call (the next `pulumi up` continues).
+  const returnWhenIdleFor = inputs.returnAfterMinutes === undefined ? undefined : deadline(inputs.returnAfterMinutes * 60_000) - deadline(0);
+  await drive(engine, clock, { until, actions: controls(inputs, clock.now()), onPass: save, ...(returnWhenIdleFor === undefined ? {} : { returnWhenIdleFor }) });
   save();
 
   const outputs = outputsOf(engine);
-  const problem = unfinishedReason(engine, outputs.summary);
+  const problem = unfinishedReason(engine, outputs, clock.now(), returnWhenIdleFor);
   if (problem !== undefined) {
     throw new RunNotFinishedError(`update run ${inputs.runName}: ${problem}`, id, outputs, [problem]);
   }
+  if (!engine.settled) process.stderr.write(`[${inputs.runName}] ${waitingLine(outputs.status)} Run \`pulumi up\` again to continue.\n`);
   return { id, outputs };
 }
 
@@ -178,6 +186,7 @@ function newEngine(inputs: UpdateRunInputs, backend: ClusterBackend, options: En
 function controls(inputs: UpdateRunInputs, at: number): RunAction[] {
   const actions: RunAction[] = [];
   if (inputs.skip.length > 0) actions.push({ at, skip: inputs.skip });
+  if (inputs.approvals.length > 0) actions.push({ at, approve: inputs.approvals });
   actions.push(inputs.state === "Running" ? { at, start: true } : { at, stop: true });
   return actions;
 }
@@ -193,14 +202,51 @@ function outputsOf(engine: UpdateRunEngine): UpdateRunOutputs {
       strategySnapshot: snapshot.strategy,
       selectedNodeImageVersions: snapshot.selectedNodeImageVersions ?? [],
       excludedMembers: snapshot.excludedMembers,
+      failedMembers: failedMembers(snapshot),
+      appliedNodeImageVersions: appliedNodeImageVersions(snapshot),
       engineState: snapshot,
     }),
   ) as UpdateRunOutputs;
 }
 
-/** Why `pulumi up` should fail loudly, or undefined when the run is where the user asked it to be. */
-function unfinishedReason(engine: UpdateRunEngine, summary: RunSummary): string | undefined {
-  if (summary.state === "Failed") return `the run failed: ${engine.status().status.error?.message ?? "a member failed"}. Run \`pulumi up\` again to retry the failed members.`;
+/**
+ * Why `pulumi up` should fail loudly, or undefined when the run is where the user asked it to be:
+ * finished, stopped, or (issue 5) idle with its next step a long way off — a gate waiting for
+ * approval, a wait, a closed window — which the next `pulumi up` continues.
+ */
+function unfinishedReason(engine: UpdateRunEngine, outputs: UpdateRunOutputs, now: number, returnWhenIdleFor: number | undefined): string | undefined {
+  const summary = outputs.summary;
+  if (summary.state === "Failed") return `the run failed: ${outputs.status.status.error?.message ?? "a member failed"}. Run \`pulumi up\` again to retry the failed members.`;
   if (engine.settled) return undefined;
+  if (!engine.busy) {
+    if (pendingGates(outputs.status).length > 0) return undefined;
+    const next = engine.nextWakeAt;
+    if (returnWhenIdleFor !== undefined && (next === undefined || next - now > returnWhenIdleFor)) return undefined;
+  }
   return `the run is ${summary.state} (${summary.members.Completed + summary.members.Skipped} of ${summary.members.total} members done) and did not finish before its deadline. Run \`pulumi up\` again to continue it.`;
+}
+
+/** Ids of the gates waiting for approval. */
+function pendingGates(status: UpdateRunStatus): string[] {
+  const gates: string[] = [];
+  for (const stage of status.stages) {
+    for (const g of [...(stage.beforeGates ?? []), ...(stage.afterGates ?? [])]) if (g.status.state === "Pending") gates.push(g.gateId);
+    for (const group of stage.groups) {
+      for (const g of [...(group.beforeGates ?? []), ...(group.afterGates ?? [])]) if (g.status.state === "Pending") gates.push(g.gateId);
+    }
+  }
+  return gates;
+}
+
+/** What an idle run waits for, from its status: gates first, then the first Pending item's reason. */
+function waitingLine(status: UpdateRunStatus): string {
+  const gates = pendingGates(status);
+  if (gates.length > 0) return `Waiting for approval of ${gates.map((id) => `'${id}'`).join(", ")} (add to \`approvals\`).`;
+  for (const stage of status.stages) {
+    if (stage.afterStageWaitStatus?.status.state === "Running") return `Waiting: stage '${stage.name}' after-stage wait is running.`;
+    for (const member of stage.groups.flatMap((g) => g.members)) {
+      if (member.status.state === "Pending" && member.message !== undefined) return `Waiting: ${member.name}: ${member.message}`;
+    }
+  }
+  return `The run is ${status.status.state}.`;
 }

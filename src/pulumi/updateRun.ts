@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RunSummary } from "../engine/summary";
 import type { ExcludedMember } from "../model/run";
+import type { FailedMember } from "../engine/results";
 import type { SkipTarget } from "../model/skip";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { NodeImageSelectionType, UpgradeType } from "../model/update";
@@ -103,6 +104,17 @@ export interface UpdateRunArgs {
   skip?: pulumi.Input<pulumi.Input<SkipTarget>[]>;
   /** Our own deadline for one `pulumi up`, in minutes (default 240): the host ignores customTimeouts. */
   timeoutMinutes?: pulumi.Input<number>;
+  /**
+   * Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id).
+   * A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up`
+   * with the approval committed continues. Applied as a whole on every `pulumi up`.
+   */
+  approvals?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Return successfully when nothing is in flight and the next step (a wait, a window, a version) is
+   * more than this many minutes away; the next `pulumi up` continues. Unset: wait in place.
+   */
+  returnAfterMinutes?: pulumi.Input<number>;
 }
 
 export class UpdateRun extends pulumi.dynamic.Resource {
@@ -119,6 +131,13 @@ export class UpdateRun extends pulumi.dynamic.Resource {
   declare readonly selectedNodeImageVersions: pulumi.Output<string[]>;
   /** Members left out because their group is in no stage. */
   declare readonly excludedMembers: pulumi.Output<ExcludedMember[]>;
+  /** Members that failed (name, group, cluster): pass as `members` of a retry run. */
+  declare readonly failedMembers: pulumi.Output<FailedMember[]>;
+  /**
+   * One node image per family that the run actually applied: pass as `nodeImageSelection:
+   * { type: "Custom", customNodeImageVersions }` to retry or promote with exactly these images.
+   */
+  declare readonly appliedNodeImageVersions: pulumi.Output<Array<{ version: string }>>;
 
   constructor(name: string, args: UpdateRunArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -132,6 +151,8 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         strategySnapshot: undefined,
         selectedNodeImageVersions: undefined,
         excludedMembers: undefined,
+        failedMembers: undefined,
+        appliedNodeImageVersions: undefined,
         engineState: undefined,
       },
       opts,

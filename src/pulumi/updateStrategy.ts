@@ -6,8 +6,26 @@ import * as pulumi from "@pulumi/pulumi";
 import type { UpdateRunStrategy } from "../model/strategy";
 import { updateStrategyProvider } from "./providers";
 
+/** An approval gate (Azure Fleet's gate configuration shape). */
+export interface GateArgs {
+  /** Shown in the status; default "Approval". */
+  displayName?: pulumi.Input<string>;
+  /** "Approval": a person approves it by listing its id in `UpdateRun.approvals`. */
+  type: pulumi.Input<"Approval">;
+}
+
+/** Approval gates and failure tolerance: what stages and groups both take. */
+export interface GatedArgs {
+  /** Must all be approved before the item starts. */
+  beforeGates?: pulumi.Input<pulumi.Input<GateArgs>[]>;
+  /** Must all be approved before the item counts as done (a stage's run beside its wait). */
+  afterGates?: pulumi.Input<pulumi.Input<GateArgs>[]>;
+  /** Failures tolerated before the item fails: "N" or "P%" of its members (rounded up). Default: none for a group; no extra limit for a stage. */
+  maxAllowedFailures?: pulumi.Input<string>;
+}
+
 /** One group of a stage: members updated one at a time (or `maxConcurrency` at a time). */
-export interface UpdateGroupArgs {
+export interface UpdateGroupArgs extends GatedArgs {
   /** Group name: lowercase letters, digits and '-', 1–50 characters, unique in the strategy. */
   name: pulumi.Input<string>;
   /** Members of the group updated at once: "N" or "P%" (rounded down, at least 1). Default "1". */
@@ -18,7 +36,7 @@ export interface UpdateGroupArgs {
  * One stage: its groups run in parallel; stages run in order. Every `@pulumi/azure-native`
  * `containerservice.UpdateStageArgs` is one of these (test/pulumi/azureNativeTypes.test.ts).
  */
-export interface UpdateStageArgs {
+export interface UpdateStageArgs extends GatedArgs {
   /** Stage name, unique in the strategy. */
   name: pulumi.Input<string>;
   /**

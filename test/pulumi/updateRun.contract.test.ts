@@ -152,6 +152,8 @@ describe("Create, Update, Read, Delete", () => {
     expect(statusOf(properties).stages.map((s) => s.status.state)).toEqual(["Completed", "Completed"]);
     expect(properties.strategySnapshot).toEqual(runInputs(dir).strategy);
     expect(properties.selectedNodeImageVersions).toEqual([]);
+    expect(properties.appliedNodeImageVersions).toEqual([{ version: "AKSUbuntu-2204gen2containerd-202611.24.0" }]);
+    expect(properties.failedMembers).toEqual([]);
     expect(properties.__provider).toBe(runProvider);
     // Every cluster upgraded exactly once.
     for (const ops of Object.values(operationsOf(dir))) expect(ops.map((o) => o.result)).toEqual(["Succeeded"]);
@@ -173,6 +175,7 @@ describe("Create, Update, Read, Delete", () => {
     expect(kept.properties.__provider).toBe(runProvider);
     expect(memberStates(kept.properties)).toEqual({ "canary-1": "Completed", "eu-1": "Completed", "eu-2": "Failed", "eu-3": "NotStarted" });
     expect(statusOf(kept.properties).status.state).toBe("Failed");
+    expect(kept.properties.failedMembers).toEqual([{ name: "eu-2", group: "prod" }]);
 
     fs.writeFileSync(path.join(dir, "fleet.yaml"), FLEET()); // the cause is fixed
     const { properties } = await host.update(kept.id, "k8s-1-32", kept.properties, inputs);
@@ -238,6 +241,61 @@ async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+describe("approval gates and long waits (issue 5)", () => {
+  const gated = { stages: [{ name: "canary", groups: [{ name: "canary" }] }, { name: "prod", beforeGates: [{ displayName: "CAB", type: "Approval" }], groups: [{ name: "prod" }] }] };
+
+  it("a run reaching an unapproved gate returns successfully with the gate Pending; the next up with the approval continues to Completed", async () => {
+    const dir = fleetDir();
+    const inputs = runInputs(dir, { strategy: gated });
+    const created = await host.create("k8s-1-32", inputs);
+    expect(summaryOf(created.properties)).toMatchObject({ state: "Pending", outcome: "Pending" });
+    const prod = statusOf(created.properties).stages[1]!;
+    expect(prod.beforeGates).toEqual([{ displayName: "CAB", gateId: "prod/before/0", status: { state: "Pending", startTime: expect.any(String) } }]);
+    expect(prod.status.state).toBe("Pending");
+    expect(memberStates(created.properties)).toEqual({ "canary-1": "Completed", "eu-1": "NotStarted", "eu-2": "NotStarted", "eu-3": "NotStarted" });
+    await host.waitForLog(/\[k8s-1-32\] Waiting for approval of 'prod\/before\/0'/);
+
+    // Nothing changed in the program, yet the next `pulumi up` has work to do: an in-place update.
+    expect(await host.diff(created.id, "k8s-1-32", created.properties, inputs)).toMatchObject({ changes: "some", replaces: [] });
+    const waitingAgain = await host.update(created.id, "k8s-1-32", created.properties, inputs);
+    expect(summaryOf(waitingAgain.properties).outcome).toBe("Pending");
+
+    const approved = runInputs(dir, { strategy: gated, approvals: ["prod/before/0"] });
+    expect(await host.diff(created.id, "k8s-1-32", waitingAgain.properties, approved)).toMatchObject({ changes: "some", replaces: [] });
+    const done = await host.update(created.id, "k8s-1-32", waitingAgain.properties, approved);
+    expect(summaryOf(done.properties)).toMatchObject({ state: "Completed", outcome: "Succeeded" });
+    expect(statusOf(done.properties).stages[1]!.beforeGates![0]!.status.state).toBe("Completed");
+    for (const ops of Object.values(operationsOf(dir))) expect(ops.map((o) => o.result)).toEqual(["Succeeded"]);
+    // Finished: the same program again is no change.
+    expect(await host.diff(created.id, "k8s-1-32", done.properties, approved)).toMatchObject({ changes: "none" });
+  });
+
+  it("Check names an approval of a gate the strategy does not have by its path", async () => {
+    const { failures } = await host.check("k8s-1-32", {}, runInputs(fleetDir(), { strategy: gated, approvals: ["prod/after/0"] }));
+    expect(failures).toEqual([{ property: "approvals[0]", reason: "no gate 'prod/after/0' in this run (its gates: prod/before/0)" }]);
+  });
+
+  it("returnAfterMinutes: a long after-stage wait ends the call successfully, the status saying until when", async () => {
+    const dir = fleetDir();
+    // A 40-hour wait; at this time scale 0.1 real minutes is about 33 simulated hours (40 h ≈ 7 s real).
+    const strategy = { stages: [{ name: "canary", groups: [{ name: "canary" }], afterStageWaitInSeconds: 144_000 }, { name: "prod", groups: [{ name: "prod" }] }] };
+    const inputs = runInputs(dir, { strategy, returnAfterMinutes: 0.1 });
+    const created = await host.create("k8s-1-32", inputs);
+    expect(summaryOf(created.properties).outcome).toBe("Pending");
+    const wait = statusOf(created.properties).stages[0]!.afterStageWaitStatus!;
+    expect(wait.status.state).toBe("Running");
+    const prodMessage = statusOf(created.properties).stages[1]!.groups[0]!.members[0]!.message;
+    expect(prodMessage).toMatch(/^Waiting for the after-stage wait of stage 'canary' to end at \d{4}-\d\d-\d\dT/);
+    expect(operationsOf(dir)["eu-1"]).toEqual([]);
+    // The next `pulumi up` continues it; waiting in place this time, it runs to the end.
+    const later = runInputs(dir, { strategy });
+    expect(await host.diff(created.id, "k8s-1-32", created.properties, later)).toMatchObject({ changes: "some", replaces: [] });
+    const done = await host.update(created.id, "k8s-1-32", created.properties, later);
+    expect(summaryOf(done.properties)).toMatchObject({ state: "Completed", outcome: "Succeeded" });
+    for (const ops of Object.values(operationsOf(dir))) expect(ops).toHaveLength(1);
+  });
+});
 
 describe("interrupted create", () => {
   it("a host killed mid-create, then create again: no cluster upgraded twice, and the status is truthful", async () => {
