@@ -21,6 +21,8 @@ export function buildProgram(): Command {
     .argument("<file>", "scenario file")
     .option("--json", "print the JSON result (status, clusters, events) instead of a tree")
     .option("--via <backend>", "run through a backend instead of in process: arm-emulator (the Azure backend against a fresh ARM emulator)")
+    .option("--events <file>", "write every state change as one JSON line to this file, as it happens")
+    .option("--webhook <url>", "POST every state change as JSON to this URL (retried with backoff; never holds up the run)")
     .action(async (file: string, options: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, options, io);
     });

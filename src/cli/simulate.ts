@@ -1,11 +1,14 @@
 /**
- * `fleet-update simulate FILE [--json]` (SPEC §7): run a scenario on a virtual clock. Invalid input
+ * `fleet-update simulate FILE [--json] [--events FILE] [--webhook URL]` (SPEC §7): run a scenario on a
+ * virtual clock, the events also going to a journal file or a webhook as they happen. Invalid input
  * exits 2 with one line per problem naming the field path; otherwise exit 0 whatever the run's end.
  */
 import { ValidationError } from "../model/common";
 import { parseScenario } from "../model/scenario";
 import { SCENARIO_RUN_NAME, simulateScenario } from "../simulation/simulateScenario";
 import { simulateScenarioViaArm } from "../simulation/viaArmEmulator";
+import { fanOut } from "../events/sink";
+import { closeEventSinks, openEventSinks, type EventSinkFlags } from "./eventSinks";
 import { InputError, readInput } from "./input";
 import { renderTree } from "./render";
 
@@ -16,7 +19,7 @@ export interface CommandIO {
 
 export const EXIT_INVALID_INPUT = 2;
 
-export interface SimulateOptions {
+export interface SimulateOptions extends EventSinkFlags {
   json?: boolean;
   /** "arm-emulator": through the real Azure backend against a freshly started ARM emulator. */
   via?: string;
@@ -41,11 +44,28 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
     io.stderr(`--via: unknown backend '${options.via}' (known: arm-emulator)\n`);
     return EXIT_INVALID_INPUT;
   }
-  const report = options.via === "arm-emulator" ? await simulateScenarioViaArm(scenario) : await simulateScenario(scenario);
+  let sinks;
+  try {
+    sinks = openEventSinks(options);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    io.stderr(`${e.message}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  const onEvent = fanOut(sinks);
+  let report;
+  try {
+    report = options.via === "arm-emulator" ? await simulateScenarioViaArm(scenario, { onEvent }) : await simulateScenario(scenario, { onEvent });
+  } catch (e) {
+    await closeEventSinks(sinks, io);
+    throw e;
+  }
   for (const m of report.excludedMembers) io.stderr(`warning: member '${m.name}' is left out of the run: ${m.reason}\n`);
   for (const a of report.refusedActions) io.stderr(`warning: action at ${a.at} refused: ${a.message}\n`);
   const requests = "requests" in report ? { requests: report.requests } : {};
   if (options.json === true) io.stdout(`${JSON.stringify({ ...report.result, ...requests }, null, 2)}\n`);
   else io.stdout(`${renderTree(report.result.status, SCENARIO_RUN_NAME)}\n`);
+  // After the result is out: a slow or dead webhook delays the exit by its flush bound, not the output.
+  await closeEventSinks(sinks, io);
   return 0;
 }

@@ -36,10 +36,11 @@ export interface SimulationReport {
 
 export const SCENARIO_RUN_NAME = "scenario";
 
-export async function simulateScenario(scenario: Scenario): Promise<SimulationReport> {
+/** `onEvent` receives each state change as the engine emits it (an event journal, a webhook). */
+export async function simulateScenario(scenario: Scenario, options: { onEvent?: (event: RunEvent) => void } = {}): Promise<SimulationReport> {
   const clock = new VirtualClock(Date.parse(scenario.start));
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
-  return runScenario(scenario, { backend: fleet, clock, clusters: () => fleet.snapshot().clusters });
+  return runScenario(scenario, { backend: fleet, clock, clusters: () => fleet.snapshot().clusters, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }) });
 }
 
 /** Where a scenario's run executes: a backend, the clock it runs on, and how to read its clusters. */
@@ -50,6 +51,8 @@ export interface ScenarioTarget {
   /** The members as the backend knows them (default: the scenario's). */
   members?: PlanInput["members"];
   engineOptions?: Omit<EngineOptions, "onEvent">;
+  /** Also receives each state change as it happens (the report's `events` collects them all). */
+  onEvent?: (event: RunEvent) => void;
 }
 
 /** Start the scenario's run now, apply its actions at their instants, drive it to its horizon, report. */
@@ -64,7 +67,13 @@ export async function runScenario(scenario: Scenario, target: ScenarioTarget): P
       managedClusterUpdate: scenario.managedClusterUpdate,
     },
     target.backend,
-    { ...target.engineOptions, onEvent: (e) => events.push(e) },
+    {
+      ...target.engineOptions,
+      onEvent: (e) => {
+        events.push(e);
+        target.onEvent?.(e);
+      },
+    },
   );
   const refusedActions: SimulationReport["refusedActions"] = [];
   engine.start(target.clock.now());

@@ -9,6 +9,7 @@ import { AzureBackend } from "../backends/azure/azureBackend";
 import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions } from "../backends/azure/emulator";
 import type { Scenario } from "../model/scenario";
+import type { RunEvent } from "../model/status";
 import { runScenario, type SimulationReport } from "./simulateScenario";
 
 export const EMULATOR_SUBSCRIPTION = "00000000-0000-0000-0000-000000000000";
@@ -23,6 +24,8 @@ export interface ViaArmOptions {
   seed?: number;
   /** Default: the emulator's dummy token. */
   credential?: TokenCredential;
+  /** Receives each state change as it happens. */
+  onEvent?: (event: RunEvent) => void;
 }
 
 export interface ArmSimulationReport extends SimulationReport {
@@ -53,6 +56,7 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
       })),
       // ARM does not announce when a version reaches a region: look again every few simulated minutes.
       engineOptions: { recheckUnknownAfterMs: RECHECK_UNKNOWN_MS },
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     });
     const { GET, PUT, POST, throttled } = emulator.counters;
     return { ...report, requests: { GET, PUT, POST, throttled } };

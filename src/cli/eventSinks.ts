@@ -1,0 +1,42 @@
+/** `--events FILE` and `--webhook URL`: the sinks a command feeds with the run's events as they happen. */
+import { JsonlJournal } from "../events/jsonlJournal";
+import type { RunEventSink } from "../events/sink";
+import { WebhookSink, type WebhookOptions } from "../events/webhook";
+import { InputError } from "./input";
+import type { CommandIO } from "./simulate";
+
+export interface EventSinkFlags {
+  /** Write every event as a JSON line to this file. */
+  events?: string;
+  /** POST every event as JSON to this URL. */
+  webhook?: string;
+  /** Delivery settings (tests shorten the flush bound). */
+  webhookOptions?: WebhookOptions;
+}
+
+/** Opens the sinks now, so a bad path or URL fails before the run: `InputError` with a one-line message. */
+export function openEventSinks(flags: EventSinkFlags): RunEventSink[] {
+  const sinks: RunEventSink[] = [];
+  if (flags.events !== undefined) {
+    try {
+      sinks.push(new JsonlJournal(flags.events));
+    } catch (e) {
+      throw new InputError(`--events: ${flags.events}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  }
+  if (flags.webhook !== undefined) {
+    try {
+      sinks.push(new WebhookSink(flags.webhook, flags.webhookOptions));
+    } catch (e) {
+      // The sink's message never repeats the URL, which may hold a token.
+      throw new InputError(`--${(e as Error).message}`);
+    }
+  }
+  return sinks;
+}
+
+/** Close every sink (a webhook waits for its queue, within its bound) and warn about what was lost. */
+export async function closeEventSinks(sinks: readonly RunEventSink[], io: CommandIO): Promise<void> {
+  const reports = await Promise.all(sinks.map((sink) => sink.close()));
+  for (const report of reports) for (const problem of report.problems) io.stderr(`warning: ${problem}\n`);
+}

@@ -1,0 +1,26 @@
+/**
+ * Where a run's events go besides the engine's own `onEvent`: a journal file, a webhook. The engine
+ * calls `onEvent` synchronously in the middle of a reconcile pass, so a sink takes an event without
+ * waiting and without throwing; what it could not do is told by `close()`.
+ */
+import type { RunEvent } from "../model/status";
+
+export interface RunEventSink {
+  /** Take one event, in the order the engine emitted it. Returns at once; never throws. */
+  write(event: RunEvent): void;
+  /** Finish (deliver what is queued, within the sink's bound) and release resources. Safe to call twice. */
+  close(): Promise<SinkReport>;
+}
+
+/** What a sink did, for the command to report. `problems` never contain secrets. */
+export interface SinkReport {
+  written: number;
+  problems: string[];
+}
+
+/** One `onEvent` for several sinks. */
+export function fanOut(sinks: readonly RunEventSink[]): (event: RunEvent) => void {
+  return (event) => {
+    for (const sink of sinks) sink.write(event);
+  };
+}

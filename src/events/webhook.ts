@@ -1,0 +1,171 @@
+/**
+ * POST each event as JSON to a URL, in order, without ever holding up the run: `write` queues and
+ * returns; one delivery loop sends the queue head, retrying a failed attempt with exponential backoff
+ * (bounded attempts), then moves on. `close()` waits for the queue to drain, but at most
+ * `flushTimeoutMs`; whatever is left then is abandoned (the request in flight is aborted), so a dead
+ * endpoint costs the caller that bound and no more. Messages name the endpoint by origin only: its
+ * path and query may hold tokens.
+ */
+import type { RunEvent } from "../model/status";
+import { describeFailure, redactUrl } from "./redact";
+import type { RunEventSink, SinkReport } from "./sink";
+
+export interface WebhookOptions {
+  /** Attempts per event, the first included (default 5). */
+  maxAttempts?: number;
+  /** Wait before the second attempt; doubled for each further one (default 500 ms) ... */
+  initialBackoffMs?: number;
+  /** ... up to this (default 30 s). */
+  maxBackoffMs?: number;
+  /** One attempt's limit (default 10 s). */
+  requestTimeoutMs?: number;
+  /** How long `close()` waits for the queue to drain (default 10 s). */
+  flushTimeoutMs?: number;
+  /** Events held at most; later ones are dropped and counted (default 100,000). */
+  maxQueue?: number;
+}
+
+/** The header carrying an event's 1-based position in the run, so a receiver can drop a retried duplicate. */
+export const SEQUENCE_HEADER = "x-fleet-update-sequence";
+
+const DEFAULTS: Required<WebhookOptions> = {
+  maxAttempts: 5,
+  initialBackoffMs: 500,
+  maxBackoffMs: 30_000,
+  requestTimeoutMs: 10_000,
+  flushTimeoutMs: 10_000,
+  maxQueue: 100_000,
+};
+
+/** Statuses worth another attempt; any other non-2xx is the receiver's final answer. */
+const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+export class WebhookSink implements RunEventSink {
+  readonly endpoint: string;
+  private readonly url: URL;
+  /** `user:password@` from the URL, sent as Basic authorization (fetch refuses URLs with credentials). */
+  private readonly authorization: string | undefined;
+  private readonly options: Required<WebhookOptions>;
+  private readonly queue: Array<{ sequence: number; body: string; label: string }> = [];
+  private sequence = 0;
+  private delivered = 0;
+  private dropped = 0;
+  private readonly problems: string[] = [];
+  private worker: Promise<void> | undefined;
+  private closing: Promise<SinkReport> | undefined;
+  /** Aborts the attempt in flight and the backoff sleep when `close()` gives up. */
+  private readonly abandon = new AbortController();
+
+  /** Throws (without echoing the URL) unless `url` is http(s). */
+  constructor(url: string, options: WebhookOptions = {}) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error("webhook: not a valid URL");
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("webhook: must be an http:// or https:// URL");
+    this.endpoint = redactUrl(parsed);
+    if (parsed.username !== "" || parsed.password !== "") {
+      const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+      this.authorization = `Basic ${Buffer.from(credentials, "utf8").toString("base64")}`;
+      parsed.username = "";
+      parsed.password = "";
+    }
+    this.url = parsed;
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  write(event: RunEvent): void {
+    this.sequence += 1;
+    if (this.closing !== undefined) return;
+    if (this.queue.length >= this.options.maxQueue) {
+      this.dropped += 1;
+      return;
+    }
+    this.queue.push({ sequence: this.sequence, body: JSON.stringify(event), label: `${event.scope} ${event.name} ${event.from}→${event.to} at ${event.time}` });
+    this.worker ??= this.drain().finally(() => {
+      this.worker = undefined;
+    });
+  }
+
+  close(): Promise<SinkReport> {
+    this.closing ??= this.finish();
+    return this.closing;
+  }
+
+  private async finish(): Promise<SinkReport> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), this.options.flushTimeoutMs);
+    });
+    const outcome = this.worker === undefined ? "drained" : await Promise.race([this.worker.then(() => "drained" as const), timedOut]);
+    clearTimeout(timer);
+    if (outcome === "timeout") {
+      const left = this.queue.length;
+      this.abandon.abort();
+      this.queue.length = 0;
+      await this.worker;
+      this.problems.push(`webhook ${this.endpoint}: ${left} event(s) not delivered: gave up after waiting ${this.options.flushTimeoutMs / 1000} s at the end of the run`);
+    }
+    if (this.dropped > 0) this.problems.push(`webhook ${this.endpoint}: ${this.dropped} event(s) dropped: more than ${this.options.maxQueue} waiting`);
+    return { written: this.delivered, problems: this.problems };
+  }
+
+  /** Send the queue head until the queue is empty (events arriving meanwhile join it). */
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0 && !this.abandon.signal.aborted) {
+      const item = this.queue[0]!;
+      const failure = await this.deliver(item.sequence, item.body);
+      if (this.abandon.signal.aborted) return;
+      this.queue.shift();
+      if (failure === undefined) this.delivered += 1;
+      else this.problems.push(`webhook ${this.endpoint}: event ${item.sequence} (${item.label}) not delivered: ${failure}`);
+    }
+  }
+
+  /** Undefined when delivered; otherwise why the last attempt failed. */
+  private async deliver(sequence: number, body: string): Promise<string | undefined> {
+    let failure = "not attempted";
+    for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
+      if (attempt > 1) await this.sleep(Math.min(this.options.maxBackoffMs, this.options.initialBackoffMs * 2 ** (attempt - 2)));
+      if (this.abandon.signal.aborted) return "abandoned";
+      try {
+        const response = await fetch(this.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "user-agent": "fleet-update",
+            [SEQUENCE_HEADER]: String(sequence),
+            ...(this.authorization === undefined ? {} : { authorization: this.authorization }),
+          },
+          body,
+          signal: AbortSignal.any([this.abandon.signal, AbortSignal.timeout(this.options.requestTimeoutMs)]),
+          redirect: "error",
+        });
+        await response.arrayBuffer().catch(() => undefined);
+        if (response.ok) return undefined;
+        failure = `HTTP ${response.status} after ${attempt} attempt(s)`;
+        if (!RETRYABLE_STATUS.has(response.status)) return failure;
+      } catch (e) {
+        failure = `${describeFailure(e)} after ${attempt} attempt(s)`;
+      }
+    }
+    return failure;
+  }
+
+  /** A backoff pause that `close()` can cut short; it does not keep the process alive on its own. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      const signal = this.abandon.signal;
+      signal.addEventListener("abort", done, { once: true });
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      }
+    });
+  }
+}
