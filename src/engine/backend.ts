@@ -23,6 +23,8 @@ export interface ClusterInfo {
   kubernetesVersion: string;
   nodePools: NodePoolInfo[];
   maintenanceConfigurations?: MaintenanceConfigurations;
+  /** ARM's `provisioningState` (Succeeded, Upgrading, Failed, ...), when the backend reports it. */
+  provisioningState?: string;
   /** An operation already running on the cluster, whoever started it. The engine never starts another. */
   activeOperation?: {
     operationId?: string;
@@ -79,6 +81,17 @@ export interface ClusterBackend {
    * upgrade takes several steps can resume following it after a restart.
    */
   getOperation(member: MemberRef, operationId: string, request?: UpgradeRequest): Promise<OperationState>;
+  /**
+   * Issue 5: answer a member's health probe, for backends that simulate one. Real backends leave it
+   * out; the runtime then probes the URL over HTTP (`EngineOptions.probe`).
+   */
+  probe?(member: MemberRef, url: string): Promise<ProbeResult>;
+}
+
+/** One health probe's answer: `detail` says what was seen ("GET https://… answered 503"). */
+export interface ProbeResult {
+  ok: boolean;
+  detail: string;
 }
 
 /** An error a backend reports in ARM's terms (`code` as in ARM error bodies). */

@@ -2,7 +2,7 @@
  * What every phase of the engine shares for one run: its state, the backend, the clock-free
  * transition recorder, and the in-memory caches (never persisted; rebuilt after a resume).
  */
-import type { ClusterBackend, ClusterInfo, MemberRef, RegionOffer } from "./backend";
+import type { ClusterBackend, ClusterInfo, MemberRef, ProbeResult, RegionOffer } from "./backend";
 import { WindowTracker } from "./priority";
 import type { GroupRunState, MemberRunState, RunState, StageRunState } from "./runState";
 import { Transitions, type EventSink } from "./transitions";
@@ -24,6 +24,8 @@ export interface EngineOptions {
    * evidence of what may have been started.
    */
   checkpoint?: () => void;
+  /** Issue 5: answers members' health probes (over HTTP at run time); default the backend's own `probe`. */
+  probe?: (member: MemberRef, url: string) => Promise<ProbeResult>;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;

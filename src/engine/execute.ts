@@ -11,6 +11,7 @@ import { relevantWindow } from "./priority";
 import { refreshGroup, refreshRun, refreshStage, hasWait } from "./refresh";
 import { startHalt } from "./halt";
 import { reachGates, skipGates } from "./gates";
+import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
 import { groupExceeded, stageExceeded } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
@@ -36,34 +37,54 @@ export async function reconcile(ctx: EngineContext, now: number, mode: "act" | "
 /** SPEC §3.5, §3.7: a started upgrade is followed to its end; a failure halts the run. */
 async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
   for (const place of [...ctx.inFlight]) {
-    const { member, group } = place;
+    const { member } = place;
     if ((member.checkAgainAt ?? now) > now) continue;
-    const op = await ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
-    if (op.status === "InProgress") {
-      member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
+    if (member.verification === undefined) {
+      const op = await ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
+      if (op.status === "InProgress") {
+        member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
+        continue;
+      }
+      if (op.status === "Failed") {
+        endFollowing(ctx, place);
+        failMember(ctx, place, op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" }, now);
+        continue;
+      }
+    }
+    // Issue 5: the upgrade succeeded; verify the member's health before it counts as Completed.
+    const verdict = await verifyStep(ctx, place, now);
+    if (verdict.kind === "later") {
+      member.checkAgainAt = verdict.at;
+      member.message = verdict.message;
       continue;
     }
-    ctx.inFlight.delete(place);
-    delete member.checkAgainAt;
-    ctx.clusters.delete(member.name);
-    ctx.touch(group);
-    if (op.status === "Succeeded") {
+    endFollowing(ctx, place);
+    if (verdict.kind === "unhealthy") {
+      failMember(ctx, place, { code: HEALTH_CHECK_FAILED, message: verdict.message }, now, verdict.message);
+    } else {
       delete member.message;
       ctx.transitions.transition(member, "Completed", now, "member", member.name);
-    } else {
-      const error = op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" };
-      failMember(ctx, place, error, now);
     }
   }
+}
+
+/** The member's upgrade (and its verification) is over: stop following it. */
+function endFollowing(ctx: EngineContext, place: MemberPlace): void {
+  const { member, group } = place;
+  ctx.inFlight.delete(place);
+  delete member.checkAgainAt;
+  delete member.verification;
+  ctx.clusters.delete(member.name);
+  ctx.touch(group);
 }
 
 /**
  * SPEC §3.7 with issue 5's tolerance: the member fails; the run halts only when its group or stage now
  * has more failures than it tolerates (by default none).
  */
-function failMember(ctx: EngineContext, place: MemberPlace, error: { code: string; message: string }, now: number): void {
+function failMember(ctx: EngineContext, place: MemberPlace, error: { code: string; message: string }, now: number, message?: string): void {
   const { member, group, stage } = place;
-  member.message = `Upgrade failed: ${error.message} (${error.code})`;
+  member.message = message ?? `Upgrade failed: ${error.message} (${error.code})`;
   ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error });
   ctx.touch(group);
   if (groupExceeded(group) || stageExceeded(stage)) startHalt(ctx, "failure", now);

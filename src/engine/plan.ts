@@ -7,6 +7,7 @@ import { crossValidateRun, type ExcludedMember } from "../model/run";
 import { ValidationError } from "../model/common";
 import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, type UpdateRunStrategy } from "../model/strategy";
 import type { ManagedClusterUpdate } from "../model/update";
+import type { HealthCheck } from "../model/healthCheck";
 import { resolveConcurrency } from "./concurrency";
 import { resolveTolerance } from "./tolerance";
 import { type Controlled, type GateRunState, type GroupRunState, type MemberRunState, type RunState, type StageRunState } from "./runState";
@@ -15,7 +16,7 @@ import { gateId, type Gate } from "../model/strategy";
 export interface PlanInput {
   /** The run's name (used in events). */
   name: string;
-  members: ReadonlyArray<{ name: string; group?: string; clusterResourceId?: string }>;
+  members: ReadonlyArray<{ name: string; group?: string; clusterResourceId?: string; healthCheck?: HealthCheck }>;
   /** Undefined: the default strategy, one stage and one group holding every member. */
   strategy?: UpdateRunStrategy;
   managedClusterUpdate: ManagedClusterUpdate;
@@ -78,8 +79,14 @@ export function planRun(input: PlanInput): RunState {
   };
 }
 
-function newMember(m: { name: string; clusterResourceId?: string }): MemberRunState {
-  return { name: m.name, ...(m.clusterResourceId === undefined ? {} : { clusterResourceId: m.clusterResourceId }), state: "NotStarted", attempts: 0 };
+function newMember(m: { name: string; clusterResourceId?: string; healthCheck?: HealthCheck }): MemberRunState {
+  return {
+    name: m.name,
+    ...(m.clusterResourceId === undefined ? {} : { clusterResourceId: m.clusterResourceId }),
+    ...(m.healthCheck === undefined ? {} : { healthCheck: structuredClone(m.healthCheck) }),
+    state: "NotStarted",
+    attempts: 0,
+  };
 }
 
 /** Gates (with their ids) and the resolved failure tolerance of a stage or group. */

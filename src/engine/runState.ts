@@ -7,6 +7,7 @@ import type { UpgradeRequest } from "./backend";
 import type { ExcludedMember } from "../model/run";
 import type { ErrorDetail, UpdateState } from "../model/status";
 import type { ManagedClusterUpdate } from "../model/update";
+import type { HealthCheck } from "../model/healthCheck";
 import type { UpdateRunStrategy } from "../model/strategy";
 
 export interface Timed {
@@ -33,6 +34,10 @@ export interface MemberRunState extends Timed {
    * started the upgrade: a cluster then found at target is reported Completed, not Skipped.
    */
   startRequestedAt?: number;
+  /** Issue 5: the member's probe, run after its upgrade succeeds. */
+  healthCheck?: HealthCheck;
+  /** Set while the member's upgrade has succeeded and its health is being verified (probes made so far). */
+  verification?: { probes: number };
 }
 
 /** An approval gate (issue 5): NotStarted → Pending when reached → Completed once approved (or Skipped). */

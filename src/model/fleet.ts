@@ -7,6 +7,7 @@ import { z } from "zod";
 import { InstantSchema, KubernetesVersionSchema, NameSchema, NodeImageVersionSchema, orRequired } from "./common";
 import { MaintenanceConfigurationsSchema } from "./maintenanceWindow";
 import { ClusterResourceIdSchema } from "./member";
+import { HealthCheckSchema } from "./healthCheck";
 
 export const OfferedKubernetesVersionSchema = z.strictObject({
   version: KubernetesVersionSchema,
@@ -45,6 +46,11 @@ export const SimulationSchema = z.strictObject({
   busyUntil: InstantSchema.optional(),
   /** AKS `powerState.code` (default Running). A `Stopped` cluster refuses upgrades (`ClusterStopped`). */
   powerState: z.enum(["Running", "Stopped"], { error: "must be Running or Stopped" }).optional(),
+  /**
+   * Issue 5: false = after an upgrade the cluster reports provisioning state Failed and its health
+   * probe fails, so the health check fails the member (default true).
+   */
+  healthy: z.boolean({ error: "must be true or false" }).optional(),
 });
 export type Simulation = z.infer<typeof SimulationSchema>;
 
@@ -58,6 +64,8 @@ export const SimulatedClusterSchema = z.strictObject({
   nodePools: z.array(NodePoolSchema).min(1, "a cluster has at least one node pool"),
   maintenanceConfigurations: MaintenanceConfigurationsSchema.optional(),
   simulation: SimulationSchema.optional(),
+  /** Issue 5: a probe to pass after the upgrade (simulated: answered by `simulation.healthy`). */
+  healthCheck: HealthCheckSchema.optional(),
 });
 export type SimulatedCluster = z.infer<typeof SimulatedClusterSchema>;
 

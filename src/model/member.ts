@@ -1,6 +1,7 @@
 /** SPEC §1 Member: one AKS cluster taking part in updates. */
 import { z } from "zod";
 import { NameSchema, orRequired } from "./common";
+import { HealthCheckSchema } from "./healthCheck";
 
 /**
  * `/subscriptions/{id}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{name}`.
@@ -23,5 +24,7 @@ export const MemberSchema = z.strictObject({
   clusterResourceId: ClusterResourceIdSchema.optional(),
   /** At most one update-group name. */
   group: NameSchema.optional(),
+  /** Issue 5: a probe to pass after the upgrade before the member counts as Completed. */
+  healthCheck: HealthCheckSchema.optional(),
 });
 export type Member = z.infer<typeof MemberSchema>;

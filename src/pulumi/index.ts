@@ -6,6 +6,7 @@ export {
   type SimulatorBackendArgs,
   type AzureBackendArgs,
   type MemberArgs,
+  type HealthCheckArgs,
   type ManagedClusterUpdateArgs,
   type ManagedClusterUpgradeSpecArgs,
   type NodeImageSelectionArgs,

@@ -21,6 +21,7 @@ import { AzureBackend } from "../backends/azure/azureBackend";
 import { credentialFor } from "../backends/azure/credentials";
 import type { Clock } from "../engine/clock";
 import { RealClock } from "../runtime/realClock";
+import { httpProbe } from "../runtime/httpProbe";
 import { RunJournal, identityHash } from "./journal";
 import { RUN_IDENTITY_FIELDS, type UpdateRunInputs } from "./runInputs";
 
@@ -123,6 +124,7 @@ export async function runSession(inputs: UpdateRunInputs, previous?: { id: strin
   const options = {
     onEvent: progressLine(inputs.runName),
     checkpoint: () => save(),
+    probe: httpProbe,
     ...(inputs.backend.azure === undefined ? {} : { recheckUnknownAfterMs: 15 * 60_000 }),
   };
 

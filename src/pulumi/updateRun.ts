@@ -56,6 +56,20 @@ export interface MemberArgs {
   group?: pulumi.Input<string>;
   /** ARM id of the managed cluster; optional for the simulator. */
   clusterResourceId?: pulumi.Input<string>;
+  /** A probe that must answer 2xx after the member's upgrade before it counts as Completed. */
+  healthCheck?: pulumi.Input<HealthCheckArgs>;
+}
+
+/** A member's health probe (issue 5). The URL is probed from where `pulumi up` runs. */
+export interface HealthCheckArgs {
+  /** HTTP(S) URL; any 2xx answer is healthy. A query string is never shown in statuses or logs. */
+  url: pulumi.Input<string>;
+  /** Seconds to let the cluster settle after its upgrade before the first probe; default 60. */
+  settleSeconds?: pulumi.Input<number>;
+  /** Probes after a failed one before the member fails; default 3. */
+  retries?: pulumi.Input<number>;
+  /** Seconds between probes; default 30. */
+  intervalSeconds?: pulumi.Input<number>;
 }
 
 /**

@@ -65,6 +65,10 @@ export interface MemberSpec {
   fail?: string;
   /** simulation.busyUntil. */
   busyUntil?: string;
+  /** simulation.healthy. */
+  healthy?: boolean;
+  /** `healthCheck`, as a YAML flow mapping. */
+  healthCheck?: string;
 }
 
 /** One member, as a YAML list item. */
@@ -83,7 +87,9 @@ export function member(name: string, spec: MemberSpec = {}): string {
   if (spec.minutes !== undefined) simulation.push(`upgradeMinutes: ${spec.minutes}`);
   if (spec.fail !== undefined) simulation.push(`fail: {code: UpgradeFailed, message: "${spec.fail}"}`);
   if (spec.busyUntil !== undefined) simulation.push(`busyUntil: ${spec.busyUntil}`);
+  if (spec.healthy !== undefined) simulation.push(`healthy: ${spec.healthy}`);
   if (simulation.length > 0) fields.push(`simulation: {${simulation.join(", ")}}`);
+  if (spec.healthCheck !== undefined) fields.push(`healthCheck: ${spec.healthCheck}`);
   return `  - {${fields.join(", ")}}`;
 }
 

@@ -62,6 +62,7 @@ describe("operation lifecycle", () => {
         { name: "system", orchestratorVersion: "1.32.0", nodeImageVersion: IMAGE_NOV },
         { name: "user", orchestratorVersion: "1.32.0", nodeImageVersion: IMAGE_OCT },
       ],
+      provisioningState: "Succeeded",
     });
   });
 

@@ -12,6 +12,7 @@ import {
   type MemberRef,
   type OfferedVersion,
   type OperationState,
+  type ProbeResult,
   type RegionOffer,
   type StartedOperation,
   type UpgradeRequest,
@@ -90,6 +91,7 @@ export class SimulatedFleet implements ClusterBackend {
       if (description.maintenanceConfigurations !== undefined) info.maintenanceConfigurations = description.maintenanceConfigurations;
       const active = activeOperation(description, state, now);
       if (active !== undefined) info.activeOperation = active;
+      info.provisioningState = provisioningState(description, state);
       return info;
     });
   }
@@ -124,6 +126,16 @@ export class SimulatedFleet implements ClusterBackend {
       if (op.result === undefined) return { status: "InProgress", checkAgainAt: op.endAt };
       if (op.result === "Failed") return { status: "Failed", error: { ...(op.failWith ?? { code: "UpgradeFailed", message: "the upgrade failed" }) } };
       return { status: "Succeeded" };
+    });
+  }
+
+  /** Issue 5: the simulated probe answers from `simulation.healthy`. */
+  async probe(member: MemberRef, url: string): Promise<ProbeResult> {
+    return this.answer(() => {
+      const { description } = this.cluster(member.name);
+      return description.simulation?.healthy === false
+        ? { ok: false, detail: `GET ${url} answered 503 (simulated: healthy is false)` }
+        : { ok: true, detail: `GET ${url} answered 200 (simulated)` };
     });
   }
 
@@ -229,6 +241,13 @@ export class SimulatedFleet implements ClusterBackend {
 }
 
 type ActiveOperation = NonNullable<ClusterInfo["activeOperation"]>;
+
+/** Upgrading while an upgrade runs; Failed after one on a cluster simulated as unhealthy; else Succeeded. */
+function provisioningState(description: SimulatedCluster, state: ClusterState): string {
+  if (runningOperation(state) !== undefined) return "Upgrading";
+  if (description.simulation?.healthy === false && state.operations.some((o) => o.result === "Succeeded")) return "Failed";
+  return "Succeeded";
+}
 
 /** The cluster's own running upgrade, or else an operation started elsewhere (`simulation.busyUntil`). */
 function activeOperation(description: SimulatedCluster, state: ClusterState, now: number): ActiveOperation | undefined {

@@ -1,0 +1,107 @@
+/**
+ * Issue 5 health checks (docs/behaviour.md "Health checks"): after an upgrade reports success, the
+ * cluster must report the target versions, images and a Succeeded provisioning state, and the member's
+ * probe (if any) must answer 2xx after its settle time, with retries, before the member is Completed.
+ */
+import { describe, expect, it } from "vitest";
+import { SimulatedFleet } from "../../src/backends/simulator";
+import type { MemberRef, ProbeResult } from "../../src/engine/backend";
+import { VirtualClock } from "../../src/engine/clock";
+import { drive } from "../../src/engine/drive";
+import { UpdateRunEngine } from "../../src/engine/engine";
+import { clusterMismatch } from "../../src/engine/healthCheck";
+import { parseScenario, resolveScenarioStrategy } from "../../src/model/scenario";
+import { IMAGE, START, member, scenario, simulate } from "./helpers";
+
+const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");
+const PROBE = "{url: 'https://a.example.test/healthz', settleSeconds: 120, retries: 2, intervalSeconds: 30}";
+
+describe("built-in checks: what the cluster reports", () => {
+  it("simulation.healthy false: the upgrade succeeds, the check fails, the member is Failed saying which check", async () => {
+    const o = await simulate(scenario({ members: [member("a", { healthy: false }), member("b")] }));
+    expect(o.ops("a").map((op) => op.result)).toEqual(["Succeeded"]);
+    expect(o.member("a").status).toMatchObject({ state: "Failed", completedTime: T(10), error: { code: "HealthCheckFailed" } });
+    expect(o.member("a").message).toBe("Health check failed (cluster): the cluster's provisioning state is Failed, expected Succeeded.");
+    // Fail-fast as for any failure: the run halts.
+    expect(o.member("b").status.state).toBe("NotStarted");
+    expect(o.run.state).toBe("Failed");
+  });
+
+  it("a health-check failure counts against maxAllowedFailures like any other", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g", healthy: false }), member("b", { group: "g" })],
+        strategy: '{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "1"}]}]}',
+      }),
+    );
+    expect(o.member("b").status.state).toBe("Completed");
+    expect(o.result.summary).toMatchObject({ state: "Completed", outcome: "CompletedWithFailures", failureCount: 1 });
+  });
+
+  it("compares the control plane, every pool's version and the requested images (at or past), and the provisioning state", () => {
+    const pools = [
+      { name: "system", orchestratorVersion: "1.32.0", nodeImageVersion: IMAGE.NOV },
+      { name: "user", orchestratorVersion: "1.31.2", nodeImageVersion: IMAGE.OCT },
+    ];
+    const cluster = { region: "westeurope", kubernetesVersion: "1.32.0", nodePools: pools, provisioningState: "Succeeded" };
+    expect(clusterMismatch(cluster, { type: "ControlPlaneOnly", kubernetesVersion: "1.32.0", nodeImageVersions: {} })).toBeUndefined();
+    expect(clusterMismatch(cluster, { type: "Full", kubernetesVersion: "1.32.0", nodeImageVersions: {} })).toBe("node pool 'user' reports Kubernetes 1.31.2, expected 1.32.0");
+    expect(clusterMismatch(cluster, { type: "ControlPlaneOnly", kubernetesVersion: "1.33.0", nodeImageVersions: {} })).toBe("the control plane reports Kubernetes 1.32.0, expected 1.33.0");
+    expect(clusterMismatch(cluster, { type: "NodeImageOnly", nodeImageVersions: { system: IMAGE.OCT } })).toBeUndefined(); // past the image asked for
+    expect(clusterMismatch(cluster, { type: "NodeImageOnly", nodeImageVersions: { user: IMAGE.NOV } })).toBe(`node pool 'user' reports image ${IMAGE.OCT}, expected ${IMAGE.NOV}`);
+    expect(clusterMismatch({ ...cluster, provisioningState: "Failed" }, { type: "NodeImageOnly", nodeImageVersions: {} })).toBe("the cluster's provisioning state is Failed, expected Succeeded");
+  });
+});
+
+describe("the member's probe", () => {
+  it("probes after the settle time; a healthy answer completes the member then, holding its slot until", async () => {
+    const o = await simulate(scenario({ members: [member("a", { healthCheck: PROBE }), member("b")] }));
+    expect(o.member("a").status).toMatchObject({ state: "Completed", completedTime: T(12) });
+    // One at a time: b waited for a's verification, not only its upgrade.
+    expect(o.opStarts("b")).toEqual([T(12)]);
+  });
+
+  it("with an injected probe: fails twice then answers 2xx → Completed at the third probe; always failing → Failed after retries + 1 probes", async () => {
+    const run = async (answers: boolean[]) => {
+      const parsed = parseScenario(scenario({ members: [member("a", { healthCheck: PROBE })] }));
+      const clock = new VirtualClock(Date.parse(parsed.start));
+      const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+      const probes: Array<{ at: string; member: string; url: string }> = [];
+      const probe = async (m: MemberRef, url: string): Promise<ProbeResult> => {
+        probes.push({ at: new Date(clock.now()).toISOString().replace(/\.000Z$/, "Z"), member: m.name, url });
+        const ok = answers[probes.length - 1] ?? false;
+        return { ok, detail: `GET ${url} answered ${ok ? 200 : 503}` };
+      };
+      const engine = UpdateRunEngine.create(
+        { name: "r", members: parsed.members, strategy: resolveScenarioStrategy(parsed), managedClusterUpdate: parsed.managedClusterUpdate },
+        fleet,
+        { probe },
+      );
+      engine.start(clock.now());
+      await drive(engine, clock);
+      return { status: engine.status(), probes };
+    };
+    const recovering = await run([false, false, true]);
+    expect(recovering.probes.map((p) => p.at)).toEqual([T(12), "2026-12-05T00:12:30Z", T(13)]);
+    expect(recovering.probes[0]).toMatchObject({ member: "a", url: "https://a.example.test/healthz" });
+    expect(recovering.status.stages[0]!.groups[0]!.members[0]!.status).toMatchObject({ state: "Completed", completedTime: T(13) });
+
+    const failing = await run([]);
+    expect(failing.probes).toHaveLength(3);
+    const a = failing.status.stages[0]!.groups[0]!.members[0]!;
+    expect(a.status).toMatchObject({ state: "Failed", completedTime: T(13), error: { code: "HealthCheckFailed" } });
+    expect(a.message).toBe("Health check failed (probe): GET https://a.example.test/healthz answered 503, 3 attempts.");
+  });
+
+  it("simulation.healthy false makes the probe fail too (when the cluster checks pass, e.g. before any upgrade result)", async () => {
+    const fleetText = scenario({ members: [member("a", { healthy: false })] });
+    const parsed = parseScenario(fleetText);
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, new VirtualClock(Date.parse(parsed.start)));
+    expect(await fleet.probe({ name: "a" }, "https://x.test/")).toEqual({ ok: false, detail: "GET https://x.test/ answered 503 (simulated: healthy is false)" });
+  });
+
+  it("rejects a probe that is not an http(s) URL, with its path", () => {
+    const yaml = scenario({ members: [member("a", { healthCheck: "{url: 'ftp://x.test/'}" })] });
+    expect(() => parseScenario(yaml)).toThrow(/members\[0\]\.healthCheck\.url: must be an http or https URL/);
+  });
+});
