@@ -78,7 +78,10 @@ function item(scale: TimeScale, cls: string, status: { startTime?: string | unde
   return "";
 }
 
-/** Gate markers: at the gate's end (approval), else its start, else its stage's or group's start or end. */
+/**
+ * Gate markers: at the gate's end (approval), else its start, else its stage's or group's start or end;
+ * behind each, the line of its wait.
+ */
 function gates(scale: TimeScale, list: readonly GateStatus[] | undefined, where: string, fallback: string | undefined): string {
   if (list === undefined) return "";
   return list
@@ -86,13 +89,16 @@ function gates(scale: TimeScale, list: readonly GateStatus[] | undefined, where:
       const time = gate.status.completedTime ?? gate.status.startTime ?? fallback;
       const at = time === undefined ? (where.startsWith("before") ? scale.start : scale.end) : Date.parse(time);
       const title = escapeAttribute(gateTooltip(gate, where));
-      const waited =
-        gate.status.startTime !== undefined && gate.status.completedTime !== undefined
-          ? `<i class="gspan" style="left:${scale.position(Date.parse(gate.status.startTime))};width:${scale.width(Date.parse(gate.status.startTime), Date.parse(gate.status.completedTime))}"></i>`
-          : "";
+      const waited = gate.status.startTime === undefined ? "" : gateWait(scale, Date.parse(gate.status.startTime), gate.status.completedTime);
       return `${waited}<i class="gate ${stateClass(gate.status.state)}" style="left:${scale.position(at)}" title="${title}"></i>`;
     })
     .join("");
+}
+
+/** How long a gate waited for approval: a line from its start to its end, or on to the axis's end while it waits. */
+function gateWait(scale: TimeScale, start: number, completedTime: string | undefined): string {
+  const end = completedTime === undefined ? scale.end : Date.parse(completedTime);
+  return `<i class="gspan${completedTime === undefined ? " open" : ""}" style="left:${scale.position(start)};width:${scale.width(start, end)}"></i>`;
 }
 
 function axisRow(scale: TimeScale): string {

@@ -7,6 +7,7 @@ import { simulateScenario } from "../../src/simulation/simulateScenario";
 export const SHARED_SCENARIOS = resolve(__dirname, "../../../shared/scenarios");
 export const DEMO_SCENARIO = resolve(__dirname, "../../examples/demo/scenario.yaml");
 export const MIXED_STATES_SCENARIO = resolve(__dirname, "mixedStates.yaml");
+export const GATED_SCENARIO = resolve(__dirname, "gatedRun.yaml");
 
 /** What `fleet-update simulate FILE --json` prints, parsed back. */
 export async function simulateJson(file: string): Promise<SimulateJson> {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { generateReport } from "../../src/report";
 import { STATE_COLOURS } from "../../src/report/palette";
-import { DEMO_SCENARIO, MIXED_STATES_SCENARIO, SHARED_SCENARIOS, allMembers, largeRunInput, simulateJson, type StatusJson } from "./fixtures";
+import { DEMO_SCENARIO, GATED_SCENARIO, MIXED_STATES_SCENARIO, SHARED_SCENARIOS, allMembers, largeRunInput, simulateJson, type StatusJson } from "./fixtures";
 
 /** Each row is one line of the page; this finds a member's, stage's or group's. */
 function rowOf(html: string, kind: "member" | "stage" | "group", name: string): string {
@@ -98,6 +98,17 @@ describe("the report page", () => {
     expect(stage).toMatch(/<i class="gspan" style="left:11\.111%;width:66\.667%"><\/i><i class="gate c-Completed" style="left:77\.778%" title="Gate Change board before stage production&#10;State: Completed&#10;Start: 2026-12-05T00:10:00Z&#10;End: 2026-12-05T01:10:00Z&#10;Duration: 1h&#10;Gate id: cab"/);
     expect(rowOf(html, "group", "prod-us")).toMatch(/<i class="gate c-Pending" style="left:100\.000%" title="Gate Smoke tests after group prod-us&#10;State: Pending/);
     expect(generateReport({ status }).match(/<i class="gate/g)).toBeNull();
+  });
+
+  it("marks the gates of a real gated run: the approved one at its approval, the one still waiting at its start", async () => {
+    // gatedRun.yaml: the stage's before-gate waits from 00:00 and is approved at 02:00; the members run
+    // 02:00-02:20; the group's after-gate waits from 02:20 on. The axis spans 00:00-02:20.
+    const { status, events } = await simulateJson(GATED_SCENARIO);
+    const html = generateReport({ status, events });
+    expect(rowOf(html, "stage", "production")).toMatch(
+      /<i class="gspan" style="left:0\.000%;width:85\.714%"><\/i><i class="gate c-Completed" style="left:85\.714%" title="Gate Change board &lt;CAB&gt; before stage production&#10;State: Completed&#10;Start: 2026-12-05T00:00:00Z&#10;End: 2026-12-05T02:00:00Z/,
+    );
+    expect(rowOf(html, "group", "prod")).toMatch(/<i class="gspan open" style="left:100\.000%;width:0\.000%"><\/i><i class="gate c-Pending" style="left:100\.000%" title="Gate Smoke tests after group prod&#10;State: Pending&#10;Start: 2026-12-05T02:20:00Z/);
   });
 
   it("summarizes the run: outcome, times, duration, counts per state, node images", async () => {

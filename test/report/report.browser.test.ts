@@ -12,7 +12,7 @@ import type { UpdateRunStatus, UpdateState } from "../../src/model/status";
 import { generateReport } from "../../src/report";
 import { STATE_COLOURS } from "../../src/report/palette";
 import { ReportBrowser } from "./browser";
-import { DEMO_SCENARIO, MIXED_STATES_SCENARIO, SHARED_SCENARIOS, allMembers, simulateJson, type MemberJson } from "./fixtures";
+import { DEMO_SCENARIO, GATED_SCENARIO, MIXED_STATES_SCENARIO, SHARED_SCENARIOS, allMembers, simulateJson, type MemberJson } from "./fixtures";
 
 const SCREENSHOTS = resolve(__dirname, "../../test-output/report");
 
@@ -120,6 +120,20 @@ describe("the report in Chromium", () => {
     expect((await page.locator("#hovercard").innerText()).split("\n")).toEqual(expectedCardLines(broken));
     await page.screenshot({ path: `${SCREENSHOTS}/mixed-states.png`, fullPage: true });
     expect(browser.foreignRequests).toEqual([]);
+    await page.close();
+  });
+
+  it("shows approval gates as markers with their details on hover", async () => {
+    const result = await simulateJson(GATED_SCENARIO);
+    const { page, url, requests } = await browser.open("gated", generateReport(result));
+    expect(await page.locator('[data-stage="production"] .gate').count()).toBe(1);
+    expect(await page.locator('[data-group="prod"] .gate').count()).toBe(1);
+    await page.hover('[data-stage="production"] .gate');
+    expect((await page.locator("#hovercard").innerText()).split("\n").slice(0, 2)).toEqual(["Gate Change board <CAB> before stage production", "State: Completed"]);
+    await page.hover('[data-group="prod"] .gate');
+    expect((await page.locator("#hovercard").innerText()).split("\n").slice(0, 2)).toEqual(["Gate Smoke tests after group prod", "State: Pending"]);
+    await page.screenshot({ path: `${SCREENSHOTS}/gated.png`, fullPage: true });
+    expect(requests).toEqual([url]);
     await page.close();
   });
 
