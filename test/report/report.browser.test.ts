@@ -49,11 +49,11 @@ describe("the report in Chromium", () => {
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await ReportBrowser.start();
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-  });
+  }, 60_000);
 
   it("shows the demo run: a row per member under its stage and group, the summary, the hover card; fetches nothing", async () => {
     const result = await simulateJson(DEMO_SCENARIO);
