@@ -2,7 +2,8 @@
  * Finding the runs in the report's input. Accepted: a `fleet-update simulate --json` result
  * (`{status, clusters, events}`), `pulumi stack output --json` of a program exporting an UpdateRun's
  * `status` and `summary`, a bare status tree, or an object whose values are any of these (a stack
- * exporting several runs). Problems are field paths, as everywhere else in the project.
+ * exporting several runs) or lists of them (chained runs: `simulate --json` of a `runs:` scenario).
+ * Problems are field paths, as everywhere else in the project.
  */
 import type { z } from "zod";
 import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
@@ -21,7 +22,7 @@ export interface ReportSummary {
 }
 
 export interface ReportRun {
-  /** The run's name (from its run event), or the stack output's key holding it. */
+  /** The run's name (its own `name`, its run event's), or the key holding it. */
   name: string;
   status: ReportStatus;
   summary: ReportSummary;
@@ -39,12 +40,17 @@ export function readReportRuns(input: unknown): ReportRun[] {
   const runs: ReportRun[] = [];
   const issues: FieldIssue[] = [];
   for (const [key, value] of Object.entries(input)) {
-    try {
-      if (isObject(value) && isStatusTree(value.status)) runs.push(parseHolder(value, [key], key));
-      else if (isStatusTree(value)) runs.push(parseStatus(value, [key], key));
-    } catch (e) {
-      if (!(e instanceof ValidationError)) throw e;
-      issues.push(...e.issues);
+    const candidates: Array<[unknown, PropertyKey[], string]> = Array.isArray(value)
+      ? value.map((item, i) => [item, [key, i], isObject(item) && typeof item.name === "string" ? item.name : `${key}[${i}]`])
+      : [[value, [key], key]];
+    for (const [candidate, path, name] of candidates) {
+      try {
+        if (isObject(candidate) && isStatusTree(candidate.status)) runs.push(parseHolder(candidate, path, name));
+        else if (isStatusTree(candidate)) runs.push(parseStatus(candidate, path, name));
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        issues.push(...e.issues);
+      }
     }
   }
   if (issues.length > 0) throw new ValidationError(issues);

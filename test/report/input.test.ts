@@ -51,6 +51,19 @@ describe("readReportRuns", () => {
     expect(runs[1]!.summary).toEqual(summarize(status as UpdateRunStatus));
   });
 
+  it("reads a list of runs (chained runs), each named by its own name, errors pointing into the list", async () => {
+    const first = await simulateJson(STAGED);
+    const second = await simulateJson(`${SHARED_SCENARIOS}/01-default-sequential.yaml`);
+    const runs = readReportRuns({ runs: [{ name: "canary-wave", ...first }, { name: "rest", ...second }, { note: "not a run" }], clusters: [] });
+    expect(runs.map((r) => [r.name, r.summary.members.total, r.events?.length])).toEqual([
+      ["canary-wave", 4, first.events.length],
+      ["rest", second.status.stages.flatMap((s) => s.groups.flatMap((g) => g.members)).length, second.events.length],
+    ]);
+    const broken = structuredClone(second);
+    broken.status.stages[0]!.status.state = "Done";
+    expect(issuesOf({ runs: [first, broken] })).toEqual([expect.stringMatching(/^runs\[1\]\.status\.stages\[0\]\.status\.state: /)]);
+  });
+
   it("reads a bare status tree", async () => {
     const { status } = await simulateJson(STAGED);
     expect(readReportRuns(status).map((r) => r.summary.members.total)).toEqual([4]);
