@@ -1,0 +1,65 @@
+/**
+ * Opening what a run drives: the backend, its clock and the run's journal. Shared by the Pulumi
+ * provider (`src/pulumi/runSession.ts`) and `fleet-update run` (`src/cli/run.ts`), so both keep a
+ * run's journal in the same place.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { AzureBackend } from "../backends/azure/azureBackend";
+import { credentialFor } from "../backends/azure/credentials";
+import { openFileBackedFleet } from "../backends/simulator/fileBacked";
+import type { ClusterBackend } from "../engine/backend";
+import type { Clock } from "../engine/clock";
+import { RunJournal } from "../pulumi/journal";
+import type { BackendConfig } from "../pulumi/runInputs";
+import { RealClock } from "../runtime/realClock";
+
+export interface OpenBackend {
+  backend: ClusterBackend;
+  clock: Clock;
+  journal: RunJournal;
+  /** The backend clock's instant for a real deadline (simulated time may run faster). */
+  deadline: (realMs: number) => number;
+  /** Real milliseconds from now until the backend clock reaches `instant` (for sleeps that can be cut short). */
+  realMsUntil: (instant: number) => number;
+  /**
+   * Real ARM never says when a version will reach a region: a member Pending for that looks again
+   * this often. Undefined for the simulated world, which announces it (the engine wakes exactly then).
+   */
+  recheckUnknownAfterMs?: number;
+}
+
+/** Where run journals live for backends without a state file of their own. */
+export const JOURNAL_DIRECTORY = path.join(".fleet-update", "runs");
+
+/** Relative paths (the fleet file, the CA file, the journal directory) are resolved against `baseDir`. */
+export function openBackend(config: BackendConfig, runName: string, baseDir: string = process.cwd()): OpenBackend {
+  const { simulator, azure } = config;
+  if (simulator !== undefined) {
+    const { fleet, clock, stateFile } = openFileBackedFleet(simulator, baseDir);
+    return {
+      backend: fleet,
+      clock,
+      journal: RunJournal.beside(stateFile, runName),
+      deadline: (realMs) => clock.toSimulated(realMs),
+      realMsUntil: (instant) => clock.toReal(instant) - Date.now(),
+    };
+  }
+  const settings = azure as NonNullable<typeof azure>;
+  const clock = new RealClock();
+  const backend = new AzureBackend({
+    credential: credentialFor(settings.credential),
+    clock,
+    ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
+    ...(settings.trustedCaFile === undefined ? {} : { trustedCaPem: fs.readFileSync(path.resolve(baseDir, settings.trustedCaFile), "utf8") }),
+    ...(settings.pollIntervalSeconds === undefined ? {} : { initialPollMs: settings.pollIntervalSeconds.initial * 1000, steadyPollMs: settings.pollIntervalSeconds.steady * 1000 }),
+  });
+  return {
+    backend,
+    clock,
+    journal: RunJournal.in(path.resolve(baseDir, JOURNAL_DIRECTORY), runName),
+    deadline: (realMs) => realMs,
+    realMsUntil: (instant) => instant - Date.now(),
+    recheckUnknownAfterMs: 15 * 60_000,
+  };
+}

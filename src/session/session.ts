@@ -1,0 +1,114 @@
+/**
+ * One run driven in real (or scaled) time with a journal: create it or resume it, apply the user's
+ * controls, drive it until it settles, returns early or meets its deadline. Shared by the Pulumi
+ * provider (`src/pulumi/runSession.ts`, one `pulumi up`) and `fleet-update run` (`src/cli/run.ts`);
+ * each decides which run to continue (`RunChoice`) and what to make of the result.
+ */
+import { drive, type RunAction } from "../engine/drive";
+import { UpdateRunEngine } from "../engine/engine";
+import type { EngineOptions } from "../engine/context";
+import type { Clock } from "../engine/clock";
+import type { RunState } from "../engine/runState";
+import type { RunEvent } from "../model/status";
+import type { RunJournal } from "../pulumi/journal";
+import type { UpdateRunInputs } from "../pulumi/runInputs";
+import { httpProbe } from "../runtime/httpProbe";
+import type { OpenBackend } from "./openBackend";
+import { StopRequested, StoppableClock, type StopRequest } from "./stopRequest";
+
+/** Which run to drive: `engineState` to resume it, or none for a new run with this id. */
+export interface RunChoice {
+  id: string;
+  engineState?: RunState;
+}
+
+/** What makes the run: the fields a new engine is created from. */
+export type RunDefinition = Pick<UpdateRunInputs, "runName" | "members" | "strategy" | "managedClusterUpdate">;
+
+/** How the user steers the run, applied on every call (SPEC §3.8, §3.9; issue 5). */
+export type RunControls = Pick<UpdateRunInputs, "state" | "skip" | "approvals" | "timeoutMinutes" | "returnAfterMinutes">;
+
+export interface Session {
+  id: string;
+  engine: UpdateRunEngine;
+  clock: Clock;
+  journal: RunJournal;
+  /** Whether this continues a run created earlier (its events so far went elsewhere). */
+  resumed: boolean;
+  /** Write the engine's state to the journal now. */
+  save: () => void;
+  opened: OpenBackend;
+}
+
+/**
+ * The engine of the chosen run, journaling its state before every upgrade it starts (write-ahead)
+ * and, once driven, after every pass.
+ */
+export function openSession(opened: OpenBackend, run: RunDefinition, identity: string, choice: RunChoice, onEvent: (event: RunEvent) => void): Session {
+  let save = (): void => {};
+  const options: EngineOptions = {
+    onEvent,
+    checkpoint: () => save(),
+    probe: httpProbe,
+    ...(opened.recheckUnknownAfterMs === undefined ? {} : { recheckUnknownAfterMs: opened.recheckUnknownAfterMs }),
+  };
+  const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(choice.engineState, opened.backend, options);
+  save = () => opened.journal.write({ runId: choice.id, identity, engineState: engine.snapshot() });
+  return { id: choice.id, engine, clock: opened.clock, journal: opened.journal, resumed: choice.engineState !== undefined, save, opened };
+}
+
+function newEngine(run: RunDefinition, opened: OpenBackend, options: EngineOptions): UpdateRunEngine {
+  return UpdateRunEngine.create(
+    { name: run.runName, members: run.members, ...(run.strategy === undefined ? {} : { strategy: run.strategy }), managedClusterUpdate: run.managedClusterUpdate },
+    opened.backend,
+    options,
+  );
+}
+
+export interface DriveResult {
+  /** The deadline, on the backend's clock. */
+  until: number;
+  /** `returnAfterMinutes` on the backend's clock (ms), when set. */
+  returnWhenIdleFor?: number;
+}
+
+/**
+ * Apply the controls and drive the run until it settles, returns early (`returnAfterMinutes`) or
+ * meets its deadline (`timeoutMinutes`, real minutes from now). With `stop`, a stop asked for
+ * meanwhile is applied at that instant and the run is driven on while in-flight upgrades finish.
+ */
+export async function driveSession(session: Session, controls: RunControls, stop?: StopRequest): Promise<DriveResult> {
+  const { engine, clock, save, opened } = session;
+  // Our own deadline, in real minutes (the Pulumi host ignores customTimeouts).
+  const until = opened.deadline(Date.now() + controls.timeoutMinutes * 60_000);
+  // Issue 5: with `returnAfterMinutes`, a long wait ends this call (the next call continues).
+  const returnWhenIdleFor = controls.returnAfterMinutes === undefined ? undefined : opened.deadline(controls.returnAfterMinutes * 60_000) - opened.deadline(0);
+  const options = { until, onPass: save, ...(returnWhenIdleFor === undefined ? {} : { returnWhenIdleFor }) };
+  const sleeper = stop === undefined ? clock : new StoppableClock(clock, opened.realMsUntil, stop);
+  // The user's controls are actions at this instant, so they and the first pass share one instant.
+  let actions = controlActions(controls, clock.now());
+  for (;;) {
+    try {
+      await drive(engine, sleeper, { ...options, actions });
+    } catch (e) {
+      // Thrown only between passes, after the state was journaled.
+      if (!(e instanceof StopRequested)) throw e;
+    }
+    if (stop?.take() !== true || engine.settled) break;
+    actions = [{ at: clock.now(), stop: true }];
+  }
+  save();
+  return { until, ...(returnWhenIdleFor === undefined ? {} : { returnWhenIdleFor }) };
+}
+
+/**
+ * `skip`, `approvals` and `state` as actions (SPEC §3.8, §3.9). Skips are idempotent: items already
+ * finished are left as they are, so the whole list is applied on every call. A refused skip throws.
+ */
+function controlActions(controls: RunControls, at: number): RunAction[] {
+  const actions: RunAction[] = [];
+  if (controls.skip.length > 0) actions.push({ at, skip: controls.skip });
+  if (controls.approvals.length > 0) actions.push({ at, approve: controls.approvals });
+  actions.push(controls.state === "Running" ? { at, start: true } : { at, stop: true });
+  return actions;
+}

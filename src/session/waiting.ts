@@ -1,0 +1,27 @@
+/** What an idle run waits for, read from its status: for the messages of a run that returned early. */
+import type { UpdateRunStatus } from "../model/status";
+
+/** Ids of the gates waiting for approval. */
+export function pendingGates(status: UpdateRunStatus): string[] {
+  const gates: string[] = [];
+  for (const stage of status.stages) {
+    for (const g of [...(stage.beforeGates ?? []), ...(stage.afterGates ?? [])]) if (g.status.state === "Pending") gates.push(g.gateId);
+    for (const group of stage.groups) {
+      for (const g of [...(group.beforeGates ?? []), ...(group.afterGates ?? [])]) if (g.status.state === "Pending") gates.push(g.gateId);
+    }
+  }
+  return gates;
+}
+
+/** Gates first, then a running after-stage wait, then the first Pending member's reason. */
+export function waitingLine(status: UpdateRunStatus): string {
+  const gates = pendingGates(status);
+  if (gates.length > 0) return `Waiting for approval of ${gates.map((id) => `'${id}'`).join(", ")} (add to \`approvals\`).`;
+  for (const stage of status.stages) {
+    if (stage.afterStageWaitStatus?.status.state === "Running") return `Waiting: stage '${stage.name}' after-stage wait is running.`;
+    for (const member of stage.groups.flatMap((g) => g.members)) {
+      if (member.status.state === "Pending" && member.message !== undefined) return `Waiting: ${member.name}: ${member.message}`;
+    }
+  }
+  return `The run is ${status.status.state}.`;
+}
