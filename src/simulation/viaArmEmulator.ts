@@ -7,7 +7,8 @@
 import type { TokenCredential } from "@azure/core-auth";
 import { AzureBackend } from "../backends/azure/azureBackend";
 import { emulatorCredential } from "../backends/azure/credentials";
-import { startArmEmulator, type ArmEmulatorOptions } from "../backends/azure/emulator";
+import { startArmEmulator, type ArmEmulatorOptions, type RequestCounters } from "../backends/azure/emulator";
+import type { FleetState } from "../backends/simulator";
 import type { Scenario } from "../model/scenario";
 import type { RunEvent } from "../model/status";
 import { runScenario, type SimulationReport } from "./simulateScenario";
@@ -29,8 +30,18 @@ export interface ViaArmOptions {
 }
 
 export interface ArmSimulationReport extends SimulationReport {
-  requests: { GET: number; PUT: number; POST: number; throttled: number };
+  /** Requests the emulator answered; `throttled`: refused by its token buckets; `faults`: injected, by kind in `injected`. */
+  requests: Pick<RequestCounters, "GET" | "PUT" | "POST" | "throttled" | "faults" | "injected">;
+  /** The emulated clusters as the run left them, each operation with what it asked for (for accounting). */
+  fleetState: FleetState;
 }
+
+/**
+ * The SDK pauses between retries of a 5xx or a dropped connection in real time (1 s, doubling): on the
+ * emulator's compressed clock that would be simulated hours, so the pauses are compressed too.
+ */
+const RETRY_DELAY_MS = 5;
+const MAX_RETRY_DELAY_MS = 50;
 
 export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArmOptions = {}): Promise<ArmSimulationReport> {
   const emulator = await startArmEmulator({
@@ -44,7 +55,14 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
     ...(options.seed === undefined ? {} : { seed: options.seed }),
   });
   try {
-    const backend = new AzureBackend({ credential: options.credential ?? emulatorCredential, clock: emulator.clock, endpoint: emulator.url, trustedCaPem: emulator.certificatePem });
+    const backend = new AzureBackend({
+      credential: options.credential ?? emulatorCredential,
+      clock: emulator.clock,
+      endpoint: emulator.url,
+      trustedCaPem: emulator.certificatePem,
+      retryDelayInMs: RETRY_DELAY_MS,
+      maxRetryDelayInMs: MAX_RETRY_DELAY_MS,
+    });
     const report = await runScenario(scenario, {
       backend,
       clock: emulator.clock,
@@ -58,8 +76,8 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
       engineOptions: { recheckUnknownAfterMs: RECHECK_UNKNOWN_MS },
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     });
-    const { GET, PUT, POST, throttled } = emulator.counters;
-    return { ...report, requests: { GET, PUT, POST, throttled } };
+    const { GET, PUT, POST, throttled, faults, injected } = emulator.counters;
+    return { ...report, requests: { GET, PUT, POST, throttled, faults, injected: { ...injected } }, fleetState: emulator.fleet.toState() };
   } finally {
     await emulator.close();
   }

@@ -5,7 +5,7 @@
  */
 import type { ManagedCluster } from "@azure/arm-containerservice";
 import { describe, expect, it } from "vitest";
-import { nextStep } from "../../src/backends/azure/azureBackend";
+import { nextStep } from "../../src/backends/azure/steps";
 import { parseManagedClusterId } from "../../src/backends/azure/armIds";
 import { clusterInfo, maintenanceConfigurations } from "../../src/backends/azure/convert";
 import { BackendError } from "../../src/engine/backend";

@@ -57,19 +57,19 @@ describe("the request log", () => {
     await emulator.close();
   });
 
-  test("records method, path without query and status, and counts GET/PUT/POST", async () => {
+  test("records method, path without query and status, and counts requests by method", async () => {
     const client = sdkClient(emulator);
     const cluster = await client.managedClusters.get(RESOURCE_GROUP, "epsilon");
     await client.managedClusters.createOrUpdate(RESOURCE_GROUP, "epsilon", cluster);
     await raw(emulator, "POST", clusterPath("nope", "/agentPools/system/upgradeNodeImageVersion"));
-    await raw(emulator, "DELETE", clusterPath("epsilon"));
+    await raw(emulator, "DELETE", clusterPath("epsilon", "/upgradeProfiles/default"));
     expect(emulator.requests).toEqual([
       { method: "GET", path: clusterPath("epsilon"), status: 200 },
       { method: "PUT", path: clusterPath("epsilon"), status: 200 },
       { method: "POST", path: clusterPath("nope", "/agentPools/system/upgradeNodeImageVersion"), status: 404 },
-      { method: "DELETE", path: clusterPath("epsilon"), status: 405 },
+      { method: "DELETE", path: clusterPath("epsilon", "/upgradeProfiles/default"), status: 405 },
     ]);
-    expect(emulator.counters).toEqual({ GET: 1, PUT: 1, POST: 1, throttled: 0, faults: 0 });
+    expect(emulator.counters).toEqual({ GET: 1, PUT: 1, POST: 1, PATCH: 0, DELETE: 1, throttled: 0, faults: 0, injected: { reset: 0, serverError: 0, throttle: 0, lostResponse: 0 } });
     emulator.clearRequestLog();
     expect(emulator.requests).toEqual([]);
     expect(emulator.counters.GET).toBe(0);

@@ -46,7 +46,8 @@ describe("a fixed seed", () => {
     expect(counts[0]).toBeGreaterThan(8);
     expect(counts[0]).toBeLessThan(35);
     expect(counts[200]).toBe(200 - serverErrors - (counts[429] ?? 0) - (counts[0] ?? 0));
-    expect(first.counters).toEqual({ GET: 200, PUT: 0, POST: 0, throttled: 0, faults: 200 - (counts[200] ?? 0) });
+    expect(first.counters).toMatchObject({ GET: 200, PUT: 0, POST: 0, throttled: 0, faults: 200 - (counts[200] ?? 0) });
+    expect(first.counters.injected).toEqual({ reset: counts[0], serverError: serverErrors, throttle: counts[429], lostResponse: 0 });
     expect(first.requests.map((r) => r.status)).toEqual(a);
     expect(first.requests.filter((r) => r.fault === "reset").length).toBe(counts[0]);
   });

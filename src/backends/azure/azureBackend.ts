@@ -2,27 +2,33 @@
  * `ClusterBackend` over ARM with `@azure/arm-containerservice` (api-version 2026-06-01) and
  * `@azure/identity`.
  *
- * An upgrade is a short sequence of ARM long-running operations: the cluster PUT for versions
- * (ControlPlaneOnly: control plane only; Full: control plane and every pool), then, for images,
- * `upgradeNodeImageVersion` per pool still behind. One operation runs on a cluster at a time. The
- * backend follows an upgrade by reading the cluster: while it is busy the upgrade is in progress;
- * once idle, the next step still missing is started, until nothing is — so following resumes from
- * the cluster itself after any restart, and never redoes a step that is done.
+ * An upgrade is a short sequence of ARM long-running operations (`steps.ts`): the cluster PUT for
+ * versions (ControlPlaneOnly: control plane only; Full: control plane and every pool), then, for
+ * images, `upgradeNodeImageVersion` per pool still behind. One operation runs on a cluster at a time.
+ * The backend follows an upgrade by reading the cluster: while it is busy the upgrade is in progress;
+ * once idle, the next step still missing is started, until nothing is — so following resumes from the
+ * cluster itself after any restart, and never redoes a step that is done.
+ *
+ * A write whose answer is lost (the connection drops after ARM applied it) is not simply sent again:
+ * the cluster is read first, and a step found under way or done is followed, not repeated.
  *
  * ARM throttles a subscription (reads: 250 at once, then 25 a second); the SDK waits out a 429's
  * `Retry-After` and retries. To keep reads few, `startUpgrade` reuses the engine's read of the cluster
- * made just before it, and the newest node images are read once per family per region offer, not per
- * pool per cluster read. A stopped cluster is refused (`ClusterStopped`) before anything is written.
+ * made just before it, and a region's offer is read once per reconcile pass (`regionOffers.ts`). A
+ * stopped cluster is refused (`ClusterStopped`) before anything is written.
  */
 import { ContainerServiceClient, type ManagedCluster, type MaintenanceConfiguration } from "@azure/arm-containerservice";
 import type { TokenCredential } from "@azure/core-auth";
+import { isRestError } from "@azure/core-rest-pipeline";
 import { BackendError, CLUSTER_STOPPED, clusterStoppedMessage, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
 import type { Clock } from "../../engine/clock";
-import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
 import { parseManagedClusterId, type ManagedClusterId } from "./armIds";
 import { clusterInfo, isBusy } from "./convert";
 import { credentialProblem } from "./credentials";
-import { armError } from "./errors";
+import { armError, type ArmError } from "./errors";
+import { AZURE_PUBLIC_CLOUD, RegionOffers } from "./regionOffers";
+import { nextStep, operationIdOf, stepName, stepStarted, withVersions, type Step } from "./steps";
+
 
 export interface AzureBackendOptions {
   credential: TokenCredential;
@@ -40,10 +46,13 @@ export interface AzureBackendOptions {
   initialPhaseMs?: number;
   /** SDK retry settings (the SDK retries throttling and transient failures itself). */
   maxRetries?: number;
+  /** Real ms before the SDK's first retry of a 5xx or a dropped connection (SDK default 1 s), doubling up to `maxRetryDelayInMs` (default 64 s). */
+  retryDelayInMs?: number;
+  maxRetryDelayInMs?: number;
 }
 
-/** The steps of an upgrade still missing on a cluster, in the order they run. */
-type Step = { kind: "versions"; controlPlaneOnly: boolean } | { kind: "image"; pool: string; version: string };
+/** An aborted upgrade (`provisioningState` Canceled, ARM's abort) fails its member with this code. */
+export const UPGRADE_ABORTED = "UpgradeAborted";
 
 interface Followed {
   startedAt: number;
@@ -51,6 +60,8 @@ interface Followed {
 }
 
 const MAX_STEPS = 50;
+/** Writes of one step, counting those re-sent after the cluster showed an earlier one never landed. */
+const MAX_WRITE_ATTEMPTS = 4;
 
 /**
  * `startUpgrade` reuses the cluster as `getCluster` read it at most this long ago (clock time) instead
@@ -59,52 +70,47 @@ const MAX_STEPS = 50;
  */
 const REUSE_READ_MS = 60_000;
 
-/** A node pool whose upgrade profile tells the newest image of its family in its region. */
-interface ImageSource {
-  id: ManagedClusterId;
-  pool: string;
-}
-
 export class AzureBackend implements ClusterBackend {
   private readonly clients = new Map<string, ContainerServiceClient>();
-  /** Latest node image per family seen in each region (from agent pool upgrade profiles). */
-  private readonly latestImages = new Map<string, Map<string, string>>();
-  /** Per region, per image family: the pool of that family read last (see `getRegionOffer`). */
-  private readonly imageSources = new Map<string, Map<string, ImageSource>>();
+  private readonly offers: RegionOffers;
   /** The cluster as `getCluster` last read it, per cluster id, for the `startUpgrade` that follows. */
   private readonly lastRead = new Map<string, { cluster: ManagedCluster; at: number }>();
   private readonly followed = new Map<string, Followed>();
 
-  constructor(private readonly options: AzureBackendOptions) {}
+  constructor(private readonly options: AzureBackendOptions) {
+    this.offers = new RegionOffers({
+      anyClient: () => {
+        const first = this.clients.entries().next().value as [string, ContainerServiceClient] | undefined;
+        return first === undefined ? undefined : { subscriptionId: first[0], client: first[1] };
+      },
+      clientOf: (id) => this.client(id),
+      call: (request) => this.call(request),
+      endpoint: (options.endpoint ?? AZURE_PUBLIC_CLOUD).replace(/\/+$/, ""),
+    });
+  }
 
   async getCluster(member: MemberRef): Promise<ClusterInfo> {
     const id = this.idOf(member);
     const readAt = this.options.clock.now();
-    const cluster = await this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name));
+    const cluster = await this.read(id);
     const configs: MaintenanceConfiguration[] = [];
     await this.call(async () => {
       for await (const config of this.client(id).maintenanceConfigurations.listByManagedCluster(id.resourceGroup, id.name)) configs.push(config);
     });
     const info = clusterInfo(cluster, configs);
-    this.noteImageSources(id, cluster, info.region);
+    this.offers.noteCluster(id, cluster, info.region);
     this.rememberRead(id, cluster, readAt);
     return info;
   }
 
-  async getRegionOffer(region: string): Promise<RegionOffer> {
-    const anyClient = this.clients.values().next().value as ContainerServiceClient | undefined;
-    if (anyClient === undefined) throw new BackendError("NotReady", "no cluster has been read yet, so no subscription is known to list versions with");
-    const listed = await this.call(() => anyClient.managedClusters.listKubernetesVersions(region));
-    const kubernetesVersions = (listed.values ?? []).flatMap((minor) => Object.keys(minor.patchVersions ?? {})).map((version) => ({ version }));
-    await this.learnLatestImages(region);
-    const nodeImages = [...(this.latestImages.get(region)?.values() ?? [])].map((version) => ({ version }));
-    return { kubernetesVersions, nodeImages };
+  getRegionOffer(region: string): Promise<RegionOffer> {
+    return this.offers.offer(region);
   }
 
   async startUpgrade(member: MemberRef, request: UpgradeRequest): Promise<StartedOperation> {
     const id = this.idOf(member);
     const now = this.options.clock.now();
-    const cluster = this.takeRecentRead(id, now) ?? (await this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name)));
+    const cluster = this.takeRecentRead(id, now) ?? (await this.read(id));
     checkStartable(id, cluster);
     const step = nextStep(cluster, request);
     const operationId = step === undefined ? `noop-${id.name}-${now}` : await this.run(id, cluster, request, step);
@@ -117,83 +123,63 @@ export class AzureBackend implements ClusterBackend {
     const now = this.options.clock.now();
     const followed = this.followed.get(operationId) ?? { startedAt: now, steps: 1 };
     this.followed.set(operationId, followed);
-    const cluster = await this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name));
+    const inProgress: OperationState = { status: "InProgress", checkAgainAt: this.nextPoll(followed.startedAt, now) };
+    const cluster = await this.read(id);
     const pools = cluster.agentPoolProfiles ?? [];
-    if (isBusy(cluster.provisioningState) || pools.some((p) => isBusy(p.provisioningState))) {
-      return { status: "InProgress", checkAgainAt: this.nextPoll(followed.startedAt, now) };
-    }
+    if (isBusy(cluster.provisioningState) || pools.some((p) => isBusy(p.provisioningState))) return inProgress;
     const failedPool = pools.find((p) => p.provisioningState === "Failed");
     if (cluster.provisioningState === "Failed" || failedPool !== undefined) {
       return { status: "Failed", error: { code: "UpgradeFailed", message: `managed cluster ${id.name}${failedPool === undefined ? "" : ` (node pool ${failedPool.name})`} ended in provisioningState Failed` } };
     }
     const step = request === undefined ? undefined : nextStep(cluster, request);
     if (step === undefined) return { status: "Succeeded" };
+    const canceled = abortedUpgrade(id, cluster);
+    if (canceled !== undefined) return { status: "Failed", error: canceled };
     if (++followed.steps > MAX_STEPS) return { status: "Failed", error: { code: "UpgradeNotConverging", message: `managed cluster ${id.name} did not reach the target after ${MAX_STEPS} steps` } };
     // Stopped between two steps: the next one cannot start.
     if (cluster.powerState?.code === "Stopped") return { status: "Failed", error: { code: CLUSTER_STOPPED, message: clusterStoppedMessage(id.name) } };
-    await this.run(id, cluster, request as UpgradeRequest, step);
-    return { status: "InProgress", checkAgainAt: this.nextPoll(followed.startedAt, now) };
-  }
-
-  /** Start one step as an ARM long-running operation; returns its operation id. */
-  private async run(id: ManagedClusterId, cluster: ManagedCluster, request: UpgradeRequest, step: Step): Promise<string> {
-    const client = this.client(id);
-    if (step.kind === "image") {
-      const poller = client.agentPools.upgradeNodeImageVersion(id.resourceGroup, id.name, step.pool);
-      return operationIdOf(poller, `${id.name}-${step.pool}`);
+    try {
+      await this.run(id, cluster, request as UpgradeRequest, step);
+    } catch (e) {
+      if (!(e instanceof BackendError)) throw e;
+      // Someone else's operation got in between two steps: wait for it, then go on.
+      if (e.code === OPERATION_NOT_ALLOWED) return inProgress;
+      return { status: "Failed", error: { code: e.code, message: e.message } };
     }
-    // Versions: PUT the whole cluster with If-Match; a concurrent change (412) is re-read and retried.
-    let current = cluster;
-    for (let attempt = 0; ; attempt++) {
-      const body = withVersions(current, request.kubernetesVersion as string, !step.controlPlaneOnly);
-      const poller = client.managedClusters.createOrUpdate(id.resourceGroup, id.name, body, current.eTag === undefined ? {} : { ifMatch: current.eTag });
-      try {
-        return await operationIdOf(poller, id.name);
-      } catch (e) {
-        const error = armError(e);
-        if (attempt < 3 && (error.status === 412 || error.code === "EtagMismatch" || error.code === "PreconditionFailed")) {
-          current = await this.call(() => client.managedClusters.get(id.resourceGroup, id.name));
-          checkStartable(id, current);
-          continue;
-        }
-        throw error.toBackendError();
-      }
-    }
-  }
-
-  /** Remember, per image family in the region, a pool of that family to read the newest image from. */
-  private noteImageSources(id: ManagedClusterId, cluster: ManagedCluster, region: string): void {
-    const sources = this.imageSources.get(region) ?? new Map<string, ImageSource>();
-    this.imageSources.set(region, sources);
-    for (const pool of cluster.agentPoolProfiles ?? []) sources.set(imageFamily(pool.nodeImageVersion ?? ""), { id, pool: pool.name });
+    return inProgress;
   }
 
   /**
-   * Record the newest image per family in the region, from the upgrade profile of one pool per family
-   * (the one read last): one read per family each time the engine reads the region's offer (once per
-   * reconcile pass), not one per pool every time a cluster is read. A source gone meanwhile (404) is
-   * dropped; what was learned from it stays.
+   * Start one step as an ARM long-running operation; returns its operation id. A write that fails
+   * without a clear answer (412, 409, a dropped connection, 5xx after every retry) may still have been
+   * applied, so the cluster is read before anything is sent again: a step found under way (or done) is
+   * followed; a cluster changed by someone else is written again with its new eTag; a busy one waits.
    */
-  private async learnLatestImages(region: string): Promise<void> {
-    const known = this.latestImages.get(region) ?? new Map<string, string>();
-    this.latestImages.set(region, known);
-    const sources = this.imageSources.get(region) ?? new Map<string, ImageSource>();
-    for (const [key, { id, pool }] of [...sources]) {
-      let latest: string | undefined;
+  private async run(id: ManagedClusterId, cluster: ManagedCluster, request: UpgradeRequest, step: Step): Promise<string> {
+    let current = cluster;
+    for (let attempt = 1; ; attempt++) {
       try {
-        latest = (await this.call(() => this.client(id).agentPools.getUpgradeProfile(id.resourceGroup, id.name, pool))).latestNodeImageVersion;
+        return await this.write(id, current, request, step);
       } catch (e) {
-        if (e instanceof BackendError && (e.code === "NotFound" || e.code === "ResourceNotFound")) {
-          sources.delete(key);
-          continue;
-        }
-        throw e;
+        const error = armError(e);
+        if (attempt >= MAX_WRITE_ATTEMPTS || !mayHaveLanded(e, error)) throw credentialProblem(e) ?? error.toBackendError();
+        current = await this.read(id);
+        if (stepStarted(current, request, step)) return stepName(id.name, step);
+        checkStartable(id, current);
       }
-      if (latest === undefined) continue;
-      const family = imageFamily(latest);
-      const seen = known.get(family);
-      if (seen === undefined || compareImageVersions(latest, seen) > 0) known.set(family, latest);
     }
+  }
+
+  private async write(id: ManagedClusterId, cluster: ManagedCluster, request: UpgradeRequest, step: Step): Promise<string> {
+    const client = this.client(id);
+    if (step.kind === "image") return operationIdOf(client.agentPools.upgradeNodeImageVersion(id.resourceGroup, id.name, step.pool), stepName(id.name, step));
+    // Versions: PUT the whole cluster as read, with If-Match, so a change in between is not overwritten.
+    const body = withVersions(cluster, request.kubernetesVersion as string, !step.controlPlaneOnly);
+    return operationIdOf(client.managedClusters.createOrUpdate(id.resourceGroup, id.name, body, cluster.eTag === undefined ? {} : { ifMatch: cluster.eTag }), stepName(id.name, step));
+  }
+
+  private read(id: ManagedClusterId): Promise<ManagedCluster> {
+    return this.call(() => this.client(id).managedClusters.get(id.resourceGroup, id.name));
   }
 
   /** Keep the read for `takeRecentRead`; reads older than `REUSE_READ_MS` are dropped (oldest first). */
@@ -229,10 +215,11 @@ export class AzureBackend implements ClusterBackend {
   private client(id: ManagedClusterId): ContainerServiceClient {
     let client = this.clients.get(id.subscriptionId);
     if (client === undefined) {
+      const { maxRetries = 6, retryDelayInMs, maxRetryDelayInMs } = this.options;
       client = new ContainerServiceClient(this.options.credential, id.subscriptionId, {
         ...(this.options.endpoint === undefined ? {} : { endpoint: this.options.endpoint }),
         ...(this.options.trustedCaPem === undefined ? {} : { tlsOptions: { ca: this.options.trustedCaPem } }),
-        retryOptions: { maxRetries: this.options.maxRetries ?? 6 },
+        retryOptions: { maxRetries, ...(retryDelayInMs === undefined ? {} : { retryDelayInMs }), ...(maxRetryDelayInMs === undefined ? {} : { maxRetryDelayInMs }) },
       });
       this.clients.set(id.subscriptionId, client);
     }
@@ -254,6 +241,17 @@ function readKey(id: ManagedClusterId): string {
 }
 
 /**
+ * A write that may have been applied though it did not say so: a precondition or conflict answer
+ * (the SDK retried a write whose answer was lost, or someone else wrote), a connection that dropped
+ * with no answer, or a server error after every retry. A refusal for an AKS rule (400) or a missing
+ * cluster (404) was not.
+ */
+function mayHaveLanded(e: unknown, error: ArmError): boolean {
+  if (error.status === undefined) return isRestError(e);
+  return error.status === 409 || error.status === 412 || error.status === 408 || error.status >= 500;
+}
+
+/**
  * Before any write: a stopped cluster cannot be upgraded (AKS refuses every operation but start), so
  * say that plainly; a busy one is waited for (409 `OperationNotAllowed`, the engine's Pending).
  */
@@ -264,38 +262,17 @@ function checkStartable(id: ManagedClusterId, cluster: ManagedCluster): void {
   if (isBusy(cluster.provisioningState)) throw new BackendError(OPERATION_NOT_ALLOWED, `managed cluster ${id.name} is ${cluster.provisioningState}; waiting for that operation to end`);
 }
 
-/** What is still missing on `cluster` for `request`, first step first; undefined = done. */
-export function nextStep(cluster: ManagedCluster, request: UpgradeRequest): Step | undefined {
-  const target = request.kubernetesVersion;
-  const pools = cluster.agentPoolProfiles ?? [];
-  if (target !== undefined) {
-    const controlPlane = cluster.currentKubernetesVersion ?? cluster.kubernetesVersion ?? "0.0.0";
-    const controlPlaneBehind = compareDotted(controlPlane, target) < 0;
-    const poolsBehind = request.type === "Full" && pools.some((p) => compareDotted(p.currentOrchestratorVersion ?? p.orchestratorVersion ?? "0.0.0", target) < 0);
-    if (controlPlaneBehind || poolsBehind) return { kind: "versions", controlPlaneOnly: request.type === "ControlPlaneOnly" };
-  }
-  for (const pool of pools) {
-    const wanted = request.nodeImageVersions[pool.name];
-    if (wanted !== undefined && compareImageVersions(pool.nodeImageVersion ?? "", wanted) < 0) return { kind: "image", pool: pool.name, version: wanted };
-  }
-  return undefined;
-}
-
-/** The cluster as read, with the target version on the control plane (and, for Full, every pool). */
-function withVersions(cluster: ManagedCluster, version: string, pools: boolean): ManagedCluster {
+/**
+ * An upgrade step aborted from outside (ARM's abort: `provisioningState` Canceled on the cluster or a
+ * pool) before the cluster reached the target: the member fails, saying so; starting the run again
+ * retries it from where the cluster is.
+ */
+function abortedUpgrade(id: ManagedClusterId, cluster: ManagedCluster): { code: string; message: string } | undefined {
+  const pool = (cluster.agentPoolProfiles ?? []).find((p) => p.provisioningState === "Canceled");
+  if (cluster.provisioningState !== "Canceled" && pool === undefined) return undefined;
+  const where = pool === undefined ? "" : ` (node pool ${pool.name})`;
   return {
-    ...cluster,
-    kubernetesVersion: version,
-    ...(pools ? { agentPoolProfiles: (cluster.agentPoolProfiles ?? []).map((p) => ({ ...p, orchestratorVersion: version })) } : {}),
+    code: UPGRADE_ABORTED,
+    message: `the upgrade of managed cluster ${id.name}${where} was aborted outside this run (provisioningState Canceled) before the cluster reached the target; start the run again to retry it from where the cluster is`,
   };
-}
-
-/** Wait until ARM accepted the operation, and name it by the last segment of its status URL. */
-async function operationIdOf(poller: { submitted(): Promise<void>; serialize(): Promise<string> }, fallback: string): Promise<string> {
-  await poller.submitted();
-  const serialized = await poller.serialize();
-  const location = /"operationLocation":"([^"]+)"/.exec(serialized)?.[1];
-  if (location === undefined) return fallback;
-  const path = location.split("?")[0] as string;
-  return path.slice(path.lastIndexOf("/") + 1) || fallback;
 }

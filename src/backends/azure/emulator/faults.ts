@@ -2,8 +2,13 @@
  * Injected faults, to exercise a client's retries: server errors (500/503 with an ARM body),
  * throttling answers (429 with `Retry-After`), connection resets (the socket is destroyed before any
  * answer) and added latency. Drawn from a seeded PRNG, one draw sequence per request in arrival
- * order, so a run with the same seed and the same requests gets the same faults. Faults are injected
- * before the request is handled: a faulted request changed nothing.
+ * order, so a run with the same seed and the same requests gets the same faults. These faults are
+ * injected before the request is handled: a faulted request changed nothing.
+ *
+ * One fault is injected after: a lost response (`lostResponseRate`) lets a write (PUT, POST, PATCH,
+ * DELETE) be applied, then resets the connection instead of answering — the client cannot tell
+ * whether its write happened. It is drawn from a second seeded sequence, one draw per applied write, so
+ * turning it on does not move the other faults.
  */
 
 export interface FaultOptions {
@@ -15,8 +20,14 @@ export interface FaultOptions {
   resetRate?: number;
   /** Latency added to every request, drawn uniformly from [min, max] ms. */
   latencyMs?: { min: number; max: number };
-  /** `Retry-After` seconds on injected 429s (default 1). */
+  /**
+   * Simulated seconds an injected 429 asks the client to wait (default 1). Like every duration the
+   * emulator hands out, it is scaled to real time: `retry-after-ms` carries it in real milliseconds (the
+   * Azure SDK reads that first), `Retry-After` rounded up to whole real seconds.
+   */
   retryAfterSeconds?: number;
+  /** Share of writes applied and then answered with a connection reset (0..1). */
+  lostResponseRate?: number;
 }
 
 export type Fault = { kind: "none" } | { kind: "reset" } | { kind: "serverError"; status: 500 | 503 } | { kind: "throttle"; retryAfterSeconds: number };
@@ -33,14 +44,18 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** Offsets the seed of the lost-response sequence from the main one. */
+const LOST_RESPONSE_STREAM = 0x5bd1e995;
+
 export class FaultInjector {
   private readonly random: () => number;
+  private readonly lostResponseRandom: () => number;
 
   constructor(
     private readonly options: FaultOptions,
     seed: number,
   ) {
-    for (const key of ["serverErrorRate", "throttleRate", "resetRate"] as const) {
+    for (const key of ["serverErrorRate", "throttleRate", "resetRate", "lostResponseRate"] as const) {
       const rate = options[key] ?? 0;
       if (!(rate >= 0 && rate <= 1)) throw new RangeError(`faults.${key} must be between 0 and 1 (got ${rate})`);
     }
@@ -51,6 +66,13 @@ export class FaultInjector {
       throw new RangeError(`faults.latencyMs must satisfy 0 <= min <= max (got ${latency.min}..${latency.max})`);
     }
     this.random = seededRandom(seed);
+    this.lostResponseRandom = seededRandom(seed ^ LOST_RESPONSE_STREAM);
+  }
+
+  /** For a write that was handled: whether to lose its answer (reset the connection instead). */
+  loseResponse(): boolean {
+    const rate = this.options.lostResponseRate ?? 0;
+    return rate > 0 && this.lostResponseRandom() < rate;
   }
 
   /** Milliseconds to wait before answering. */

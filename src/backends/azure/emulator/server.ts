@@ -1,7 +1,8 @@
 /**
  * The HTTPS front door: every request is read, logged, delayed and faulted as configured, throttled
  * per subscription, checked for `api-version`, routed, and answered in ARM's JSON with ARM's headers
- * (`x-ms-request-id`, `x-ms-correlation-request-id`, `x-ms-ratelimit-remaining-subscription-*`).
+ * (`x-ms-request-id`, `x-ms-correlation-request-id`, `x-ms-ratelimit-remaining-subscription-*`) — or,
+ * for a write that was applied, possibly not answered at all (a lost response, `faults.ts`).
  */
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -66,10 +67,26 @@ async function serve(door: FrontDoor, req: IncomingMessage, res: ServerResponse)
   }
   if (fault.kind === "throttle") {
     const body = armErrorBody("SubscriptionRequestsThrottled", throttledMessage(kind, subscriptionId, fault.retryAfterSeconds));
-    return answer({ status: 429, body, headers: { "Retry-After": String(fault.retryAfterSeconds) } }, 0, "throttle");
+    return answer({ status: 429, body, headers: scaledRetryAfter(fault.retryAfterSeconds, door.ctx.timeScale) }, 0, "throttle");
   }
 
-  return answer(await dispatch(door, method, path, url.searchParams, req, rawBody), remaining);
+  const reply = await dispatch(door, method, path, url.searchParams, req, rawBody);
+  if (kind === "writes" && reply.status < 400 && door.faults?.loseResponse() === true) {
+    // Applied, but the client never hears so: it cannot tell a lost answer from a lost request.
+    door.log.record({ method, path, status: 0, fault: "lostResponse" });
+    req.socket.destroy();
+    return;
+  }
+  return answer(reply, remaining);
+}
+
+/**
+ * An injected 429's wait is simulated time, like every duration the emulator hands out: on a clock
+ * running 15,000 times real time a fixed real second would be four simulated hours.
+ */
+function scaledRetryAfter(simulatedSeconds: number, timeScale: number): Record<string, string> {
+  const realMs = Math.max(1, Math.round((simulatedSeconds * 1000) / timeScale));
+  return { "Retry-After": String(Math.max(1, Math.ceil(realMs / 1000))), "retry-after-ms": String(realMs) };
 }
 
 async function dispatch(door: FrontDoor, method: string, path: string, query: URLSearchParams, req: IncomingMessage, rawBody: string): Promise<ArmReply> {

@@ -1,0 +1,82 @@
+/**
+ * An upgrade through ARM is a short sequence of steps, read off the cluster: the versions (one cluster
+ * PUT: the control plane, and for Full every pool), then `upgradeNodeImageVersion` per pool whose image
+ * is still behind. What is missing is always computed from the cluster as read, so following an
+ * upgrade resumes from the cluster itself and never redoes a step that is done.
+ */
+import type { ManagedCluster } from "@azure/arm-containerservice";
+import type { UpgradeRequest } from "../../engine/backend";
+import { compareDotted, compareImageVersions } from "../../model/nodeImage";
+import { isBusy } from "./convert";
+
+export type Step = { kind: "versions"; controlPlaneOnly: boolean } | { kind: "image"; pool: string; version: string };
+
+/** The Kubernetes version a pool runs now (not the goal of an upgrade in flight). */
+function runningVersion(pool: { currentOrchestratorVersion?: string; orchestratorVersion?: string }): string {
+  return pool.currentOrchestratorVersion ?? pool.orchestratorVersion ?? "0.0.0";
+}
+
+/** What is still missing on `cluster` for `request`, first step first; undefined = done. */
+export function nextStep(cluster: ManagedCluster, request: UpgradeRequest): Step | undefined {
+  const target = request.kubernetesVersion;
+  const pools = cluster.agentPoolProfiles ?? [];
+  if (target !== undefined) {
+    const controlPlane = cluster.currentKubernetesVersion ?? cluster.kubernetesVersion ?? "0.0.0";
+    const controlPlaneBehind = compareDotted(controlPlane, target) < 0;
+    const poolsBehind = request.type === "Full" && pools.some((p) => compareDotted(runningVersion(p), target) < 0);
+    if (controlPlaneBehind || poolsBehind) return { kind: "versions", controlPlaneOnly: request.type === "ControlPlaneOnly" };
+  }
+  for (const pool of pools) {
+    const wanted = request.nodeImageVersions[pool.name];
+    if (wanted !== undefined && compareImageVersions(pool.nodeImageVersion ?? "", wanted) < 0) return { kind: "image", pool: pool.name, version: wanted };
+  }
+  return undefined;
+}
+
+function sameStep(a: Step | undefined, b: Step): boolean {
+  if (a === undefined || a.kind !== b.kind) return false;
+  return a.kind === "versions" || (b.kind === "image" && a.pool === b.pool);
+}
+
+/**
+ * Whether `step` was started on `cluster` after all — the cluster shows it under way, or no longer
+ * missing — when the write that asked for it failed without a clear answer (the answer was lost and
+ * the SDK's retry got 412 or 409, or every retry failed). A step under way toward the same target is
+ * followed, never asked for a second time.
+ */
+export function stepStarted(cluster: ManagedCluster, request: UpgradeRequest, step: Step): boolean {
+  const pools = cluster.agentPoolProfiles ?? [];
+  if (step.kind === "versions") {
+    const target = request.kubernetesVersion;
+    const towardTarget = cluster.kubernetesVersion === target && (step.controlPlaneOnly || pools.every((p) => p.orchestratorVersion === target));
+    if (isBusy(cluster.provisioningState) && towardTarget) return true;
+  } else if (pools.find((p) => p.name === step.pool)?.provisioningState === "UpgradingNodeImageVersion") {
+    return true;
+  }
+  const busy = isBusy(cluster.provisioningState) || pools.some((p) => isBusy(p.provisioningState));
+  return !busy && !sameStep(nextStep(cluster, request), step);
+}
+
+/** The cluster as read, with the target version on the control plane (and, for Full, every pool). */
+export function withVersions(cluster: ManagedCluster, version: string, pools: boolean): ManagedCluster {
+  return {
+    ...cluster,
+    kubernetesVersion: version,
+    ...(pools ? { agentPoolProfiles: (cluster.agentPoolProfiles ?? []).map((p) => ({ ...p, orchestratorVersion: version })) } : {}),
+  };
+}
+
+/** The name an operation goes by when ARM's answer (with its status URL) never arrived. */
+export function stepName(clusterName: string, step: Step): string {
+  return step.kind === "image" ? `${clusterName}-${step.pool}` : clusterName;
+}
+
+/** Wait until ARM accepted the operation, and name it by the last segment of its status URL. */
+export async function operationIdOf(poller: { submitted(): Promise<void>; serialize(): Promise<string> }, fallback: string): Promise<string> {
+  await poller.submitted();
+  const serialized = await poller.serialize();
+  const location = /"operationLocation":"([^"]+)"/.exec(serialized)?.[1];
+  if (location === undefined) return fallback;
+  const path = location.split("?")[0] as string;
+  return path.slice(path.lastIndexOf("/") + 1) || fallback;
+}
