@@ -41,6 +41,7 @@ const CROSS_CHECKED: PropertyKey[][] = [
   ["members", "*", "nodePools", "*", "name"],
   ...STRATEGY_NAMES.map((p) => ["strategy", ...p]),
   ...STRATEGY_NAMES.map((p) => ["strategies", "*", ...p]),
+  ...[["strategy"], ["strategies", "*"]].flatMap((at) => ["beforeGates", "afterGates"].flatMap((gates) => [[...at, "stages", "*", gates], [...at, "stages", "*", "groups", "*", gates]])),
   ["actions", "*", "at"],
   ["actions", "*", "skip", "*", "type"],
   ["actions", "*", "skip", "*", "name"],
