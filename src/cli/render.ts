@@ -1,7 +1,7 @@
 /**
  * The readable form of a simulation: stages → groups → members with state, times and messages.
  */
-import type { MemberUpdateStatus, UpdateRunStatus, UpdateStatus } from "../model/status";
+import type { GateStatus, MemberUpdateStatus, UpdateRunStatus, UpdateStatus } from "../model/status";
 
 const MARK: Record<string, string> = {
   Completed: "✓",
@@ -16,20 +16,30 @@ const MARK: Record<string, string> = {
 
 export function renderTree(status: UpdateRunStatus, runName: string): string {
   const lines: string[] = [];
-  lines.push(`Run ${runName}: ${describe(status.status)}`);
+  // Completed with tolerated failures must not read as a clean success.
+  const failures = status.failureCount > 0 ? ` — ${status.failureCount} member${status.failureCount === 1 ? "" : "s"} failed` : "";
+  lines.push(`Run ${runName}: ${describe(status.status)}${failures}`);
   const images = status.nodeImageSelection.selectedNodeImageVersions.map((v) => v.version);
   if (images.length > 0) lines.push(`  node images: ${images.join(", ")}`);
   for (const stage of status.stages) {
     lines.push(`  Stage ${stage.name}: ${describe(stage.status)}`);
+    for (const gate of stage.beforeGates ?? []) lines.push(`    ${gateLine(gate)}`);
     for (const group of stage.groups) {
       lines.push(`    Group ${group.name}: ${describe(group.status)}`);
+      for (const gate of group.beforeGates ?? []) lines.push(`      ${gateLine(gate)}`);
       const width = Math.max(...group.members.map((m) => m.name.length), 1);
       for (const member of group.members) lines.push(`      ${memberLine(member, width)}`);
+      for (const gate of group.afterGates ?? []) lines.push(`      ${gateLine(gate)}`);
     }
+    for (const gate of stage.afterGates ?? []) lines.push(`    ${gateLine(gate)}`);
     const wait = stage.afterStageWaitStatus;
     if (wait !== undefined) lines.push(`    then wait ${formatSeconds(wait.waitDurationInSeconds)}: ${describe(wait.status)}`);
   }
   return lines.join("\n");
+}
+
+function gateLine(gate: GateStatus): string {
+  return `${MARK[gate.status.state] ?? "?"} gate ${gate.gateId} (${gate.displayName}): ${describe(gate.status)}`;
 }
 
 function memberLine(member: MemberUpdateStatus, width: number): string {

@@ -4,7 +4,9 @@
  * exits 2 with one line per problem naming the field path; otherwise exit 0 whatever the run's end.
  */
 import { ValidationError } from "../model/common";
-import { parseScenario } from "../model/scenario";
+import { parseAnyScenario, type ChainScenario } from "../model/chain";
+import type { RunEvent } from "../model/status";
+import { simulateChain } from "../simulation/simulateChain";
 import { SCENARIO_RUN_NAME, simulateScenario } from "../simulation/simulateScenario";
 import { simulateScenarioViaArm } from "../simulation/viaArmEmulator";
 import { fanOut } from "../events/sink";
@@ -26,9 +28,9 @@ export interface SimulateOptions extends EventSinkFlags {
 }
 
 export async function simulateCommand(file: string, options: SimulateOptions, io: CommandIO): Promise<number> {
-  let scenario;
+  let parsed;
   try {
-    scenario = parseScenario(readInput(file));
+    parsed = parseAnyScenario(readInput(file));
   } catch (e) {
     if (e instanceof ValidationError) {
       for (const issue of e.issues) io.stderr(`${file}: ${issue.path}: ${issue.message}\n`);
@@ -44,6 +46,10 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
     io.stderr(`--via: unknown backend '${options.via}' (known: arm-emulator)\n`);
     return EXIT_INVALID_INPUT;
   }
+  if (parsed.kind === "chain" && options.via !== undefined) {
+    io.stderr("--via: chained runs (runs:) are simulated in process only\n");
+    return EXIT_INVALID_INPUT;
+  }
   let sinks;
   try {
     sinks = openEventSinks(options);
@@ -53,6 +59,8 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
     return EXIT_INVALID_INPUT;
   }
   const onEvent = fanOut(sinks);
+  if (parsed.kind === "chain") return simulateChainCommand(file, parsed.chain, options, io, sinks, onEvent);
+  const scenario = parsed.scenario;
   let report;
   try {
     report = options.via === "arm-emulator" ? await simulateScenarioViaArm(scenario, { onEvent }) : await simulateScenario(scenario, { onEvent });
@@ -66,6 +74,32 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
   if (options.json === true) io.stdout(`${JSON.stringify({ ...report.result, ...requests }, null, 2)}\n`);
   else io.stdout(`${renderTree(report.result.status, SCENARIO_RUN_NAME)}\n`);
   // After the result is out: a slow or dead webhook delays the exit by its flush bound, not the output.
+  await closeEventSinks(sinks, io);
+  return 0;
+}
+
+/** `runs:` scenarios: every run's tree (or `{ runs, clusters }` as JSON). */
+async function simulateChainCommand(
+  file: string,
+  chain: ChainScenario,
+  options: SimulateOptions,
+  io: CommandIO,
+  sinks: Parameters<typeof closeEventSinks>[0],
+  onEvent: (event: RunEvent) => void,
+): Promise<number> {
+  let report;
+  try {
+    report = await simulateChain(chain, { onEvent });
+  } catch (e) {
+    await closeEventSinks(sinks, io);
+    if (!(e instanceof ValidationError)) throw e;
+    // A reference that resolves to something this run cannot take (e.g. no applied images to promote).
+    for (const issue of e.issues) io.stderr(`${file}: ${issue.path}: ${issue.message}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  for (const warning of report.warnings) io.stderr(`warning: ${warning}\n`);
+  if (options.json === true) io.stdout(`${JSON.stringify(report.result, null, 2)}\n`);
+  else io.stdout(`${report.result.runs.map((run) => renderTree(run.status, run.name)).join("\n\n")}\n`);
   await closeEventSinks(sinks, io);
   return 0;
 }

@@ -41,7 +41,14 @@ export const SimulationSchema = z.strictObject({
   /** Minutes an upgrade takes (default 10). */
   upgradeMinutes: z.number({ error: orRequired("must be a number of minutes") }).positive("must be greater than 0").max(7 * 24 * 60, "must be at most a week").default(10),
   /** The upgrade fails when it ends, with this error. */
-  fail: z.strictObject({ code: z.string().min(1).default("UpgradeFailed"), message: z.string().default("the upgrade failed") }).optional(),
+  fail: z
+    .strictObject({
+      code: z.string().min(1).default("UpgradeFailed"),
+      message: z.string().default("the upgrade failed"),
+      /** Only the first this-many upgrades fail (a transient fault a retry gets past); default: every one. */
+      attempts: z.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").optional(),
+    })
+    .optional(),
   /** An operation someone else started is running on the cluster until this instant. */
   busyUntil: InstantSchema.optional(),
   /** AKS `powerState.code` (default Running). A `Stopped` cluster refuses upgrades (`ClusterStopped`). */

@@ -146,6 +146,11 @@ export function validateScenario(input: unknown): Scenario {
 
 /** Parse YAML or JSON text (JSON is YAML) into a validated scenario. */
 export function parseScenario(text: string): Scenario {
+  return validateScenario(parseScenarioDocument(text));
+}
+
+/** YAML or JSON text to a mapping, or a `ValidationError` saying where the text is broken. */
+export function parseScenarioDocument(text: string): Record<string, unknown> {
   let raw: unknown;
   try {
     raw = parseYaml(text);
@@ -154,9 +159,9 @@ export function parseScenario(text: string): Scenario {
     throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new ValidationError([{ path: "(root)", message: "a scenario is a mapping with start, regions, members and managedClusterUpdate" }]);
+    throw new ValidationError([{ path: "(root)", message: "a scenario is a mapping with start, regions, members and managedClusterUpdate (or runs)" }]);
   }
-  return validateScenario(raw);
+  return raw as Record<string, unknown>;
 }
 
 /** Horizon of a scenario: `until`, or start + 30 days. */

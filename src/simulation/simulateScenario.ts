@@ -12,6 +12,7 @@ import type { PlanInput } from "../engine/plan";
 import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
 import { summarize, type RunSummary } from "../engine/summary";
+import { appliedNodeImageVersions, failedMembers, type FailedMember } from "../engine/results";
 import { isoInstant } from "../model/common";
 import type { ExcludedMember } from "../model/run";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario, type ScenarioAction } from "../model/scenario";
@@ -32,6 +33,10 @@ export interface SimulationReport {
   excludedMembers: ExcludedMember[];
   /** User actions the engine refused (e.g. skipping a running member), with why. */
   refusedActions: Array<{ at: string; message: string }>;
+  /** Members that failed, as a retry run takes them (issue 5). */
+  failedMembers: FailedMember[];
+  /** One image per family the run applied, as a promotion run takes them (issue 5). */
+  appliedNodeImageVersions: Array<{ version: string }>;
 }
 
 export const SCENARIO_RUN_NAME = "scenario";
@@ -53,6 +58,8 @@ export interface ScenarioTarget {
   engineOptions?: Omit<EngineOptions, "onEvent">;
   /** Also receives each state change as it happens (the report's `events` collects them all). */
   onEvent?: (event: RunEvent) => void;
+  /** The run's name in events (default "scenario"). */
+  runName?: string;
 }
 
 /** Start the scenario's run now, apply its actions at their instants, drive it to its horizon, report. */
@@ -61,7 +68,7 @@ export async function runScenario(scenario: Scenario, target: ScenarioTarget): P
   const strategy = resolveScenarioStrategy(scenario);
   const engine = UpdateRunEngine.create(
     {
-      name: SCENARIO_RUN_NAME,
+      name: target.runName ?? SCENARIO_RUN_NAME,
       members: target.members ?? scenario.members,
       ...(strategy === undefined ? {} : { strategy }),
       managedClusterUpdate: scenario.managedClusterUpdate,
@@ -86,6 +93,8 @@ export async function runScenario(scenario: Scenario, target: ScenarioTarget): P
     result: { status: engine.status(), summary: summarize(engine.status()), clusters: target.clusters(), events },
     excludedMembers: engine.excludedMembers,
     refusedActions,
+    failedMembers: failedMembers(engine.snapshot()),
+    appliedNodeImageVersions: appliedNodeImageVersions(engine.snapshot()),
   };
 }
 

@@ -19,10 +19,10 @@ import {
 } from "../../engine/backend";
 import type { Clock } from "../../engine/clock";
 import type { Fleet, Region, SimulatedCluster } from "../../model/fleet";
-import { CLUSTER_STOPPED, NOT_FOUND, OPERATION_NOT_ALLOWED } from "./errorCodes";
+import { CLUSTER_STOPPED, NOT_FOUND, OPERATION_NOT_ALLOWED, UPGRADE_ABORTED } from "./errorCodes";
 import { FLEET_STATE_FORMAT, initialClusterState, runningOperation, type ClusterState, type FleetState, type OperationRecord } from "./fleetState";
 import { clusterSnapshot, operationLogEntry, toIsoInstant, type FleetSnapshot, type OperationLogEntry } from "./snapshot";
-import { applyUpgrade, checkUpgradeRequest } from "./upgradeRules";
+import { applyUpgrade, checkUpgradeRequest, type ClusterVersions } from "./upgradeRules";
 
 /** SPEC §7: an upgrade takes 10 minutes unless the cluster's `simulation.upgradeMinutes` says otherwise. */
 export const DEFAULT_UPGRADE_MINUTES = 10;
@@ -125,6 +125,7 @@ export class SimulatedFleet implements ClusterBackend {
       }
       if (op.result === undefined) return { status: "InProgress", checkAgainAt: op.endAt };
       if (op.result === "Failed") return { status: "Failed", error: { ...(op.failWith ?? { code: "UpgradeFailed", message: "the upgrade failed" }) } };
+      if (op.result === "Canceled") return { status: "Failed", error: { code: UPGRADE_ABORTED, message: `the upgrade of managed cluster ${member.name} was aborted before it reached its target` } };
       return { status: "Succeeded" };
     });
   }
@@ -152,6 +153,25 @@ export class SimulatedFleet implements ClusterBackend {
         .sort((a, b) => a.op.startAt - b.op.startAt)
         .map(({ op, member }) => ({ member, ...operationLogEntry(op) })),
     );
+  }
+
+  /**
+   * ARM's abort: end the operation running on the cluster now, as `Canceled`. What it had done by then
+   * stays — `progress`, the versions the cluster shows at this instant (default: unchanged, as when an
+   * upgrade fails) — and the rest is never applied. Returns the aborted operation; undefined when none runs.
+   */
+  abortOperation(member: MemberRef, progress?: ClusterVersions): OperationRecord | undefined {
+    return this.answer((now) => {
+      const { state } = this.cluster(member.name);
+      const op = runningOperation(state);
+      if (op === undefined) return undefined;
+      for (const entry of this.running) if (entry.op === op) this.running.delete(entry);
+      op.result = "Canceled";
+      op.endAt = now;
+      if (progress !== undefined) Object.assign(state, { kubernetesVersion: progress.kubernetesVersion, nodePools: progress.nodePools.map((p) => ({ ...p })) });
+      this.changed = true;
+      return structuredClone(op);
+    });
   }
 
   /** Every `startUpgrade` call made to this instance, refused ones included, in call order. */
@@ -215,7 +235,9 @@ export class SimulatedFleet implements ClusterBackend {
       startAt: now,
       endAt: now + Math.round(minutes * 60_000),
     };
-    if (simulation?.fail !== undefined) op.failWith = { code: simulation.fail.code, message: simulation.fail.message };
+    const fail = simulation?.fail;
+    const failedSoFar = state.operations.filter((o) => o.result === "Failed").length;
+    if (fail !== undefined && (fail.attempts === undefined || failedSoFar < fail.attempts)) op.failWith = { code: fail.code, message: fail.message };
     state.nextOperationNumber += 1;
     state.operations.push(op);
     this.running.add({ state, op });
