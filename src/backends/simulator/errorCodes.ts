@@ -21,3 +21,5 @@ export const NODE_POOL_VERSION_ABOVE_CONTROL_PLANE = "NodePoolVersionAboveContro
 export const NODE_IMAGE_VERSION_NOT_AVAILABLE = "NodeImageVersionNotAvailable";
 /** The node image belongs to another image family than the pool's current image. */
 export const NODE_IMAGE_FAMILY_MISMATCH = "NodeImageFamilyMismatch";
+/** The upgrade was aborted (ARM's abort) before it reached its target. */
+export const UPGRADE_ABORTED = "UpgradeAborted";

@@ -26,8 +26,8 @@ export const OperationRecordSchema = z.strictObject({
    * restored from a state file ends the way it was going to, whatever the description says now.
    */
   failWith: BackendErrorBodySchema.optional(),
-  /** Set when the operation has ended. */
-  result: z.enum(["Succeeded", "Failed"]).optional(),
+  /** Set when the operation has ended; `Canceled` when it was aborted (ARM's abort, see `abortOperation`). */
+  result: z.enum(["Succeeded", "Failed", "Canceled"]).optional(),
 });
 export type OperationRecord = z.infer<typeof OperationRecordSchema>;
 

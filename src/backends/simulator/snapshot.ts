@@ -37,7 +37,8 @@ export function operationLogEntry(op: OperationRecord): OperationLogEntry {
   const entry: OperationLogEntry = { operationId: op.operationId, kind: op.request.type, startTime: toIsoInstant(op.startAt) };
   if (op.result !== undefined) {
     entry.endTime = toIsoInstant(op.endAt);
-    entry.result = op.result;
+    // SPEC §7 knows Succeeded and Failed: an aborted (Canceled) upgrade did not succeed.
+    entry.result = op.result === "Canceled" ? "Failed" : op.result;
   }
   return entry;
 }
