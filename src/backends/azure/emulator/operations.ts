@@ -10,6 +10,7 @@
  * `Retry-After` is the real time left until the simulated end, in whole seconds (1 to 60).
  */
 import { isoInstant } from "../../../model/common";
+import { UPGRADE_ABORTED } from "../../simulator/errorCodes";
 import type { OperationRecord } from "../../simulator/fleetState";
 import { API_VERSION, clusterId, type ArmScope } from "./context";
 
@@ -63,13 +64,14 @@ export function lroHeaders(baseUrl: string, op: TrackedOperation, record: Operat
   };
 }
 
-export type OperationStatus = "InProgress" | "Succeeded" | "Failed";
+export type OperationStatus = "InProgress" | "Succeeded" | "Failed" | "Canceled";
 
 export function statusOf(record: OperationRecord): OperationStatus {
   return record.result ?? "InProgress";
 }
 
 export function failureOf(record: OperationRecord): { code: string; message: string } {
+  if (record.result === "Canceled") return { code: UPGRADE_ABORTED, message: `Operation ${record.operationId} was aborted (canceled) by a request to abort it.` };
   return { ...(record.failWith ?? { code: "UpgradeFailed", message: "the upgrade failed" }) };
 }
 
@@ -102,7 +104,7 @@ function statusBody(id: string, record: OperationRecord, now: number): Record<st
     percentComplete: percentComplete(record, now),
   };
   if (record.result !== undefined) body.endTime = isoInstant(record.endAt);
-  if (record.result === "Failed") body.error = failureOf(record);
+  if (record.result === "Failed" || record.result === "Canceled") body.error = failureOf(record);
   return body;
 }
 
