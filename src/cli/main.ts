@@ -2,6 +2,7 @@
 /** The `fleet-update` command. Each subcommand lives in its own file; this one only wires them. */
 import { Command } from "commander";
 import { EMULATOR_COMMAND_OPTIONS, runEmulatorCommand, stopOnSignals, type EmulatorFlags } from "../backends/azure/emulator/command";
+import { planCommand, type PlanOptions } from "./plan";
 import { reportCommand } from "./report";
 import { resetFleetCommand } from "./resetFleet";
 import { simulateCommand, type CommandIO, type SimulateOptions } from "./simulate";
@@ -25,6 +26,16 @@ export function buildProgram(): Command {
     .option("--webhook <url>", "POST every state change as JSON to this URL (retried with backoff; never holds up the run)")
     .action(async (file: string, options: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, options, io);
+    });
+  program
+    .command("plan")
+    .description("Predict a run (scenario, or run spec whose backend is read, never written): each member's start, end and Pending periods, and pre-flight findings.")
+    .argument("<file>", "scenario or run spec (YAML or JSON; '-' reads stdin)")
+    .option("--json", "print the plan as JSON")
+    .option("--horizon-days <days>", "how far a run spec's plan looks ahead (default 30)")
+    .option("--upgrade-minutes <minutes>", "minutes one upgrade is assumed to take on a real backend (default 30)")
+    .action(async (file: string, options: PlanOptions) => {
+      process.exitCode = await planCommand(file, options, io);
     });
   program
     .command("report")

@@ -1,0 +1,81 @@
+/**
+ * A run spec on a real backend as a plan's world: each member's cluster and each region's offer read
+ * once through the backend (reads only: nothing is started), turned into a simulated fleet
+ * description. What a real backend cannot say is assumed and said: how long an upgrade takes
+ * (`upgradeMinutes`), and when an operation already running ends when ARM gives no hint.
+ */
+import { BackendError, type ClusterBackend, type ClusterInfo, type OfferedVersion } from "../engine/backend";
+import { isoInstant, ValidationError, type FieldIssue } from "../model/common";
+import type { Fleet, Region, SimulatedCluster } from "../model/fleet";
+import type { UpdateRunInputs } from "../pulumi/runInputs";
+import { DEFAULT_PLAN_HORIZON_DAYS } from "./fromFleetFile";
+import { runSpecNotes, runSpecPart } from "./runSpec";
+import type { Finding } from "./types";
+import { DAY_MS, type PlanWorld } from "./world";
+
+export interface BackendSnapshotOptions {
+  /** The backend clock's now (epoch ms). */
+  now: number;
+  horizonDays?: number;
+  /** Assumed duration of one upgrade (real AKS upgrades take tens of minutes; default 30). */
+  upgradeMinutes?: number;
+}
+
+export const DEFAULT_REAL_UPGRADE_MINUTES = 30;
+/** An operation in flight with no known end is assumed to end this long after the snapshot (the Azure runs' re-check period). */
+export const UNKNOWN_OPERATION_END_MS = 15 * 60_000;
+
+export async function worldFromBackend(backend: ClusterBackend, inputs: UpdateRunInputs, options: BackendSnapshotOptions): Promise<PlanWorld> {
+  const start = Math.ceil(options.now / 1000) * 1000;
+  const upgradeMinutes = options.upgradeMinutes ?? DEFAULT_REAL_UPGRADE_MINUTES;
+  const clusters: Array<{ member: UpdateRunInputs["members"][number]; info: ClusterInfo }> = [];
+  const issues: FieldIssue[] = [];
+  for (const [i, member] of inputs.members.entries()) {
+    try {
+      clusters.push({ member, info: await backend.getCluster({ name: member.name, ...(member.clusterResourceId === undefined ? {} : { clusterResourceId: member.clusterResourceId }) }) });
+    } catch (e) {
+      if (!(e instanceof BackendError)) throw e;
+      issues.push({ path: `members[${i}].clusterResourceId`, message: `cannot read the cluster: ${e.message} (${e.code})` });
+    }
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
+
+  const regions: Record<string, Region> = {};
+  for (const region of new Set(clusters.map((c) => c.info.region))) {
+    const offer = await backend.getRegionOffer(region);
+    regions[region] = { kubernetesVersions: offer.kubernetesVersions.map(offered), nodeImages: offer.nodeImages.map(offered) };
+  }
+  const notes: Finding[] = [{ severity: "info", code: "PLAN_ASSUMPTION", message: `The plan assumes each upgrade takes ${upgradeMinutes} minutes and none fails.` }];
+  for (const { member, info } of clusters) {
+    if (info.activeOperation === undefined || info.activeOperation.expectedEndAt !== undefined) continue;
+    notes.push({ severity: "info", code: "PLAN_ASSUMPTION", member: member.name, message: `The backend does not say when the operation in progress on the cluster ends: the plan assumes ${isoInstant(start + UNKNOWN_OPERATION_END_MS)}.` });
+  }
+  const fleet: Fleet = { regions, members: clusters.map(({ member, info }) => simulatedCluster(member, info, start, upgradeMinutes)) };
+  return {
+    fleet,
+    start,
+    horizon: start + (options.horizonDays ?? DEFAULT_PLAN_HORIZON_DAYS) * DAY_MS,
+    ...runSpecPart(inputs),
+    // Real backends refuse a stopped cluster's upgrade when it is about to start (ClusterInfo has no power state).
+    stopped: new Set(),
+    notes: [...runSpecNotes(inputs), ...notes],
+  };
+}
+
+function offered(v: OfferedVersion): { version: string; availableAt?: string } {
+  return v.availableAt === undefined ? { version: v.version } : { version: v.version, availableAt: isoInstant(v.availableAt) };
+}
+
+function simulatedCluster(member: UpdateRunInputs["members"][number], info: ClusterInfo, start: number, upgradeMinutes: number): SimulatedCluster {
+  const busyUntil = info.activeOperation === undefined ? undefined : (info.activeOperation.expectedEndAt ?? start + UNKNOWN_OPERATION_END_MS);
+  return {
+    name: member.name,
+    ...(member.clusterResourceId === undefined ? {} : { clusterResourceId: member.clusterResourceId }),
+    ...(member.group === undefined ? {} : { group: member.group }),
+    region: info.region,
+    kubernetesVersion: info.kubernetesVersion,
+    nodePools: info.nodePools.map((p) => ({ ...p })),
+    ...(info.maintenanceConfigurations === undefined ? {} : { maintenanceConfigurations: info.maintenanceConfigurations }),
+    simulation: { upgradeMinutes, ...(busyUntil === undefined ? {} : { busyUntil: isoInstant(busyUntil) }) },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * What `fleet-update plan` reads: a scenario (SPEC §7: the fleet is in the file), or a run spec — the
+ * fields of `UpdateRun`'s inputs (`backend`, `members`, `strategy`, `managedClusterUpdate`, and
+ * optionally `skip`, `approvals`), `runName` optional — whose clusters are read from its backend.
+ * YAML or JSON. A file with `backend` is a run spec; any other is a scenario.
+ */
+import { parse as parseYaml } from "yaml";
+import { ValidationError } from "../model/common";
+import { validateScenario, type Scenario } from "../model/scenario";
+import { parseRunInputs, type UpdateRunInputs } from "../pulumi/runInputs";
+
+export type PlanSource = { kind: "scenario"; scenario: Scenario } | { kind: "runSpec"; inputs: UpdateRunInputs };
+
+/** The run's name when a run spec gives none (it names nothing outside the plan). */
+export const RUN_SPEC_DEFAULT_NAME = "plan";
+
+/** Parse and validate; throws `ValidationError` naming every problem by field path. */
+export function parsePlanInput(text: string): PlanSource {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
+    throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ValidationError([{ path: "(root)", message: "a plan input is a scenario (start, regions, members, managedClusterUpdate) or a run spec (backend, members, managedClusterUpdate)" }]);
+  }
+  const record = raw as Record<string, unknown>;
+  if (!("backend" in record)) return { kind: "scenario", scenario: validateScenario(record) };
+  return { kind: "runSpec", inputs: parseRunInputs({ runName: RUN_SPEC_DEFAULT_NAME, ...record }) };
+}

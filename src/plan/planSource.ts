@@ -1,0 +1,43 @@
+/** Plan whatever `parsePlanInput` read: a scenario as it is, a run spec by reading its backend. */
+import fs from "node:fs";
+import path from "node:path";
+import { AzureBackend } from "../backends/azure/azureBackend";
+import { credentialFor } from "../backends/azure/credentials";
+import { RealClock } from "../runtime/realClock";
+import type { AzureBackendSchema } from "../pulumi/runInputs";
+import type { z } from "zod";
+import { buildPlan } from "./buildPlan";
+import { worldFromBackend } from "./fromBackend";
+import { worldFromFleetFile } from "./fromFleetFile";
+import { worldFromScenario } from "./fromScenario";
+import type { PlanSource } from "./input";
+import type { Plan } from "./types";
+
+export interface PlanSourceOptions {
+  /** Paths in a run spec's backend are relative to this (the spec file's directory). */
+  baseDir: string;
+  /** Real time now (epoch ms). */
+  now: number;
+  horizonDays?: number;
+  /** Assumed minutes per upgrade on a real backend. */
+  upgradeMinutes?: number;
+}
+
+export async function planFromSource(source: PlanSource, options: PlanSourceOptions): Promise<Plan> {
+  if (source.kind === "scenario") return buildPlan(worldFromScenario(source.scenario));
+  const { inputs } = source;
+  const horizon = options.horizonDays === undefined ? {} : { horizonDays: options.horizonDays };
+  if (inputs.backend.simulator !== undefined) return buildPlan(worldFromFleetFile(inputs, options.baseDir, { now: options.now, ...horizon }));
+  const backend = azureBackend(inputs.backend.azure as z.infer<typeof AzureBackendSchema>, options.baseDir);
+  return buildPlan(await worldFromBackend(backend, inputs, { now: options.now, ...horizon, ...(options.upgradeMinutes === undefined ? {} : { upgradeMinutes: options.upgradeMinutes }) }));
+}
+
+/** The Azure backend as `UpdateRun` opens it; the plan only reads through it. */
+function azureBackend(config: z.infer<typeof AzureBackendSchema>, baseDir: string): AzureBackend {
+  return new AzureBackend({
+    credential: credentialFor(config.credential),
+    clock: new RealClock(),
+    ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
+    ...(config.trustedCaFile === undefined ? {} : { trustedCaPem: fs.readFileSync(path.resolve(baseDir, config.trustedCaFile), "utf8") }),
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * The plan IS a simulation: the same engine on a virtual clock, against a simulated fleet built from
+ * what is known now, with nothing failing and nobody acting. Everything the plan says about timing
+ * comes from this run; nothing is estimated separately.
+ */
+import { SimulatedFleet, type ClusterSnapshot } from "../backends/simulator";
+import type { ClusterBackend, ClusterInfo, MemberRef, RegionOffer, UpgradeRequest } from "../engine/backend";
+import { decideStart } from "../engine/checks";
+import { VirtualClock } from "../engine/clock";
+import { drive, type RunAction } from "../engine/drive";
+import { UpdateRunEngine } from "../engine/engine";
+import { WindowTracker } from "../engine/priority";
+import type { ExcludedMember } from "../model/run";
+import type { UpdateRunStatus } from "../model/status";
+import { PendingPeriods } from "./pendingPeriods";
+import { PLAN_RUN_NAME, type PlanWorld } from "./world";
+
+export interface Prediction {
+  /** The status tree at the horizon (or when the run settled). */
+  status: UpdateRunStatus;
+  pending: PendingPeriods;
+  excludedMembers: ExcludedMember[];
+  /** Every cluster of the world as it is when the run starts. */
+  clustersAtStart: Map<string, ClusterInfo>;
+  /** What each region of the world offers (with announced dates). */
+  offers: Map<string, RegionOffer>;
+  /** The clusters as the run leaves them. */
+  clustersAtEnd: ClusterSnapshot[];
+}
+
+export async function predict(world: PlanWorld): Promise<Prediction> {
+  const clock = new VirtualClock(world.start);
+  const fleet = new SimulatedFleet(world.fleet, clock, world.restoredState === undefined ? {} : { restoredState: world.restoredState });
+  const clustersAtStart = new Map<string, ClusterInfo>();
+  for (const m of world.fleet.members) clustersAtStart.set(m.name, await fleet.getCluster({ name: m.name }));
+  const offers = new Map<string, RegionOffer>();
+  for (const region of Object.keys(world.fleet.regions)) offers.set(region, await fleet.getRegionOffer(region));
+
+  const pending = new PendingPeriods();
+  const watched = new WatchedBackend(fleet);
+  const engine = UpdateRunEngine.create({ name: PLAN_RUN_NAME, ...world.run }, watched, { onEvent: (e) => pending.onEvent(e) });
+  const reasons = new ReasonTracker(world, engine, watched, pending, offers);
+  engine.start(world.start);
+  await drive(engine, clock, { until: world.horizon, actions: controlActions(world), onPass: () => reasons.afterPass(clock.now()) });
+
+  return { status: engine.status(), pending, excludedMembers: engine.excludedMembers, clustersAtStart, offers, clustersAtEnd: fleet.snapshot().clusters };
+}
+
+function controlActions(world: PlanWorld): RunAction[] {
+  const actions: RunAction[] = [];
+  if (world.controls.skip.length > 0) actions.push({ at: world.start, skip: world.controls.skip });
+  if (world.controls.approvals.length > 0) actions.push({ at: world.start, approve: world.controls.approvals });
+  return actions;
+}
+
+/**
+ * The simulated fleet, passed through unchanged, noting which members the engine looked at in the
+ * current pass and what it saw: the engine reads a member's cluster before every start decision.
+ */
+class WatchedBackend implements ClusterBackend {
+  readonly lookedAt = new Map<string, ClusterInfo>();
+
+  constructor(private readonly fleet: SimulatedFleet) {}
+
+  async getCluster(member: MemberRef): Promise<ClusterInfo> {
+    const info = await this.fleet.getCluster(member);
+    this.lookedAt.set(member.name, info);
+    return info;
+  }
+
+  getRegionOffer(region: string): Promise<RegionOffer> {
+    return this.fleet.getRegionOffer(region);
+  }
+
+  startUpgrade(member: MemberRef, request: UpgradeRequest) {
+    return this.fleet.startUpgrade(member, request);
+  }
+
+  getOperation(member: MemberRef, operationId: string) {
+    return this.fleet.getOperation(member, operationId);
+  }
+
+  probe(member: MemberRef, url: string) {
+    return this.fleet.probe(member, url);
+  }
+}
+
+/**
+ * After each pass, a member still Pending that the engine looked at again gets the reason the
+ * engine's own start decision (`decideStart`) gives now: when it changed, a new Pending period begins.
+ */
+class ReasonTracker {
+  private readonly windows = new WindowTracker();
+  private selected: string[] | undefined;
+
+  constructor(
+    private readonly world: PlanWorld,
+    private readonly engine: UpdateRunEngine,
+    private readonly watched: WatchedBackend,
+    private readonly pending: PendingPeriods,
+    private readonly offers: Map<string, RegionOffer>,
+  ) {}
+
+  afterPass(now: number): void {
+    const lookedAt = this.watched.lookedAt;
+    if (lookedAt.size === 0) return;
+    for (const [member, cluster] of lookedAt) {
+      const offer = this.offers.get(cluster.region);
+      if (!this.pending.isPending(member) || offer === undefined) continue;
+      // The run's image picks are made at its first pass and never change: read them once.
+      this.selected ??= this.engine.status().nodeImageSelection.selectedNodeImageVersions.map((v) => v.version);
+      const decision = decideStart({ member, update: this.world.run.managedClusterUpdate, selectedNodeImageVersions: this.selected, cluster, offer, windows: this.windows, now });
+      if (decision.kind === "pending") this.pending.reasonChanged(member, now, decision.message);
+    }
+    lookedAt.clear();
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The plan for people: stage ETAs, a table of members (stage/group, class, predicted start and end,
+ * state) with their predicted Pending periods and skip reasons beneath, then the findings.
+ */
+import type { Finding, Plan, PlannedMember } from "./types";
+
+const NONE = "-";
+
+export function renderPlan(plan: Plan): string {
+  const lines: string[] = [];
+  const end = plan.run.predictedEnd === undefined ? `not finished by ${plan.horizon}` : `ends ${plan.run.predictedEnd}`;
+  lines.push(`Plan from ${plan.plannedFrom}: run ${plan.run.predictedState}, ${end}`);
+  if (plan.selectedNodeImageVersions.length > 0) lines.push(`  node images: ${plan.selectedNodeImageVersions.join(", ")}`);
+  lines.push("", "Stages");
+  lines.push(...table(plan.stages.map((s) => [s.name, s.predictedStart ?? NONE, "→", s.predictedEnd ?? NONE, s.predictedState, s.afterStageWaitInSeconds > 0 ? `(incl. wait ${duration(s.afterStageWaitInSeconds)})` : ""])).map((l) => `  ${l}`));
+  lines.push("", ...membersTable(plan.members));
+  lines.push("", ...renderFindings(plan.findings));
+  return lines.join("\n");
+}
+
+function membersTable(members: readonly PlannedMember[]): string[] {
+  const rows = [["MEMBER", "STAGE/GROUP", "CLASS", "START", "END", "STATE"], ...members.map((m) => [m.name, `${m.stage}/${m.group}`, m.priorityClass, m.predictedStart ?? NONE, m.predictedEnd ?? NONE, m.predictedState])];
+  const rendered = table(rows);
+  const out = [rendered[0] as string];
+  members.forEach((m, i) => {
+    out.push(rendered[i + 1] as string);
+    for (const p of m.pending) out.push(`    pending ${p.from} → ${p.until ?? "…"}: ${p.reason}`);
+    if (m.predictedState === "Skipped" && m.message !== undefined) out.push(`    skipped: ${m.message}`);
+    if (m.predictedState === "Failed" && m.message !== undefined) out.push(`    fails: ${m.message}`);
+  });
+  return out;
+}
+
+/** The findings block, also what the Pulumi preview prints. */
+export function renderFindings(findings: readonly Finding[]): string[] {
+  if (findings.length === 0) return ["Findings: none"];
+  const rows = findings.map((f) => [f.severity, f.code, `${f.member ?? f.region ?? ""}${f.member ?? f.region ? ": " : ""}${f.message}`]);
+  return ["Findings", ...table(rows).map((l) => `  ${l}`)];
+}
+
+/** Columns padded to their widest cell; the last column is not padded. */
+function table(rows: readonly string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] as number))).join("  ").trimEnd());
+}
+
+export function duration(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600}h`;
+  if (seconds % 60 === 0) return `${seconds / 60}m`;
+  return `${seconds}s`;
+}

@@ -1,0 +1,16 @@
+/** What every run-spec world shares: the run, the controls it already carries, and what the plan assumes about them. */
+import type { UpdateRunInputs } from "../pulumi/runInputs";
+import type { Finding } from "./types";
+import type { PlanWorld } from "./world";
+
+export function runSpecPart(inputs: UpdateRunInputs): Pick<PlanWorld, "run" | "controls"> {
+  return {
+    run: { members: inputs.members, ...(inputs.strategy === undefined ? {} : { strategy: inputs.strategy }), managedClusterUpdate: inputs.managedClusterUpdate },
+    controls: { skip: inputs.skip, approvals: inputs.approvals },
+  };
+}
+
+export function runSpecNotes(inputs: UpdateRunInputs): Finding[] {
+  if (inputs.state === "Running") return [];
+  return [{ severity: "info", code: "PLAN_ASSUMPTION", message: `The run's state is ${inputs.state}: the plan shows the run as it goes once it is Running.` }];
+}
