@@ -14,12 +14,15 @@ export interface EventSinkFlags {
   webhookOptions?: WebhookOptions;
 }
 
-/** Opens the sinks now, so a bad path or URL fails before the run: `InputError` with a one-line message. */
-export function openEventSinks(flags: EventSinkFlags): RunEventSink[] {
+/**
+ * Opens the sinks now, so a bad path or URL fails before the run: `InputError` with a one-line message.
+ * `append`: a resumed run adds to its event file instead of starting it afresh.
+ */
+export function openEventSinks(flags: EventSinkFlags, { append = false }: { append?: boolean } = {}): RunEventSink[] {
   const sinks: RunEventSink[] = [];
   if (flags.events !== undefined) {
     try {
-      sinks.push(new JsonlJournal(flags.events));
+      sinks.push(new JsonlJournal(flags.events, { append }));
     } catch (e) {
       throw new InputError(`--events: ${flags.events}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }

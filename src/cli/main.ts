@@ -5,6 +5,7 @@ import { EMULATOR_COMMAND_OPTIONS, runEmulatorCommand, stopOnSignals, type Emula
 import { planCommand, type PlanOptions } from "./plan";
 import { reportCommand } from "./report";
 import { resetFleetCommand } from "./resetFleet";
+import { runCommand, type RunOptions } from "./run";
 import { simulateCommand, type CommandIO, type SimulateOptions } from "./simulate";
 
 const io: CommandIO = {
@@ -26,6 +27,23 @@ export function buildProgram(): Command {
     .option("--webhook <url>", "POST every state change as JSON to this URL (retried with backoff; never holds up the run)")
     .action(async (file: string, options: SimulateOptions) => {
       process.exitCode = await simulateCommand(file, options, io);
+    });
+  program
+    .command("run")
+    .description("Execute a run spec (YAML or JSON: UpdateRun's fields) in real time; re-running resumes. Exit 0 succeeded, 1 failed, 2 invalid, 3 stopped or deadline, 4 waiting.")
+    .argument("<spec>", "run spec file ('-' reads stdin)")
+    .option("--backend <backend>", "simulator:FLEET_FILE (a simulated fleet, state beside it) or azure")
+    .option("--time-scale <n>", "simulator: simulated time per real time (default 60)")
+    .option("--endpoint <url>", "azure: ARM endpoint (default the Azure public cloud)")
+    .option("--ca-file <file>", "azure: PEM file of extra CA certificates to trust")
+    .option("--credential <kind>", "azure: default (DefaultAzureCredential) or emulator (loopback endpoints only)")
+    .option("--json", "print {status, summary, failedMembers, appliedNodeImageVersions} at the end")
+    .option("--new", "start a new run even if the journal holds an unfinished run of another spec")
+    .option("--progress <mode>", "tree (redrawn; default on a terminal) or lines (one per transition)")
+    .option("--events <file>", "write every state change as one JSON line to this file, as it happens")
+    .option("--webhook <url>", "POST every state change as JSON to this URL (retried with backoff; never holds up the run)")
+    .action(async (file: string, options: RunOptions) => {
+      process.exitCode = await runCommand(file, options, io);
     });
   program
     .command("plan")

@@ -1,0 +1,95 @@
+/**
+ * What `fleet-update run` shows while the run goes (on stderr, so stdout keeps the result): on a
+ * terminal a compact tree redrawn in place, at most five times a second whatever the rate of
+ * changes; otherwise one line per transition, the Pulumi provider's format, for logs and CI.
+ */
+import type { RunEvent, UpdateRunStatus } from "../model/status";
+import { formatProgressLine } from "../session/progressLine";
+import { treeFrame, type FrameSize } from "./liveTree";
+
+export interface RunProgress {
+  onEvent(event: RunEvent): void;
+  /** A message for the user, kept clear of the tree. */
+  note(text: string): void;
+  /** Show the final state and stop redrawing. */
+  finish(): void;
+}
+
+export interface ProgressOutput {
+  write(text: string): void;
+  /** The terminal's size, when it is one. */
+  size(): FrameSize | undefined;
+}
+
+export class LineProgress implements RunProgress {
+  constructor(
+    private readonly runName: string,
+    private readonly out: ProgressOutput,
+  ) {}
+
+  onEvent(event: RunEvent): void {
+    this.out.write(`${formatProgressLine(this.runName, event)}\n`);
+  }
+
+  note(text: string): void {
+    this.out.write(`${text}\n`);
+  }
+
+  finish(): void {}
+}
+
+/** Fastest redraw: a tree flickering faster than this is unreadable and costs a busy terminal. */
+export const MIN_REDRAW_INTERVAL_MS = 200;
+
+/** The terminal size assumed when the output is not a terminal (`--progress tree` into a file). */
+const DEFAULT_SIZE: FrameSize = { columns: 120, rows: 40 };
+
+export class TreeProgress implements RunProgress {
+  private drawnLines = 0;
+  private lastDrawAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  /** `status` reads the run as it is now (undefined before the run is open). */
+  constructor(
+    private readonly runName: string,
+    private readonly out: ProgressOutput,
+    private readonly status: () => UpdateRunStatus | undefined,
+  ) {}
+
+  onEvent(): void {
+    if (this.timer !== undefined) return;
+    const wait = Math.max(0, this.lastDrawAt + MIN_REDRAW_INTERVAL_MS - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.draw();
+    }, wait);
+    // The final frame is drawn by finish(); a pending redraw must not hold the process open.
+    this.timer.unref();
+  }
+
+  note(text: string): void {
+    this.out.write(`${this.erase()}${text}\n`);
+    this.drawnLines = 0;
+    this.draw();
+  }
+
+  finish(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.draw();
+  }
+
+  private draw(): void {
+    const status = this.status();
+    if (status === undefined) return;
+    const frame = treeFrame(status, this.runName, this.out.size() ?? DEFAULT_SIZE);
+    this.out.write(`${this.erase()}${frame.join("\n")}\n`);
+    this.drawnLines = frame.length;
+    this.lastDrawAt = Date.now();
+  }
+
+  /** Cursor up to the first line of the last frame, then clear to the end of the screen. */
+  private erase(): string {
+    return this.drawnLines === 0 ? "" : `\r\x1b[${this.drawnLines}A\x1b[J`;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * `fleet-update run`'s inputs: the run spec (YAML or JSON; the fields of `UpdateRun`'s inputs, with
+ * `name` for `runName`, defaulting to the file's stem) and the backend flags. Both are validated by
+ * the provider's own schemas (`src/pulumi/runInputs.ts`), so a spec and a Pulumi program accept the
+ * same runs; problems are `ValidationError`s naming the spec's field path or the flag.
+ */
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
+import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, type BackendConfig, type UpdateRunInputs } from "../pulumi/runInputs";
+
+export interface BackendFlags {
+  /** `simulator:FLEET_FILE` or `azure`. */
+  backend?: string;
+  timeScale?: string;
+  endpoint?: string;
+  caFile?: string;
+  credential?: string;
+}
+
+const SIMULATOR_PREFIX = "simulator:";
+
+/** The backend the flags name, paths resolved against `baseDir`; problems are named by flag. */
+export function backendFromFlags(flags: BackendFlags, baseDir: string): BackendConfig {
+  const issues: FieldIssue[] = [];
+  const azureOnly = (["endpoint", "caFile", "credential"] as const).filter((k) => flags[k] !== undefined);
+  let raw: unknown;
+  if (flags.backend === undefined) {
+    issues.push({ path: "--backend", message: "is required: simulator:FLEET_FILE or azure" });
+  } else if (flags.backend.startsWith(SIMULATOR_PREFIX)) {
+    const fleetFile = flags.backend.slice(SIMULATOR_PREFIX.length);
+    for (const key of azureOnly) issues.push({ path: flagName(key), message: "applies to --backend azure only" });
+    const timeScale = flags.timeScale === undefined ? undefined : Number(flags.timeScale);
+    if (timeScale !== undefined && !Number.isFinite(timeScale)) issues.push({ path: "--time-scale", message: "must be a number greater than 0" });
+    raw = { simulator: { fleetFile: fleetFile === "" ? "" : path.resolve(baseDir, fleetFile), ...(timeScale === undefined || !Number.isFinite(timeScale) ? {} : { timeScale }) } };
+  } else if (flags.backend === "azure") {
+    if (flags.timeScale !== undefined) issues.push({ path: "--time-scale", message: "applies to --backend simulator:FLEET_FILE only" });
+    raw = {
+      azure: {
+        ...(flags.endpoint === undefined ? {} : { endpoint: flags.endpoint }),
+        ...(flags.caFile === undefined ? {} : { trustedCaFile: path.resolve(baseDir, flags.caFile) }),
+        ...(flags.credential === undefined ? {} : { credential: flags.credential }),
+      },
+    };
+  } else {
+    issues.push({ path: "--backend", message: `must be simulator:FLEET_FILE or azure, got '${flags.backend}'` });
+  }
+  const parsed = raw === undefined ? undefined : BackendConfigSchema.safeParse(raw, { error: friendlyErrors });
+  if (parsed?.success === false) issues.push(...toFieldIssues(parsed.error).map((i) => ({ path: flagForBackendPath(i.path), message: i.message })));
+  if (issues.length > 0 || parsed?.success !== true) throw new ValidationError(issues);
+  return parsed.data;
+}
+
+/** The run the spec describes, on `backend`. `file` names the spec (its stem is the default name; `-` is stdin). */
+export function parseRunSpec(text: string, file: string, backend: BackendConfig): UpdateRunInputs {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
+    throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ValidationError([{ path: "(root)", message: "a run spec is a mapping with members and managedClusterUpdate (and name, strategy, skip, approvals, ...)" }]);
+  }
+  const { name, ...rest } = raw as Record<string, unknown>;
+  const issues: FieldIssue[] = [];
+  // The provider's own fields that a spec does not take: the name is `name`, the backend a flag.
+  if ("runName" in rest) issues.push({ path: "runName", message: "unknown field (the run's name is `name`)" });
+  if ("backend" in rest) issues.push({ path: "backend", message: "unknown field (the backend is chosen with --backend)" });
+  const stem = file === "-" ? undefined : path.basename(file).replace(/\.(ya?ml|json)$/i, "");
+  const runName = name ?? stem;
+  if (runName === undefined) issues.push({ path: "name", message: "is required when the spec is read from standard input" });
+  const inputs = { ...rest, runName, backend };
+  issues.push(...checkRunInputs(inputs).map((i) => ({ path: i.path.replace(/^runName\b/, "name"), message: i.message })));
+  if (issues.length > 0) throw new ValidationError(issues);
+  return UpdateRunInputsSchema.parse(inputs);
+}
+
+function flagName(key: keyof BackendFlags): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** `azure.credential` → `--credential`: what the user typed, not the provider's field. */
+function flagForBackendPath(fieldPath: string): string {
+  if (fieldPath.startsWith("simulator.timeScale")) return "--time-scale";
+  if (fieldPath.startsWith("azure.endpoint")) return "--endpoint";
+  if (fieldPath.startsWith("azure.trustedCaFile")) return "--ca-file";
+  if (fieldPath.startsWith("azure.credential")) return "--credential";
+  return "--backend";
+}
