@@ -38,7 +38,7 @@ export function treeFrame(status: UpdateRunStatus, runName: string, size: FrameS
     for (const group of stage.groups) lines.push(...groupLines(group));
     for (const gate of stage.afterGates ?? []) lines.push(...gateLine(gate, "    "));
     const wait = stage.afterStageWaitStatus;
-    if (wait !== undefined && wait.status.state === "Running") lines.push(`    then wait ${wait.waitDurationInSeconds}s: Running since ${wait.status.startTime ?? "…"}`);
+    if (wait !== undefined && wait.status.state === "Running") lines.push(`    then wait ${duration(wait.waitDurationInSeconds)}: Running since ${wait.status.startTime ?? "…"}`);
   }
   return fit(lines, size);
 }
@@ -63,6 +63,12 @@ function memberLine(member: MemberUpdateStatus, width: number): string {
 /** Only gates someone has to act on, or that are under way, are worth a line. */
 function gateLine(gate: GateStatus, indent: string): string[] {
   return gate.status.state === "Pending" ? [`${indent}${MARK.Pending} gate ${gate.gateId} (${gate.displayName}): waiting for approval`] : [];
+}
+
+function duration(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600}h`;
+  if (seconds % 60 === 0) return `${seconds / 60}m`;
+  return `${seconds}s`;
 }
 
 function fit(lines: string[], size: FrameSize): string[] {
