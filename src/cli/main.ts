@@ -5,6 +5,8 @@ import { EMULATOR_COMMAND_OPTIONS, runEmulatorCommand, stopOnSignals, type Emula
 import { planCommand, type PlanOptions } from "./plan";
 import { reportCommand } from "./report";
 import { resetFleetCommand } from "./resetFleet";
+import { gateCommand } from "./gate";
+import type { BackendFlags } from "./runSpec";
 import { runCommand, type RunOptions } from "./run";
 import { simulateCommand, type CommandIO, type SimulateOptions } from "./simulate";
 
@@ -45,6 +47,25 @@ export function buildProgram(): Command {
     .action(async (file: string, options: RunOptions) => {
       process.exitCode = await runCommand(file, options, io);
     });
+  const gate = program.command("gate").description("A run's approval gates: list them, approve them in its journal (then run the same `run` command again).");
+  for (const action of ["list", "approve"] as const) {
+    const sub = gate
+      .command(action)
+      .description(action === "list" ? "List the run's gates with their state." : "Approve gates by id (e.g. prod/before/0).")
+      .argument("<spec>", "the run spec `fleet-update run` was given");
+    if (action === "approve") sub.argument("<gate-id...>", "gate ids, as `gate list` shows them");
+    sub
+      .option("--backend <backend>", "simulator:FLEET_FILE or azure, as given to `run`")
+      .option("--time-scale <n>", "simulator: as given to `run`")
+      .option("--endpoint <url>", "azure: ARM endpoint")
+      .option("--ca-file <file>", "azure: PEM file of extra CA certificates to trust")
+      .option("--credential <kind>", "azure: default or emulator")
+      .action(async (file: string, ...rest: unknown[]) => {
+        const ids = action === "approve" ? (rest[0] as string[]) : [];
+        const flags = (action === "approve" ? rest[1] : rest[0]) as BackendFlags;
+        process.exitCode = await gateCommand(action, file, ids, flags, io);
+      });
+  }
   program
     .command("plan")
     .description("Predict a run (scenario, or run spec whose backend is read, never written): each member's start, end and Pending periods, and pre-flight findings.")

@@ -1,0 +1,59 @@
+/**
+ * `fleet-update gate list|approve SPEC [GATE_ID...] --backend ...`: see a run's approval gates and
+ * approve them in its journal (issue 5), for runs driven by `fleet-update run` — or by Pulumi on the
+ * simulated fleet, whose journal lives in the same place. The run must not be running meanwhile:
+ * `run` exits (code 4) when it reaches an unapproved gate; approve, then run the same command again.
+ * (Pulumi users commit the gate id to `approvals` instead: a reviewed change.)
+ */
+import { ApprovalRefusedError } from "../engine/gates";
+import { UpdateRunEngine } from "../engine/engine";
+import { ValidationError } from "../model/common";
+import { openBackend } from "../session/openBackend";
+import { InputError, readInput } from "./input";
+import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
+import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
+
+export async function gateCommand(action: "list" | "approve", file: string, gateIds: string[], flags: BackendFlags, io: CommandIO): Promise<number> {
+  let inputs;
+  let opened;
+  try {
+    inputs = parseRunSpec(readInput(file), file, backendFromFlags(flags, process.cwd()));
+    opened = openBackend(inputs.backend, inputs.runName);
+  } catch (e) {
+    if (e instanceof ValidationError) {
+      for (const issue of e.issues) io.stderr(`${issue.path.startsWith("--") ? "" : `${file}: `}${issue.path}: ${issue.message}\n`);
+      return EXIT_INVALID_INPUT;
+    }
+    if (e instanceof InputError) {
+      io.stderr(`${e.message}\n`);
+      return EXIT_INVALID_INPUT;
+    }
+    throw e;
+  }
+  const entry = opened.journal.read();
+  if (entry === undefined) {
+    io.stderr(`no journal of run '${inputs.runName}' at ${opened.journal.file}: start the run first (fleet-update run), or list the gate ids under approvals in ${file}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  const engine = UpdateRunEngine.resume(entry.engineState, opened.backend);
+  if (action === "list") {
+    const gates = engine.gates();
+    if (gates.length === 0) io.stdout(`run ${inputs.runName} has no gates\n`);
+    for (const gate of gates) io.stdout(`${gate.gateId}\t${gate.state}\t${gate.displayName}\n`);
+    return 0;
+  }
+  if (gateIds.length === 0) {
+    io.stderr("gate approve: name at least one gate id (fleet-update gate list shows them)\n");
+    return EXIT_INVALID_INPUT;
+  }
+  try {
+    engine.approve(gateIds, opened.clock.now());
+  } catch (e) {
+    if (!(e instanceof ApprovalRefusedError)) throw e;
+    io.stderr(`${e.message} (its gates: ${engine.gates().map((g) => g.gateId).join(", ") || "none"})\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  opened.journal.write({ ...entry, engineState: engine.snapshot() });
+  io.stdout(`approved ${gateIds.join(", ")} in ${opened.journal.file}; run the same \`fleet-update run\` command again to continue\n`);
+  return 0;
+}
