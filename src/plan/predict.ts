@@ -11,7 +11,7 @@ import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
 import { WindowTracker } from "../engine/priority";
 import type { ExcludedMember } from "../model/run";
-import type { UpdateRunStatus } from "../model/status";
+import type { RunEvent, UpdateRunStatus } from "../model/status";
 import { PendingPeriods } from "./pendingPeriods";
 import { PLAN_RUN_NAME, type PlanWorld } from "./world";
 
@@ -38,18 +38,20 @@ export async function predict(world: PlanWorld): Promise<Prediction> {
 
   const pending = new PendingPeriods();
   const watched = new WatchedBackend(fleet);
-  const engine = UpdateRunEngine.create({ name: PLAN_RUN_NAME, ...world.run }, watched, { onEvent: (e) => pending.onEvent(e) });
+  const options = { onEvent: (e: RunEvent) => pending.onEvent(e) };
+  const engine = world.resumeFrom === undefined ? UpdateRunEngine.create({ name: PLAN_RUN_NAME, ...world.run }, watched, options) : UpdateRunEngine.resume(world.resumeFrom, watched, options);
   const reasons = new ReasonTracker(world, engine, watched, pending, offers);
-  engine.start(world.start);
   await drive(engine, clock, { until: world.horizon, actions: controlActions(world), onPass: () => reasons.afterPass(clock.now()) });
 
   return { status: engine.status(), pending, excludedMembers: engine.excludedMembers, clustersAtStart, offers, clustersAtEnd: fleet.snapshot().clusters };
 }
 
+/** The controls already decided, then the start, all at the start instant before the first pass (as a session applies them). */
 function controlActions(world: PlanWorld): RunAction[] {
   const actions: RunAction[] = [];
   if (world.controls.skip.length > 0) actions.push({ at: world.start, skip: world.controls.skip });
   if (world.controls.approvals.length > 0) actions.push({ at: world.start, approve: world.controls.approvals });
+  actions.push({ at: world.start, start: true });
   return actions;
 }
 

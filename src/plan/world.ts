@@ -6,6 +6,7 @@
  */
 import type { FleetState } from "../backends/simulator";
 import type { PlanInput } from "../engine/plan";
+import type { RunState } from "../engine/runState";
 import type { Fleet, SimulatedCluster } from "../model/fleet";
 import type { SkipTarget } from "../model/skip";
 import type { Finding } from "./types";
@@ -20,6 +21,8 @@ export interface PlanWorld {
   /** Nothing is predicted past this instant. */
   horizon: number;
   run: Omit<PlanInput, "name">;
+  /** A run already created (the engine's state): the plan continues it instead of creating one. */
+  resumeFrom?: RunState;
   /** Skips and approvals already decided (a run spec's `skip` and `approvals`), applied at the start. */
   controls: { skip: SkipTarget[]; approvals: string[] };
   /** Clusters that are stopped (`powerState` Stopped): they refuse every upgrade. */

@@ -11,6 +11,7 @@
  */
 import { ValidationError } from "../model/common";
 import type { RunState } from "../engine/runState";
+import { printPlanSummary } from "../plan/forRun";
 import { canonicalJson } from "./journal";
 import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, checkRunInputs, parseRunInputs } from "./runInputs";
 import { RunNotFinishedError, observeRun, runSession, type UpdateRunOutputs } from "./runSession";
@@ -19,6 +20,8 @@ type Props = Record<string, unknown>;
 
 export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
   const failures = checkRunInputs(news).map((issue) => ({ property: issue.path, reason: issue.message }));
+  // Issue 6: `pulumi preview` shows the plan (stage ETAs, findings) of valid, fully known inputs.
+  if (failures.length === 0) await printPlanSummary(news);
   return { inputs: news, failures };
 }
 
@@ -41,8 +44,8 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Props }
 
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const parsed = parseInputsOrThrow(news);
-  const engineState = (olds as Partial<UpdateRunOutputs>).engineState;
-  const { outputs } = await runSession(parsed, { id, ...(engineState === undefined ? {} : { engineState }) }).catch(keepInputs(news));
+  const { engineState, plan } = olds as Partial<UpdateRunOutputs>;
+  const { outputs } = await runSession(parsed, { id, ...(engineState === undefined ? {} : { engineState }), ...(plan === undefined ? {} : { plan }) }).catch(keepInputs(news));
   return { outs: { ...news, ...outputs } };
 }
 

@@ -16,6 +16,8 @@ import { openBackend } from "../session/openBackend";
 import { formatProgressLine } from "../session/progressLine";
 import { driveSession, openSession, type RunChoice } from "../session/session";
 import { pendingGates, waitingLine } from "../session/waiting";
+import { planAtRunStart } from "../plan/forRun";
+import type { Plan } from "../plan/types";
 import { identityHash, type JournalEntry } from "./journal";
 import { RUN_IDENTITY_FIELDS, type UpdateRunInputs } from "./runInputs";
 
@@ -34,6 +36,8 @@ export interface UpdateRunOutputs {
   appliedNodeImageVersions: Array<{ version: string }>;
   /** The engine's state, to resume from (plain JSON). */
   engineState: RunState;
+  /** Issue 6: the run as predicted when it was created (`fleet-update plan`'s JSON); simulated fleet only. */
+  plan?: Plan;
 }
 
 /**
@@ -80,15 +84,17 @@ export interface SessionResult {
  * Create (no `previous`) or continue (`previous` = the stored engine state) a run, then drive it.
  * Throws `RunNotFinishedError` when it failed or did not settle before the deadline.
  */
-export async function runSession(inputs: UpdateRunInputs, previous?: { id: string; engineState?: RunState }): Promise<SessionResult> {
+export async function runSession(inputs: UpdateRunInputs, previous?: { id: string; engineState?: RunState; plan?: Plan }): Promise<SessionResult> {
   const opened = openBackend(inputs.backend, inputs.runName);
   const identity = runIdentity(inputs as unknown as Record<string, unknown>);
   const choice = chooseRun(inputs.runName, identity, opened.journal.read(), previous);
   const session = openSession(opened, inputs, identity, choice, progressLine(inputs.runName));
+  // Issue 6: predicted from the run's state before this call drives it; kept as it was at creation.
+  const plan = previous?.plan ?? (await planAtRunStart(inputs, session.engine.snapshot()));
   const { returnWhenIdleFor } = await driveSession(session, inputs);
   const { id, engine, clock } = session;
 
-  const outputs = outputsOf(engine);
+  const outputs = { ...outputsOf(engine), ...(plan === undefined ? {} : { plan }) };
   const problem = unfinishedReason(engine, outputs, clock.now(), returnWhenIdleFor);
   if (problem !== undefined) {
     throw new RunNotFinishedError(`update run ${inputs.runName}: ${problem}`, id, outputs, [problem]);

@@ -10,6 +10,7 @@ import type { FailedMember } from "../engine/results";
 import type { SkipTarget } from "../model/skip";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { NodeImageSelectionType, UpgradeType } from "../model/update";
+import type { Plan } from "../plan/types";
 import { updateRunProvider } from "./providers";
 import type { UpdateRunStatusOutput } from "./statusOutput";
 import type { UpdateStrategyArgs } from "./updateStrategy";
@@ -152,6 +153,12 @@ export class UpdateRun extends pulumi.dynamic.Resource {
    * { type: "Custom", customNodeImageVersions }` to retry or promote with exactly these images.
    */
   declare readonly appliedNodeImageVersions: pulumi.Output<Array<{ version: string }>>;
+  /**
+   * The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's
+   * stage, group, priority class, predicted start and end, Pending periods, and the pre-flight
+   * findings — `fleet-update plan --json`'s object. Absent on Azure (use `fleet-update plan`).
+   */
+  declare readonly plan: pulumi.Output<Plan | undefined>;
 
   constructor(name: string, args: UpdateRunArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -167,6 +174,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         excludedMembers: undefined,
         failedMembers: undefined,
         appliedNodeImageVersions: undefined,
+        plan: undefined,
         engineState: undefined,
       },
       opts,
