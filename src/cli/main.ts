@@ -69,10 +69,14 @@ export function buildProgram(): Command {
   program
     .command("plan")
     .description("Predict a run (scenario, or run spec whose backend is read, never written): each member's start, end and Pending periods, and pre-flight findings.")
-    .argument("<file>", "scenario or run spec (YAML or JSON; '-' reads stdin)")
+    .argument("<file>", "scenario, or run spec with --backend or a backend field (YAML or JSON; '-' reads stdin)")
     .option("--json", "print the plan as JSON")
     .option("--horizon-days <days>", "how far a run spec's plan looks ahead (default 30)")
     .option("--upgrade-minutes <minutes>", "minutes one upgrade is assumed to take on a real backend (default 30)")
+    .option("--backend <backend>", "the file is `run`'s spec: plan it on simulator:FLEET_FILE or azure")
+    .option("--endpoint <url>", "azure: ARM endpoint (default the Azure public cloud)")
+    .option("--ca-file <file>", "azure: PEM file of extra CA certificates to trust")
+    .option("--credential <kind>", "azure: default (DefaultAzureCredential) or emulator (loopback endpoints only)")
     .action(async (file: string, options: PlanOptions) => {
       process.exitCode = await planCommand(file, options, io);
     });

@@ -1,17 +1,19 @@
 /**
  * `fleet-update plan FILE [--json]`: the predicted schedule of a run and its pre-flight findings, from
- * a scenario or a run spec (`UpdateRun`'s inputs; its backend is read, never written). Invalid input
- * exits 2 with one line per problem naming the field path; otherwise 0, whatever the findings say.
+ * a scenario, a run spec with `--backend` (the spec `fleet-update run` takes, with the same flags), or
+ * a run spec holding its `backend`. The backend is read, never written. Invalid input exits 2 with
+ * one line per problem naming the field path (or the flag); otherwise 0, whatever the findings say.
  */
 import path from "node:path";
 import { ValidationError } from "../model/common";
-import { parsePlanInput } from "../plan/input";
+import { parsePlanInput, type PlanSource } from "../plan/input";
 import { planFromSource } from "../plan/planSource";
 import { renderPlan } from "../plan/render";
 import { InputError, readInput } from "./input";
+import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
 
-export interface PlanOptions {
+export interface PlanOptions extends BackendFlags {
   json?: boolean;
   /** Days the plan looks ahead for a run spec (a scenario has its own horizon). */
   horizonDays?: string;
@@ -27,11 +29,11 @@ export async function planCommand(file: string, options: PlanOptions, io: Comman
   }
   let plan;
   try {
-    const source = parsePlanInput(readInput(file));
-    plan = await planFromSource(source, { baseDir: file === "-" ? process.cwd() : path.dirname(path.resolve(file)), now, ...numbers });
+    const { source, baseDir } = readSource(file, options);
+    plan = await planFromSource(source, { baseDir, now, ...numbers });
   } catch (e) {
     if (e instanceof ValidationError) {
-      for (const issue of e.issues) io.stderr(`${file}: ${issue.path}: ${issue.message}\n`);
+      for (const issue of e.issues) io.stderr(`${sourceOf(issue.path, file, options)}: ${issue.message}\n`);
       return EXIT_INVALID_INPUT;
     }
     if (e instanceof InputError) {
@@ -42,6 +44,25 @@ export async function planCommand(file: string, options: PlanOptions, io: Comman
   }
   io.stdout(options.json === true ? `${JSON.stringify(plan, null, 2)}\n` : `${renderPlan(plan)}\n`);
   return 0;
+}
+
+/**
+ * With `--backend`, the file is `fleet-update run`'s spec and paths in flags are relative to the
+ * working directory (as for `run`); otherwise paths in the file are relative to the file.
+ */
+function readSource(file: string, options: PlanOptions): { source: PlanSource; baseDir: string } {
+  if (options.backend !== undefined) {
+    const backend = backendFromFlags(options, process.cwd());
+    return { source: { kind: "runSpec", inputs: parseRunSpec(readInput(file), file, backend) }, baseDir: process.cwd() };
+  }
+  return { source: parsePlanInput(readInput(file)), baseDir: file === "-" ? process.cwd() : path.dirname(path.resolve(file)) };
+}
+
+/** Flags are named as typed; with `--backend`, the backend's problems are the flag's. */
+function sourceOf(fieldPath: string, file: string, options: PlanOptions): string {
+  if (fieldPath.startsWith("--")) return fieldPath;
+  if (options.backend !== undefined && fieldPath.startsWith("backend")) return "--backend";
+  return `${file}: ${fieldPath}`;
 }
 
 function numericOptions(options: PlanOptions): { horizonDays?: number; upgradeMinutes?: number } | string {

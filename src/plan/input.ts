@@ -1,8 +1,9 @@
 /**
- * What `fleet-update plan` reads: a scenario (SPEC §7: the fleet is in the file), or a run spec — the
- * fields of `UpdateRun`'s inputs (`backend`, `members`, `strategy`, `managedClusterUpdate`, and
- * optionally `skip`, `approvals`), `runName` optional — whose clusters are read from its backend.
- * YAML or JSON. A file with `backend` is a run spec; any other is a scenario.
+ * What `fleet-update plan` reads: a scenario (SPEC §7: the fleet is in the file), or a run spec with
+ * its backend in the file — the fields of `UpdateRun`'s inputs (`backend`, `members`, `strategy`,
+ * `managedClusterUpdate`, and optionally `skip`, `approvals`; `name` optional) — whose clusters are
+ * read from that backend. YAML or JSON. A file with `backend` is such a run spec; any other is a
+ * scenario. (`fleet-update run`'s spec, whose backend is a flag, is read by `src/cli/runSpec.ts`.)
  */
 import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../model/common";
@@ -27,6 +28,13 @@ export function parsePlanInput(text: string): PlanSource {
     throw new ValidationError([{ path: "(root)", message: "a plan input is a scenario (start, regions, members, managedClusterUpdate) or a run spec (backend, members, managedClusterUpdate)" }]);
   }
   const record = raw as Record<string, unknown>;
-  if (!("backend" in record)) return { kind: "scenario", scenario: validateScenario(record) };
-  return { kind: "runSpec", inputs: parseRunInputs({ runName: RUN_SPEC_DEFAULT_NAME, ...record }) };
+  if (!("backend" in record)) {
+    if (!("start" in record) && !("regions" in record) && "managedClusterUpdate" in record) {
+      throw new ValidationError([{ path: "backend", message: "a run spec needs its backend: --backend simulator:FLEET_FILE or azure, or a backend field" }]);
+    }
+    return { kind: "scenario", scenario: validateScenario(record) };
+  }
+  // `name` as in `fleet-update run`'s spec; the provider's field is `runName`.
+  const { name, ...rest } = record;
+  return { kind: "runSpec", inputs: parseRunInputs({ runName: name ?? RUN_SPEC_DEFAULT_NAME, ...rest }) };
 }

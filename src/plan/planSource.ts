@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { AzureBackend } from "../backends/azure/azureBackend";
 import { credentialFor } from "../backends/azure/credentials";
+import { ValidationError } from "../model/common";
 import { RealClock } from "../runtime/realClock";
 import type { AzureBackendSchema } from "../pulumi/runInputs";
 import type { z } from "zod";
@@ -38,6 +39,14 @@ function azureBackend(config: z.infer<typeof AzureBackendSchema>, baseDir: strin
     credential: credentialFor(config.credential),
     clock: new RealClock(),
     ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
-    ...(config.trustedCaFile === undefined ? {} : { trustedCaPem: fs.readFileSync(path.resolve(baseDir, config.trustedCaFile), "utf8") }),
+    ...(config.trustedCaFile === undefined ? {} : { trustedCaPem: readCaFile(path.resolve(baseDir, config.trustedCaFile)) }),
   });
+}
+
+function readCaFile(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new ValidationError([{ path: "backend.azure.trustedCaFile", message: `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` }]);
+  }
 }

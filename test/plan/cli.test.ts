@@ -2,9 +2,10 @@
  * `fleet-update plan`: human and JSON output, the run-spec form on a simulated fleet (read, never
  * written), and exit codes.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planCommand, type PlanOptions } from "../../src/cli/plan";
 import type { Plan } from "../../src/plan/types";
@@ -142,6 +143,21 @@ describe("fleet-update plan", () => {
     expect(result.members.map((m) => [m.name, m.predictedState])).toEqual([["canary-1", "Completed"], ["eu-1", "Completed"], ["eu-2", "Skipped"]]);
   });
 
+  it("takes `fleet-update run`'s spec with --backend, as `run` does", async () => {
+    const dir = scratch({ "fleet.yaml": FLEET, "rollout.yaml": SPEC.replace("backend: {simulator: {fleetFile: fleet.yaml}}\n", "name: rollout\n") });
+    const { code, stdout, stderr } = await plan(join(dir, "rollout.yaml"), { json: true, backend: `simulator:${join(dir, "fleet.yaml")}` });
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as Plan).members.map((m) => [m.name, m.predictedState])).toEqual([["canary-1", "Completed"], ["eu-1", "Completed"], ["eu-2", "Completed"]]);
+    expect(existsSync(join(dir, "fleet.yaml.state.json"))).toBe(false);
+    const missingFleet = await plan(join(dir, "rollout.yaml"), { backend: `simulator:${join(dir, "nowhere.yaml")}` });
+    expect(missingFleet.code).toBe(2);
+    expect(missingFleet.stderr).toMatch(/^--backend: cannot read .*nowhere\.yaml/);
+    const noBackend = await plan(join(dir, "rollout.yaml"));
+    expect([noBackend.code, noBackend.stderr]).toEqual([2, `${join(dir, "rollout.yaml")}: backend: a run spec needs its backend: --backend simulator:FLEET_FILE or azure, or a backend field\n`]);
+    expect((await plan(join(dir, "rollout.yaml"), { backend: "gcp" })).stderr).toBe("--backend: must be simulator:FLEET_FILE or azure, got 'gcp'\n");
+  });
+
   it("exits 2 with one line per problem naming the field path: scenario, run spec, missing member, options", async () => {
     const dir = scratch({
       "bad-scenario.yaml": "start: 2026-12-05T00:00:00Z\nregions: {}\nmembers: []\nmanagedClusterUpdate: {upgrade: {type: Full}}\n",
@@ -164,5 +180,15 @@ describe("fleet-update plan", () => {
     expect((await plan(join(dir, "list.yaml"))).stderr).toContain("(root): a plan input is a scenario");
     expect(await plan(join(dir, "missing.yaml"))).toEqual({ code: 2, stdout: "", stderr: `${join(dir, "missing.yaml")}: no such file\n` });
     expect(await plan(DEMO, { horizonDays: "soon" })).toEqual({ code: 2, stdout: "", stderr: "--horizon-days: must be a positive number of days, got 'soon'\n" });
+  });
+
+  it("is a subcommand of the built fleet-update (exit 0 with a plan, 2 for bad input)", () => {
+    const main = resolve(__dirname, "../../dist/cli/main.js");
+    const ok = spawnSync(process.execPath, [main, "plan", DEMO, "--json"], { encoding: "utf8" });
+    expect(ok.status).toBe(0);
+    expect((JSON.parse(ok.stdout) as Plan).members).toHaveLength(13);
+    const bad = spawnSync(process.execPath, [main, "plan", join(SHARED_SCENARIOS, "none.yaml")], { encoding: "utf8" });
+    expect([bad.status, bad.stdout]).toEqual([2, ""]);
+    expect(bad.stderr).toContain("none.yaml: no such file");
   });
 });
