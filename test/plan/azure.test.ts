@@ -29,7 +29,8 @@ beforeAll(async () => {
       // ARM lists what a region offers now: a version arriving next year is not listed, with no date.
       eastus: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0", availableAt: "2099-01-01T00:00:00Z" }], nodeImages: [{ version: OLD_IMAGE }] },
     },
-    members: [member("eu-1", "westeurope"), member("eu-2", "westeurope"), member("us-1", "eastus")],
+    // busy-1: an operation started outside the fleet, running for days; ARM shows it only as Updating.
+    members: [member("eu-1", "westeurope"), member("eu-2", "westeurope"), member("us-1", "eastus"), { ...member("busy-1", "westeurope"), simulation: { busyUntil: "2099-01-01T00:00:00Z" } }],
     managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
   });
   // Simulated time runs at real speed from now, so the plan's "now" (the real clock) is the emulator's.
@@ -100,5 +101,26 @@ describe("fleet-update plan with the Azure backend (ARM emulator)", () => {
     const code = await planCommand(join(dir, "run.yaml"), {}, { stdout: () => undefined, stderr: (t) => (stderr += t) });
     expect(code).toBe(2);
     expect(stderr).toMatch(/run\.yaml: members\[1\]\.clusterResourceId: cannot read the cluster: .*gone.* \(\w+\)\n$/);
+  });
+
+  it("assumes, and says, when an operation ARM shows in progress ends", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plan-azure-"));
+    writeFileSync(join(dir, "arm.pem"), emulator.certificatePem);
+    writeFileSync(
+      join(dir, "run.yaml"),
+      JSON.stringify({
+        backend: { azure: { endpoint: emulator.url, trustedCaFile: "arm.pem", credential: "emulator" } },
+        members: [{ name: "busy-1", clusterResourceId: id("busy-1") }],
+        managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
+      }),
+    );
+    const now = Date.now();
+    let stdout = "";
+    expect(await planCommand(join(dir, "run.yaml"), { json: true }, { stdout: (t) => (stdout += t), stderr: () => undefined }, now)).toBe(0);
+    const plan = JSON.parse(stdout) as Plan;
+    const assumedEnd = new Date(Math.ceil(now / 1000) * 1000 + 15 * 60_000).toISOString().replace(".000Z", "Z");
+    expect(plan.members[0]?.predictedStart).toBe(assumedEnd);
+    expect(plan.findings).toContainEqual({ severity: "warning", code: "OPERATION_IN_FLIGHT", member: "busy-1", message: expect.stringContaining(`expected to end at ${assumedEnd}`) });
+    expect(plan.findings).toContainEqual({ severity: "info", code: "PLAN_ASSUMPTION", member: "busy-1", message: `The backend does not say when the operation in progress on the cluster ends: the plan assumes ${assumedEnd}.` });
   });
 });
