@@ -12,6 +12,7 @@ import { ApprovalRefusedError } from "../engine/gates";
 import { appliedNodeImageVersions, failedMembers } from "../engine/results";
 import { summarize } from "../engine/summary";
 import { StateFileError } from "../backends/simulator/stateFile";
+import { FleetInUseError } from "../backends/simulator/fleetLease";
 import { ValidationError } from "../model/common";
 import type { UpdateRunStatus } from "../model/status";
 import type { UpdateRunInputs } from "../pulumi/runInputs";
@@ -115,6 +116,11 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
     const choice = chooseCliRun(inputs, identity, opened.journal.read(), opened.journal.file, options.new === true);
     return { inputs, opened, identity, choice };
   } catch (e) {
+    if (e instanceof FleetInUseError) {
+      // Another process drives this simulated fleet: nothing was touched; try again when it is done.
+      io.stderr(`${e.message}\n`);
+      return EXIT_INVALID_INPUT;
+    }
     if (e instanceof ValidationError) {
       // Flags are named as typed (`--backend: ...`); spec problems by the file and field path.
       for (const issue of e.issues) io.stderr(issue.path.startsWith("--") ? `${issue.path}: ${issue.message}\n` : `${fieldSource(issue.path, file)}: ${issue.message}\n`);

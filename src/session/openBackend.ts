@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { AzureBackend } from "../backends/azure/azureBackend";
 import { credentialFor } from "../backends/azure/credentials";
-import { openFileBackedFleet } from "../backends/simulator/fileBacked";
+import { openFileBackedFleet, stateFilePath } from "../backends/simulator/fileBacked";
+import { acquireFleetLease } from "../backends/simulator/fleetLease";
 import type { ClusterBackend } from "../engine/backend";
 import type { Clock } from "../engine/clock";
 import { RunJournal } from "../pulumi/journal";
@@ -36,6 +37,9 @@ export const JOURNAL_DIRECTORY = path.join(".fleet-update", "runs");
 export function openBackend(config: BackendConfig, runName: string, baseDir: string = process.cwd()): OpenBackend {
   const { simulator, azure } = config;
   if (simulator !== undefined) {
+    // Issue 7: one process at a time drives a simulated fleet; the lease is held until this process
+    // ends (a `pulumi up`, a `fleet-update run`). Azure's lease is ARM's own (fleetLease.ts).
+    acquireFleetLease(stateFilePath(simulator, baseDir), runName);
     const { fleet, clock, stateFile } = openFileBackedFleet(simulator, baseDir);
     return {
       backend: fleet,
