@@ -69,8 +69,7 @@ function needsVersionChange(ctx: FindingContext, cluster: ClusterInfo): boolean 
 
 /**
  * UPGRADE_PATH_MINOR_SKIPPED, DOWNGRADE, POOL_ABOVE_CONTROL_PLANE: the request the engine would make,
- * against AKS's rules as the simulated fleet enforces them. Offers are left to the region checks
- * (every listed version counts as offered here). A cluster already past the target that the engine
+ * against AKS's rules as the simulated fleet enforces them. Offers are left to the region checks. A cluster already past the target that the engine
  * skips rather than moves back is a warning; one whose upgrade AKS would refuse is an error.
  */
 function upgradePathFindings(ctx: FindingContext): Finding[] {
@@ -78,7 +77,9 @@ function upgradePathFindings(ctx: FindingContext): Finding[] {
   if (type === "NodeImageOnly" || target === undefined) return [];
   const out: Finding[] = [];
   for (const { member, cluster } of membersWithClusters(ctx)) {
-    const region = ctx.world.fleet.regions[cluster.region] ?? { kubernetesVersions: [], nodeImages: [] };
+    // The target counts as offered here, so that an offer (the region checks' concern) never hides a path rule.
+    const offered = ctx.world.fleet.regions[cluster.region] ?? { kubernetesVersions: [], nodeImages: [] };
+    const region = { ...offered, kubernetesVersions: [...offered.kubernetesVersions, { version: target }] };
     const refusal = refusalOf(member.name, cluster, region, type, target);
     if (refusal === undefined) continue;
     if (refusal.code === UPGRADE_MINOR_VERSION_SKIP_NOT_ALLOWED) {

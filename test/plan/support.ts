@@ -61,29 +61,35 @@ function timing(start: string | undefined, end: string | undefined, state: strin
   return { ...(start === undefined ? {} : { start }), ...(end === undefined ? {} : { end }), state };
 }
 
+export interface PendingInterval {
+  from: string;
+  until?: string;
+  /** The reason given on entering Pending. */
+  reason?: string;
+}
+
 /** Pending intervals of each member from a simulation's events (enter Pending → leave it). */
-export function simulatedPendingIntervals(result: SimulationResult): Record<string, Array<{ from: string; until?: string }>> {
-  const out: Record<string, Array<{ from: string; until?: string }>> = {};
+export function simulatedPendingIntervals(result: SimulationResult): Record<string, PendingInterval[]> {
+  const out: Record<string, PendingInterval[]> = {};
   for (const e of result.events) {
     if (e.scope !== "member") continue;
-    const list = (out[e.name] ??= []);
-    if (e.from === "Pending") (list[list.length - 1] as { until?: string }).until = e.time;
-    if (e.to === "Pending") list.push({ from: e.time });
+    if (e.from === "Pending") (out[e.name]?.at(-1) as PendingInterval).until = e.time;
+    if (e.to === "Pending") (out[e.name] ??= []).push({ from: e.time, ...(e.message === undefined ? {} : { reason: e.message }) });
   }
   return out;
 }
 
-/** A plan's Pending periods with the splits at reason changes joined back together. */
-export function plannedPendingIntervals(plan: Plan): Record<string, Array<{ from: string; until?: string }>> {
-  const out: Record<string, Array<{ from: string; until?: string }>> = {};
+/** A plan's Pending periods with the splits at reason changes joined back together (keeping the first reason). */
+export function plannedPendingIntervals(plan: Plan): Record<string, PendingInterval[]> {
+  const out: Record<string, PendingInterval[]> = {};
   for (const m of plan.members) {
-    const joined: Array<{ from: string; until?: string }> = [];
+    const joined: PendingInterval[] = [];
     for (const p of m.pending) {
       const last = joined[joined.length - 1];
       if (last !== undefined && last.until === p.from) {
         if (p.until === undefined) delete last.until;
         else last.until = p.until;
-      } else joined.push(p.until === undefined ? { from: p.from } : { from: p.from, until: p.until });
+      } else joined.push({ from: p.from, ...(p.until === undefined ? {} : { until: p.until }), reason: p.reason });
     }
     if (joined.length > 0) out[m.name] = joined;
   }
