@@ -27,6 +27,8 @@ export function clusterInfo(cluster: ManagedCluster, configs: MaintenanceConfigu
     region: (cluster.location ?? "").toLowerCase().replace(/\s+/g, ""),
     kubernetesVersion: cluster.currentKubernetesVersion ?? cluster.kubernetesVersion ?? "",
     nodePools: nodePools(cluster),
+    // Issue 5's health check reads it: a cluster left Failed after an upgrade is not healthy.
+    ...(cluster.provisioningState === undefined ? {} : { provisioningState: cluster.provisioningState }),
     ...(maintenance === undefined ? {} : { maintenanceConfigurations: maintenance }),
     ...(busy ? { activeOperation: {} } : {}),
   };
