@@ -30,17 +30,18 @@ describe("parseEmulatorFlags", () => {
     });
     expect(parseEmulatorFlags({})).toEqual({ options: {} });
     expect(parseEmulatorFlags({ latencyMs: "15" }).options.faults).toEqual({ latencyMs: { min: 15, max: 15 } });
+    expect(parseEmulatorFlags({ lostResponseRate: "0.1", seed: "9" }).options).toEqual({ seed: 9, faults: { lostResponseRate: 0.1 } });
   });
 
   test("names each bad flag", () => {
     let error: unknown;
     try {
-      parseEmulatorFlags({ port: "http", serverErrorRate: "2", latencyMs: "9-3", startAt: "yesterday" });
+      parseEmulatorFlags({ port: "http", serverErrorRate: "2", latencyMs: "9-3", startAt: "yesterday", lostResponseRate: "-0.5" });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues.map((i) => i.path).sort()).toEqual(["--latency-ms", "--port", "--server-error-rate", "--start-at"]);
+    expect((error as ValidationError).issues.map((i) => i.path).sort()).toEqual(["--latency-ms", "--lost-response-rate", "--port", "--server-error-rate", "--start-at"]);
   });
 });
 

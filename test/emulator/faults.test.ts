@@ -52,7 +52,7 @@ describe("a fixed seed", () => {
     expect(first.requests.filter((r) => r.fault === "reset").length).toBe(counts[0]);
   });
 
-  test("injected errors carry ARM bodies; injected 429s carry Retry-After", async () => {
+  test("injected errors carry ARM bodies; injected 429s carry Retry-After, their simulated second scaled to real time", async () => {
     const seen = new Map<number, Awaited<ReturnType<typeof raw>>>();
     for (let i = 0; i < 60 && seen.size < 3; i++) {
       const res = await raw(first, "GET", clusterPath("beta")).catch(() => undefined);
@@ -61,6 +61,8 @@ describe("a fixed seed", () => {
     expect(seen.get(500)?.body.error.code).toBe("InternalServerError");
     expect(seen.get(503)?.body.error.code).toBe("ServiceUnavailable");
     expect(seen.get(429)?.headers["retry-after"]).toBe("1");
+    // 10 ms per simulated minute: one simulated second is a sixth of a real millisecond, at least 1 ms.
+    expect(seen.get(429)?.headers["retry-after-ms"]).toBe("1");
   });
 });
 

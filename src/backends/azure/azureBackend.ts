@@ -10,7 +10,8 @@
  * cluster itself after any restart, and never redoes a step that is done.
  *
  * A write whose answer is lost (the connection drops after ARM applied it) is not simply sent again:
- * the cluster is read first, and a step found under way or done is followed, not repeated.
+ * the cluster is read first, and a step found under way, done or ended is followed, not repeated
+ * (`stepWriter.ts`).
  *
  * ARM throttles a subscription (reads: 250 at once, then 25 a second); the SDK waits out a 429's
  * `Retry-After` and retries. To keep reads few, `startUpgrade` reuses the engine's read of the cluster
@@ -19,15 +20,15 @@
  */
 import { ContainerServiceClient, type ManagedCluster, type MaintenanceConfiguration } from "@azure/arm-containerservice";
 import type { TokenCredential } from "@azure/core-auth";
-import { isRestError } from "@azure/core-rest-pipeline";
 import { BackendError, CLUSTER_STOPPED, clusterStoppedMessage, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
 import type { Clock } from "../../engine/clock";
 import { parseManagedClusterId, type ManagedClusterId } from "./armIds";
 import { clusterInfo, isBusy } from "./convert";
 import { credentialProblem } from "./credentials";
-import { armError, type ArmError } from "./errors";
+import { armError } from "./errors";
 import { AZURE_PUBLIC_CLOUD, RegionOffers } from "./regionOffers";
-import { nextStep, operationIdOf, stepName, stepStarted, withVersions, type Step } from "./steps";
+import { nextStep, type Step } from "./steps";
+import { writeStep } from "./stepWriter";
 
 
 export interface AzureBackendOptions {
@@ -44,9 +45,9 @@ export interface AzureBackendOptions {
   steadyPollMs?: number;
   /** How long the initial polling lasts (default 5 minutes). */
   initialPhaseMs?: number;
-  /** SDK retry settings (the SDK retries throttling and transient failures itself). */
+  /** SDK retry settings for reads (the SDK retries throttling and transient failures itself). */
   maxRetries?: number;
-  /** Real ms before the SDK's first retry of a 5xx or a dropped connection (SDK default 1 s), doubling up to `maxRetryDelayInMs` (default 64 s). */
+  /** Real ms before the first retry of a 5xx or a dropped connection (default 1 s), doubling up to `maxRetryDelayInMs` (default 64 s). */
   retryDelayInMs?: number;
   maxRetryDelayInMs?: number;
 }
@@ -60,8 +61,6 @@ interface Followed {
 }
 
 const MAX_STEPS = 50;
-/** Writes of one step, counting those re-sent after the cluster showed an earlier one never landed. */
-const MAX_WRITE_ATTEMPTS = 4;
 
 /**
  * `startUpgrade` reuses the cluster as `getCluster` read it at most this long ago (clock time) instead
@@ -72,6 +71,7 @@ const REUSE_READ_MS = 60_000;
 
 export class AzureBackend implements ClusterBackend {
   private readonly clients = new Map<string, ContainerServiceClient>();
+  private readonly writeClients = new Map<string, ContainerServiceClient>();
   private readonly offers: RegionOffers;
   /** The cluster as `getCluster` last read it, per cluster id, for the `startUpgrade` that follows. */
   private readonly lastRead = new Map<string, { cluster: ManagedCluster; at: number }>();
@@ -149,33 +149,20 @@ export class AzureBackend implements ClusterBackend {
     return inProgress;
   }
 
-  /**
-   * Start one step as an ARM long-running operation; returns its operation id. A write that fails
-   * without a clear answer (412, 409, a dropped connection, 5xx after every retry) may still have been
-   * applied, so the cluster is read before anything is sent again: a step found under way (or done) is
-   * followed; a cluster changed by someone else is written again with its new eTag; a busy one waits.
-   */
-  private async run(id: ManagedClusterId, cluster: ManagedCluster, request: UpgradeRequest, step: Step): Promise<string> {
-    let current = cluster;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.write(id, current, request, step);
-      } catch (e) {
-        const error = armError(e);
-        if (attempt >= MAX_WRITE_ATTEMPTS || !mayHaveLanded(e, error)) throw credentialProblem(e) ?? error.toBackendError();
-        current = await this.read(id);
-        if (stepStarted(current, request, step)) return stepName(id.name, step);
-        checkStartable(id, current);
-      }
-    }
-  }
-
-  private async write(id: ManagedClusterId, cluster: ManagedCluster, request: UpgradeRequest, step: Step): Promise<string> {
-    const client = this.client(id);
-    if (step.kind === "image") return operationIdOf(client.agentPools.upgradeNodeImageVersion(id.resourceGroup, id.name, step.pool), stepName(id.name, step));
-    // Versions: PUT the whole cluster as read, with If-Match, so a change in between is not overwritten.
-    const body = withVersions(cluster, request.kubernetesVersion as string, !step.controlPlaneOnly);
-    return operationIdOf(client.managedClusters.createOrUpdate(id.resourceGroup, id.name, body, cluster.eTag === undefined ? {} : { ifMatch: cluster.eTag }), stepName(id.name, step));
+  /** Start one step as an ARM long-running operation, applied once (`stepWriter.ts`); returns its operation id. */
+  private run(id: ManagedClusterId, cluster: ManagedCluster, request: UpgradeRequest, step: Step): Promise<string> {
+    return writeStep(
+      {
+        writeClient: (target) => this.client(target, "writes"),
+        read: (target) => this.read(target),
+        checkStartable,
+        pauseMs: (attempt) => Math.min(this.options.maxRetryDelayInMs ?? 64_000, (this.options.retryDelayInMs ?? 1_000) * 2 ** (attempt - 2)),
+      },
+      id,
+      cluster,
+      request,
+      step,
+    );
   }
 
   private read(id: ManagedClusterId): Promise<ManagedCluster> {
@@ -212,16 +199,25 @@ export class AzureBackend implements ClusterBackend {
     return parseManagedClusterId(member.clusterResourceId);
   }
 
-  private client(id: ManagedClusterId): ContainerServiceClient {
-    let client = this.clients.get(id.subscriptionId);
+  /**
+   * The client for a subscription. Reads retry throttling and transient failures in the SDK; writes
+   * do not (their client has no retries): a write is only sent again after a read of the cluster.
+   */
+  private client(id: ManagedClusterId, use: "reads" | "writes" = "reads"): ContainerServiceClient {
+    const clients = use === "reads" ? this.clients : this.writeClients;
+    let client = clients.get(id.subscriptionId);
     if (client === undefined) {
       const { maxRetries = 6, retryDelayInMs, maxRetryDelayInMs } = this.options;
       client = new ContainerServiceClient(this.options.credential, id.subscriptionId, {
         ...(this.options.endpoint === undefined ? {} : { endpoint: this.options.endpoint }),
         ...(this.options.trustedCaPem === undefined ? {} : { tlsOptions: { ca: this.options.trustedCaPem } }),
-        retryOptions: { maxRetries, ...(retryDelayInMs === undefined ? {} : { retryDelayInMs }), ...(maxRetryDelayInMs === undefined ? {} : { maxRetryDelayInMs }) },
+        retryOptions: {
+          maxRetries: use === "reads" ? maxRetries : 0,
+          ...(retryDelayInMs === undefined ? {} : { retryDelayInMs }),
+          ...(maxRetryDelayInMs === undefined ? {} : { maxRetryDelayInMs }),
+        },
       });
-      this.clients.set(id.subscriptionId, client);
+      clients.set(id.subscriptionId, client);
     }
     return client;
   }
@@ -238,17 +234,6 @@ export class AzureBackend implements ClusterBackend {
 
 function readKey(id: ManagedClusterId): string {
   return `${id.subscriptionId}/${id.resourceGroup}/${id.name}`.toLowerCase();
-}
-
-/**
- * A write that may have been applied though it did not say so: a precondition or conflict answer
- * (the SDK retried a write whose answer was lost, or someone else wrote), a connection that dropped
- * with no answer, or a server error after every retry. A refusal for an AKS rule (400) or a missing
- * cluster (404) was not.
- */
-function mayHaveLanded(e: unknown, error: ArmError): boolean {
-  if (error.status === undefined) return isRestError(e);
-  return error.status === 409 || error.status === 412 || error.status === 408 || error.status >= 500;
 }
 
 /**
@@ -270,7 +255,8 @@ function checkStartable(id: ManagedClusterId, cluster: ManagedCluster): void {
 function abortedUpgrade(id: ManagedClusterId, cluster: ManagedCluster): { code: string; message: string } | undefined {
   const pool = (cluster.agentPoolProfiles ?? []).find((p) => p.provisioningState === "Canceled");
   if (cluster.provisioningState !== "Canceled" && pool === undefined) return undefined;
-  const where = pool === undefined ? "" : ` (node pool ${pool.name})`;
+  // A whole-cluster upgrade aborted: the cluster says so; a node image upgrade: its pool does.
+  const where = cluster.provisioningState === "Canceled" || pool === undefined ? "" : ` (node pool ${pool.name})`;
   return {
     code: UPGRADE_ABORTED,
     message: `the upgrade of managed cluster ${id.name}${where} was aborted outside this run (provisioningState Canceled) before the cluster reached the target; start the run again to retry it from where the cluster is`,

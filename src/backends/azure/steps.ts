@@ -39,22 +39,32 @@ function sameStep(a: Step | undefined, b: Step): boolean {
 }
 
 /**
- * Whether `step` was started on `cluster` after all — the cluster shows it under way, or no longer
- * missing — when the write that asked for it failed without a clear answer (the answer was lost and
- * the SDK's retry got 412 or 409, or every retry failed). A step under way toward the same target is
- * followed, never asked for a second time.
+ * Whether `step` was started on `cluster` after all — the cluster shows it under way, no longer
+ * missing, or ended without reaching its target since the write — when the write that asked for it
+ * failed without a clear answer (the answer was lost, or a 5xx, 409 or 412 came back). `before` is the
+ * cluster as it was read for the write. A step found started is followed, never asked for again.
  */
-export function stepStarted(cluster: ManagedCluster, request: UpgradeRequest, step: Step): boolean {
+export function stepStarted(cluster: ManagedCluster, request: UpgradeRequest, step: Step, before: ManagedCluster): boolean {
   const pools = cluster.agentPoolProfiles ?? [];
-  if (step.kind === "versions") {
-    const target = request.kubernetesVersion;
-    const towardTarget = cluster.kubernetesVersion === target && (step.controlPlaneOnly || pools.every((p) => p.orchestratorVersion === target));
-    if (isBusy(cluster.provisioningState) && towardTarget) return true;
-  } else if (pools.find((p) => p.name === step.pool)?.provisioningState === "UpgradingNodeImageVersion") {
-    return true;
-  }
+  const target = request.kubernetesVersion;
+  const towardTarget = step.kind === "versions" && cluster.kubernetesVersion === target && (step.controlPlaneOnly || pools.every((p) => p.orchestratorVersion === target));
+  const pool = step.kind === "image" ? pools.find((p) => p.name === step.pool) : undefined;
+  if (step.kind === "versions" ? isBusy(cluster.provisioningState) && towardTarget : pool?.provisioningState === "UpgradingNodeImageVersion") return true;
   const busy = isBusy(cluster.provisioningState) || pools.some((p) => isBusy(p.provisioningState));
-  return !busy && !sameStep(nextStep(cluster, request), step);
+  if (busy) return false;
+  if (!sameStep(nextStep(cluster, request), step)) return true;
+  // Applied, then failed or aborted before anyone read it: the cluster changed since the write and
+  // shows an unsuccessful upgrade toward the step's target. Sending it again would be a second upgrade.
+  const ended = step.kind === "versions" ? towardTarget && ENDED_UNSUCCESSFULLY.has(cluster.provisioningState ?? "") : ENDED_UNSUCCESSFULLY.has(pool?.provisioningState ?? "");
+  return ended && changedSince(before, cluster);
+}
+
+const ENDED_UNSUCCESSFULLY = new Set(["Failed", "Canceled"]);
+
+/** The eTag says whether anything happened; without one, only a change of state or goal does. */
+function changedSince(before: ManagedCluster, after: ManagedCluster): boolean {
+  if (before.eTag !== undefined && after.eTag !== undefined) return before.eTag !== after.eTag;
+  return before.provisioningState !== after.provisioningState || before.kubernetesVersion !== after.kubernetesVersion;
 }
 
 /** The cluster as read, with the target version on the control plane (and, for Full, every pool). */

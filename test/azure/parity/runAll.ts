@@ -21,7 +21,7 @@ export interface ParityRun {
 }
 
 /** As `simulateScenario`, keeping the fleet's state (each operation with what it asked for). */
-async function inProcess(scenario: Scenario): Promise<Outcome> {
+export async function inProcess(scenario: Scenario): Promise<Outcome> {
   const clock = new VirtualClock(Date.parse(scenario.start));
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
   const report = await runScenario(scenario, { backend: fleet, clock, clusters: () => fleet.snapshot().clusters });

@@ -1,13 +1,16 @@
 /**
  * A simulated cluster as ARM shows it: the simulated fleet's state (settled at the instant of the
- * request) plus what ARM derives from it — the upgrade running now, a failed last upgrade, an
- * operation started outside the fleet. Read-only: every change goes through `SimulatedFleet`.
+ * request) plus what ARM derives from it — the upgrade running now and how far it got (`progress.ts`),
+ * a failed or aborted last upgrade, an operation started outside the fleet, deletions and aborts
+ * (`lifecycle.ts`), tags. Read-only: every change goes through `SimulatedFleet` or `Lifecycle`.
  */
 import type { Clock } from "../../../engine/clock";
 import type { Fleet, Region, SimulatedCluster } from "../../../model/fleet";
 import type { SimulatedFleet } from "../../simulator";
 import { runningOperation, type ClusterState, type OperationRecord } from "../../simulator/fleetState";
 import { armCall } from "./armErrors";
+import type { Lifecycle, LifecycleOperation } from "./lifecycle";
+import { progressAt, type Progress } from "./progress";
 
 export interface ClusterView {
   name: string;
@@ -15,15 +18,34 @@ export interface ClusterView {
   region: Region;
   /** The cluster's region, ARM's `location`. */
   location: string;
+  /** What the cluster shows now: mid-upgrade, the parts moved so far; deleted pools left out. */
   state: ClusterState;
-  /** The upgrade running now. */
+  /** The upgrade running now, and how far it got. */
   running?: OperationRecord;
+  progress?: Progress;
   /** The latest upgrade, when it failed (the cluster stays `Failed` until the next one). */
   failed?: OperationRecord;
+  /** The latest upgrade, when it was aborted (`Canceled` until the next one). */
+  canceled?: OperationRecord;
+  /** An abort whose cancellation is still under way (`Canceling`). */
+  canceling?: LifecycleOperation;
+  /** The cluster's deletion, under way (`Deleting`). */
+  deleting?: LifecycleOperation;
+  /** Pools being deleted (`Deleting`). */
+  deletingPools: Set<string>;
   /** An operation started outside the fleet (`simulation.busyUntil`) is running. */
   busyElsewhere: boolean;
+  tags: Record<string, string>;
   /** Simulated instant the view was taken at. */
   now: number;
+}
+
+/** What reading a cluster needs from the emulator. */
+export interface ViewSource {
+  sim: SimulatedFleet;
+  fleet: Fleet;
+  clock: Clock;
+  lifecycle: Lifecycle;
 }
 
 /** The member a request names; ARM resource names are case-insensitive. */
@@ -32,26 +54,50 @@ export function findMember(fleet: Fleet, name: string): SimulatedCluster | undef
   return fleet.members.find((m) => m.name.toLowerCase() === wanted);
 }
 
-export async function readCluster(sim: SimulatedFleet, fleet: Fleet, clock: Clock, description: SimulatedCluster): Promise<ClusterView> {
+/** Whether the cluster's deletion has finished: it no longer exists. */
+export function isDeleted(source: ViewSource, name: string): boolean {
+  const deletion = source.lifecycle.deletion(name);
+  return deletion !== undefined && source.clock.now() >= deletion.endAt;
+}
+
+export async function readCluster(source: ViewSource, description: SimulatedCluster): Promise<ClusterView> {
+  const { sim, fleet, clock, lifecycle } = source;
   const name = description.name;
   // getCluster settles the operations that have ended, so toState() below is current.
   const info = await armCall(() => sim.getCluster({ name }));
-  const state = sim.toState().clusters[name];
+  const settled = sim.toState().clusters[name];
   const region = fleet.regions[description.region];
-  if (state === undefined || region === undefined) throw new Error(`simulated fleet has no state for '${name}'`);
-  const running = runningOperation(state);
-  const last = state.operations.at(-1);
+  if (settled === undefined || region === undefined) throw new Error(`simulated fleet has no state for '${name}'`);
+  const now = clock.now();
+  const running = runningOperation(settled);
+  const progress = running === undefined ? undefined : progressAt(settled, running, now);
+  const poolDeletions = lifecycle.poolDeletions(name);
+  const deleted = new Set(poolDeletions.filter((d) => now >= d.endAt).map((d) => d.pool as string));
+  const state: ClusterState = {
+    ...settled,
+    kubernetesVersion: progress?.kubernetesVersion ?? settled.kubernetesVersion,
+    nodePools: (progress?.nodePools ?? settled.nodePools).filter((pool) => !deleted.has(pool.name)),
+  };
+  const last = settled.operations.at(-1);
+  const abort = lifecycle.abort(name);
+  const deletion = lifecycle.deletion(name);
   const view: ClusterView = {
     name,
     description,
     region,
     location: description.region,
     state,
+    deletingPools: new Set(poolDeletions.filter((d) => now < d.endAt).map((d) => d.pool as string)),
     busyElsewhere: info.activeOperation !== undefined && info.activeOperation.operationId === undefined,
-    now: clock.now(),
+    tags: lifecycle.tags(name),
+    now,
   };
   if (running !== undefined) view.running = running;
-  else if (last?.result === "Failed") view.failed = last;
+  if (progress !== undefined) view.progress = progress;
+  if (running === undefined && last?.result === "Failed") view.failed = last;
+  if (running === undefined && last?.result === "Canceled") view.canceled = last;
+  if (abort !== undefined && now < abort.endAt) view.canceling = abort;
+  if (deletion !== undefined && now < deletion.endAt) view.deleting = deletion;
   return view;
 }
 
@@ -62,6 +108,7 @@ export function touchesPool(op: OperationRecord, pool: string): boolean {
   return false;
 }
 
+/** Something is in flight on the cluster: writes are refused (409), as AKS does. */
 export function isBusy(view: ClusterView): boolean {
-  return view.running !== undefined || view.busyElsewhere;
+  return view.running !== undefined || view.busyElsewhere || view.canceling !== undefined || view.deleting !== undefined || view.deletingPools.size > 0;
 }

@@ -23,6 +23,7 @@ export interface EmulatorFlags {
   serverErrorRate?: string;
   throttleRate?: string;
   resetRate?: string;
+  lostResponseRate?: string;
   /** `MIN-MAX` or `MS`. */
   latencyMs?: string;
   subscription?: string;
@@ -40,6 +41,7 @@ export const EMULATOR_COMMAND_OPTIONS: ReadonlyArray<{ flags: string; descriptio
   { flags: "--server-error-rate <rate>", description: "share of requests answered 500/503, 0..1" },
   { flags: "--throttle-rate <rate>", description: "share of requests answered 429, 0..1" },
   { flags: "--reset-rate <rate>", description: "share of connections reset, 0..1" },
+  { flags: "--lost-response-rate <rate>", description: "share of writes (PUT/POST/PATCH/DELETE) applied, then answered with a connection reset, 0..1" },
   { flags: "--latency-ms <min-max>", description: "latency added to every request, e.g. 20-200" },
   { flags: "--subscription <id>", description: "serve only this subscription" },
   { flags: "--resource-group <name>", description: "serve only this resource group" },
@@ -58,6 +60,7 @@ const FlagsSchema = z.strictObject({
   serverErrorRate: rate.optional(),
   throttleRate: rate.optional(),
   resetRate: rate.optional(),
+  lostResponseRate: rate.optional(),
   latencyMs: z
     .string()
     .regex(/^\d+(-\d+)?$/, "must be MS or MIN-MAX in milliseconds, e.g. 20-200")
@@ -94,6 +97,7 @@ export function parseEmulatorFlags(flags: EmulatorFlags): ParsedEmulatorFlags {
     ...(f.serverErrorRate === undefined ? {} : { serverErrorRate: f.serverErrorRate }),
     ...(f.throttleRate === undefined ? {} : { throttleRate: f.throttleRate }),
     ...(f.resetRate === undefined ? {} : { resetRate: f.resetRate }),
+    ...(f.lostResponseRate === undefined ? {} : { lostResponseRate: f.lostResponseRate }),
     ...(f.latencyMs === undefined ? {} : { latencyMs: f.latencyMs }),
   };
   if ((f.serverErrorRate ?? 0) + (f.throttleRate ?? 0) + (f.resetRate ?? 0) > 1) {

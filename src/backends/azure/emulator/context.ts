@@ -1,14 +1,15 @@
 /**
  * What every handler gets: the parsed request, and the emulator's shared parts (the simulated fleet,
- * its description and clock, the operations started through ARM). Also the scope rules: which
- * subscription and resource group a cluster answers in.
+ * its description and clock, the operations started through ARM, tags, deletions and aborts). Also the
+ * scope rules: which subscription and resource group a cluster answers in (a deleted one: none).
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { Clock } from "../../../engine/clock";
 import type { Fleet, SimulatedCluster } from "../../../model/fleet";
 import type { SimulatedFleet } from "../../simulator";
 import { ArmError, resourceNotFound } from "./armErrors";
-import { findMember, readCluster, type ClusterView } from "./clusterView";
+import { findMember, isDeleted, readCluster, type ClusterView } from "./clusterView";
+import type { Lifecycle } from "./lifecycle";
 import type { OperationRegistry } from "./operations";
 
 export interface ArmRequest {
@@ -36,6 +37,8 @@ export interface EmulatorContext {
   /** Simulated ms per real ms. */
   timeScale: number;
   operations: OperationRegistry;
+  /** Tags, deletions and aborts: what ARM does besides upgrades. */
+  lifecycle: Lifecycle;
   /** `https://127.0.0.1:<port>`, once listening. */
   baseUrl(): string;
   /** Only these subscription / resource group are served, when set. */
@@ -74,7 +77,7 @@ export function resolveMember(ctx: EmulatorContext, request: ArmRequest): { memb
     throw new ArmError(404, "ResourceGroupNotFound", `Resource group '${resourceGroup}' could not be found.`);
   }
   const member = findMember(ctx.fleet, name);
-  if (member === undefined || !declaredIn(member, subscriptionId, resourceGroup)) throw resourceNotFound(MANAGED_CLUSTERS, name, resourceGroup);
+  if (member === undefined || !declaredIn(member, subscriptionId, resourceGroup) || isDeleted(ctx, member.name)) throw resourceNotFound(MANAGED_CLUSTERS, name, resourceGroup);
   return { member, scope: { subscriptionId, resourceGroup } };
 }
 
@@ -87,7 +90,7 @@ function declaredIn(member: SimulatedCluster, subscriptionId: string, resourceGr
 /** The addressed cluster as ARM shows it now. */
 export async function viewCluster(ctx: EmulatorContext, request: ArmRequest): Promise<{ view: ClusterView; scope: ArmScope }> {
   const { member, scope } = resolveMember(ctx, request);
-  return { view: await readCluster(ctx.sim, ctx.fleet, ctx.clock, member), scope };
+  return { view: await readCluster(ctx, member), scope };
 }
 
 /** The api-version the emulator writes into the URLs it hands out (it accepts any). */

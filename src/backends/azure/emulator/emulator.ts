@@ -12,6 +12,8 @@ import { createSelfSignedCertificate } from "./certificate";
 import { clusterRoutes } from "./clusterRoutes";
 import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
+import { Lifecycle } from "./lifecycle";
+import { lifecycleRoutes } from "./lifecycleRoutes";
 import { locationRoutes } from "./locationRoutes";
 import { OperationRegistry } from "./operations";
 import { RequestLog, type RequestCounters, type RequestLogEntry } from "./requestLog";
@@ -84,12 +86,13 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
     clock,
     timeScale,
     operations: new OperationRegistry(),
+    lifecycle: new Lifecycle(),
     baseUrl: () => baseUrl,
     ...(options.subscriptionId === undefined ? {} : { subscriptionId: options.subscriptionId }),
     ...(options.resourceGroup === undefined ? {} : { resourceGroup: options.resourceGroup }),
   };
   const server = createArmServer(
-    { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...locationRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
+    { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
     { key: certificate.privateKeyPem, cert: certificate.certificatePem },
   );
   await new Promise<void>((resolve, reject) => {

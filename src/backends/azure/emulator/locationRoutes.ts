@@ -1,15 +1,18 @@
 /**
  * Subscription-level routes under `locations/{location}`: the Kubernetes versions and node images a
  * region offers now, and the status (`operations/{id}`, the `Azure-AsyncOperation` URL) and result
- * (`operationresults/{id}`, the `Location` URL) of operations started through the emulator.
+ * (`operationresults/{id}`, the `Location` URL) of operations started through the emulator: upgrades,
+ * deletions and aborts.
  */
+import { isoInstant } from "../../../model/common";
 import type { Region } from "../../../model/fleet";
 import type { OperationRecord } from "../../simulator/fleetState";
 import { ArmError } from "./armErrors";
 import { findMember, readCluster, type ClusterView } from "./clusterView";
-import { API_VERSION, checkSubscription, type ArmRequest, type ArmScope, type EmulatorContext } from "./context";
+import { API_VERSION, checkSubscription, type ArmReply, type ArmRequest, type ArmScope, type EmulatorContext } from "./context";
 import { kubernetesVersionList, nodeImageVersionList } from "./offers";
-import { asyncOperationStatus, failureOf, inferredOperationType, operationResultPath, retryAfterSeconds, type TrackedOperation } from "./operations";
+import type { LifecycleOperation } from "./lifecycle";
+import { asyncOperationPath, asyncOperationStatus, failureOf, inferredOperationType, operationResultPath, retryAfterSeconds, type TrackedOperation } from "./operations";
 import { LOCATION_PATH, route, type Route } from "./router";
 import { targetResource } from "./writes";
 
@@ -34,7 +37,7 @@ async function findOperation(ctx: EmulatorContext, request: ArmRequest): Promise
   const memberName = tracked?.member ?? /^op-(.+)-\d+$/i.exec(id)?.[1];
   const description = memberName === undefined ? undefined : findMember(ctx.fleet, memberName);
   if (description === undefined) throw notFound;
-  const view = await readCluster(ctx.sim, ctx.fleet, ctx.clock, description);
+  const view = await readCluster(ctx, description);
   const record = view.state.operations.find((o) => o.operationId.toLowerCase() === id.toLowerCase());
   if (record === undefined) throw notFound;
   return { op: tracked ?? untracked(ctx, subscriptionId, view, record), record, view };
@@ -45,6 +48,34 @@ function untracked(ctx: EmulatorContext, subscriptionId: string, view: ClusterVi
   const declaredGroup = view.description.clusterResourceId?.split("/")[4];
   const scope: ArmScope = { subscriptionId, resourceGroup: declaredGroup ?? ctx.resourceGroup ?? "resourceGroup" };
   return { operationId: record.operationId, member: view.name, scope, location: view.location, target: { kind: "managedCluster" }, operationType: inferredOperationType(record) };
+}
+
+/** A deletion or an abort (`lifecycle.ts`), by the id a status URL names. */
+function findLifecycleOperation(ctx: EmulatorContext, request: ArmRequest): LifecycleOperation | undefined {
+  checkSubscription(ctx, request.params.subscriptionId ?? "");
+  return ctx.lifecycle.get(request.params.operationId ?? "");
+}
+
+function lifecycleStatus(ctx: EmulatorContext, op: LifecycleOperation): ArmReply {
+  const now = ctx.clock.now();
+  const done = now >= op.endAt;
+  const span = op.endAt - op.startAt;
+  const body = {
+    id: asyncOperationPath(op),
+    name: op.operationId,
+    status: done ? "Succeeded" : "InProgress",
+    startTime: isoInstant(op.startAt),
+    ...(done ? { endTime: isoInstant(op.endAt) } : {}),
+    percentComplete: done ? 100 : Math.min(99, Math.floor(((now - op.startAt) / Math.max(1, span)) * 100)),
+  };
+  return { status: 200, body, headers: done ? {} : { "Retry-After": String(retryAfterSeconds(op, now, ctx.timeScale)) } };
+}
+
+/** 202 while it runs; then 204: a deletion or an abort has no resource to return. */
+function lifecycleResult(ctx: EmulatorContext, op: LifecycleOperation): ArmReply {
+  const now = ctx.clock.now();
+  if (now >= op.endAt) return { status: 204 };
+  return { status: 202, headers: { Location: `${ctx.baseUrl()}${operationResultPath(op)}?api-version=${API_VERSION}`, "Retry-After": String(retryAfterSeconds(op, now, ctx.timeScale)) } };
 }
 
 export const locationRoutes: Route[] = [
@@ -59,12 +90,16 @@ export const locationRoutes: Route[] = [
   })),
 
   route("GET", `${LOCATION_PATH}/operations/{operationId}`, async (ctx, request) => {
+    const lifecycle = findLifecycleOperation(ctx, request);
+    if (lifecycle !== undefined) return lifecycleStatus(ctx, lifecycle);
     const { op, record, view } = await findOperation(ctx, request);
     const headers: Record<string, string> = record.result === undefined ? { "Retry-After": String(retryAfterSeconds(record, view.now, ctx.timeScale)) } : {};
     return { status: 200, body: asyncOperationStatus(op, record, view.now), headers };
   }),
 
   route("GET", `${LOCATION_PATH}/operationresults/{operationId}`, async (ctx, request) => {
+    const lifecycle = findLifecycleOperation(ctx, request);
+    if (lifecycle !== undefined) return lifecycleResult(ctx, lifecycle);
     const { op, record, view } = await findOperation(ctx, request);
     if (record.result === undefined) {
       return {
@@ -75,7 +110,7 @@ export const locationRoutes: Route[] = [
         },
       };
     }
-    if (record.result === "Failed") {
+    if (record.result === "Failed" || record.result === "Canceled") {
       const failure = failureOf(record);
       throw new ArmError(400, failure.code, failure.message);
     }

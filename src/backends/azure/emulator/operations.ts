@@ -41,22 +41,25 @@ export class OperationRegistry {
 
 const PROVIDER = "providers/Microsoft.ContainerService";
 
-export function asyncOperationPath(op: TrackedOperation): string {
+/** Where an operation's status and result are served: an upgrade's, a deletion's or an abort's. */
+export type OperationAddress = Pick<TrackedOperation, "operationId" | "scope" | "location">;
+
+export function asyncOperationPath(op: OperationAddress): string {
   return `/subscriptions/${op.scope.subscriptionId}/${PROVIDER}/locations/${op.location}/operations/${op.operationId}`;
 }
 
-export function operationResultPath(op: TrackedOperation): string {
+export function operationResultPath(op: OperationAddress): string {
   return `/subscriptions/${op.scope.subscriptionId}/${PROVIDER}/locations/${op.location}/operationresults/${op.operationId}`;
 }
 
 /** Whole seconds of real time until the simulated operation ends, 1 to 60. */
-export function retryAfterSeconds(record: OperationRecord, now: number, timeScale: number): number {
+export function retryAfterSeconds(record: { endAt: number }, now: number, timeScale: number): number {
   const realMs = (record.endAt - now) / timeScale;
   return Math.min(60, Math.max(1, Math.ceil(realMs / 1000)));
 }
 
 /** Headers of an answer that started (or reports on) a running operation. */
-export function lroHeaders(baseUrl: string, op: TrackedOperation, record: OperationRecord, now: number, timeScale: number): Record<string, string> {
+export function lroHeaders(baseUrl: string, op: OperationAddress, record: { endAt: number }, now: number, timeScale: number): Record<string, string> {
   return {
     "Azure-AsyncOperation": `${baseUrl}${asyncOperationPath(op)}?api-version=${API_VERSION}`,
     Location: `${baseUrl}${operationResultPath(op)}?api-version=${API_VERSION}`,

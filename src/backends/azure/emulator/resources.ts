@@ -2,8 +2,9 @@
  * ARM resource bodies for the simulated clusters, shaped after the AKS examples in
  * `shared/fixtures/arm/` (ManagedClustersGet, AgentPoolsCreate_Update, the upgrade profiles, the
  * maintenance configurations). `kubernetesVersion` / `orchestratorVersion` are the goal (the target of
- * the running or last failed upgrade), `current*` what actually runs; `eTag` is a digest of the state,
- * so it changes with every change and only then.
+ * the running, or last failed or aborted, upgrade), `current*` what actually runs (mid-upgrade: the
+ * parts moved so far); `eTag` is a digest of what the resource shows, so it changes with every change
+ * and only then.
  */
 import crypto from "node:crypto";
 import type { NodePool } from "../../../model/fleet";
@@ -19,17 +20,17 @@ function digest(value: unknown, length = 16): string {
 
 export function clusterETag(view: ClusterView): string {
   const ops = view.state.operations.map((op) => [op.operationId, op.result ?? null]);
-  return digest({ k: view.state.kubernetesVersion, pools: view.state.nodePools, ops, busy: view.busyElsewhere });
+  return digest({ k: view.state.kubernetesVersion, pools: view.state.nodePools, ops, state: clusterProvisioningState(view), tags: view.tags });
 }
 
 export function poolETag(view: ClusterView, pool: NodePool): string {
   const ops = view.state.operations.filter((op) => touchesPool(op, pool.name)).map((op) => [op.operationId, op.result ?? null]);
-  return digest({ cluster: view.name, pool, ops });
+  return digest({ cluster: view.name, pool, ops, state: poolProvisioningState(view, pool) });
 }
 
-/** The operation whose target the resource shows as its goal: the running one, else a failed last one. */
+/** The operation whose target the resource shows as its goal: the running one, else a failed or aborted last one. */
 function goalOperation(view: ClusterView) {
-  return view.running ?? view.failed;
+  return view.running ?? view.failed ?? view.canceled;
 }
 
 export function goalKubernetesVersion(view: ClusterView): string {
@@ -48,16 +49,25 @@ export function powerState(view: ClusterView): { code: "Running" | "Stopped" } {
 }
 
 export function clusterProvisioningState(view: ClusterView): string {
+  if (view.deleting !== undefined) return "Deleting";
   if (view.running !== undefined) return "Upgrading";
+  if (view.canceling !== undefined) return "Canceling";
   if (view.busyElsewhere) return "Updating";
-  return view.failed !== undefined ? "Failed" : "Succeeded";
+  if (view.failed !== undefined) return "Failed";
+  return view.canceled !== undefined ? "Canceled" : "Succeeded";
 }
 
+/** A pool's part of the cluster's state: a pool whose phase of a running upgrade is over shows Succeeded. */
 export function poolProvisioningState(view: ClusterView, pool: NodePool): string {
-  if (view.running !== undefined && touchesPool(view.running, pool.name)) {
+  if (view.deleting !== undefined || view.deletingPools.has(pool.name)) return "Deleting";
+  if (view.running !== undefined && touchesPool(view.running, pool.name) && !view.progress?.movedPools.includes(pool.name)) {
     return view.running.request.type === "NodeImageOnly" ? "UpgradingNodeImageVersion" : "Upgrading";
   }
-  if (view.failed !== undefined && touchesPool(view.failed, pool.name)) return "Failed";
+  const lastTouching = view.canceled ?? view.failed;
+  if (lastTouching !== undefined && touchesPool(lastTouching, pool.name)) {
+    if (view.failed !== undefined) return "Failed";
+    return view.canceling !== undefined ? "Canceling" : "Canceled";
+  }
   return "Succeeded";
 }
 
@@ -99,6 +109,7 @@ export function managedCluster(view: ClusterView, scope: ArmScope): Record<strin
     type: MANAGED_CLUSTERS,
     location,
     eTag: clusterETag(view),
+    ...(Object.keys(view.tags).length === 0 ? {} : { tags: { ...view.tags } }),
     sku: { name: "Base", tier: "Standard" },
     properties: {
       provisioningState: clusterProvisioningState(view),

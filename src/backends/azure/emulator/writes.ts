@@ -45,8 +45,9 @@ export function refuseIfBusy(view: ClusterView): void {
       `Operation is not allowed because there's an in progress upgrade operation (${view.running.operationId}) on managed cluster '${view.name}', expected to end at ${isoInstant(view.running.endAt)}. Please wait for it to finish before starting another operation.`,
     );
   }
-  if (view.busyElsewhere) {
-    throw new ArmError(409, OPERATION_NOT_ALLOWED, `Operation is not allowed because there's an in progress operation on managed cluster '${view.name}'. Please wait for it to finish before starting another operation.`);
+  const other = view.deleting !== undefined ? "delete operation" : view.deletingPools.size > 0 ? "agent pool delete operation" : view.canceling !== undefined ? "abort operation" : view.busyElsewhere ? "operation" : undefined;
+  if (other !== undefined) {
+    throw new ArmError(409, OPERATION_NOT_ALLOWED, `Operation is not allowed because there's an in progress ${other} on managed cluster '${view.name}'. Please wait for it to finish before starting another operation.`);
   }
 }
 
@@ -63,7 +64,7 @@ export async function startOperation(
   const started = await armCall(() => ctx.sim.startUpgrade({ name: view.name }, request));
   const tracked: TrackedOperation = { operationId: started.operationId, member: view.name, scope, location: view.location, target, operationType };
   ctx.operations.add(tracked);
-  const after = await readCluster(ctx.sim, ctx.fleet, ctx.clock, view.description);
+  const after = await readCluster(ctx, view.description);
   const record = after.state.operations.find((op) => op.operationId === started.operationId);
   if (record === undefined) throw new Error(`operation ${started.operationId} vanished`);
   return { status, body: targetResource(after, scope, target), headers: lroHeaders(ctx.baseUrl(), tracked, record, after.now, ctx.timeScale) };
