@@ -5,7 +5,7 @@
  */
 import type { ManagedCluster } from "@azure/arm-containerservice";
 import { describe, expect, it } from "vitest";
-import { nextStep } from "../../src/backends/azure/steps";
+import { nextStep, stepStarted } from "../../src/backends/azure/steps";
 import { parseManagedClusterId } from "../../src/backends/azure/armIds";
 import { clusterInfo, maintenanceConfigurations } from "../../src/backends/azure/convert";
 import { BackendError } from "../../src/engine/backend";
@@ -37,6 +37,33 @@ describe("nextStep", () => {
     expect(nextStep(cluster("1.32.0", [["system", "1.31.2", OLD]]), { type: "ControlPlaneOnly", kubernetesVersion: "1.32.0", nodeImageVersions: {} })).toBeUndefined();
     expect(nextStep(cluster("1.31.2", [["system", "1.31.2", OLD]]), { type: "NodeImageOnly", nodeImageVersions: { system: NEW } })).toEqual({ kind: "image", pool: "system", version: NEW });
     expect(nextStep(cluster("1.33.0", [["system", "1.33.0", NEW]]), { type: "Full", kubernetesVersion: "1.32.0", nodeImageVersions: { system: OLD } })).toBeUndefined();
+  });
+});
+
+describe("stepStarted: after a write with no clear answer, did it land?", () => {
+  const full = { type: "Full" as const, kubernetesVersion: "1.32.0", nodeImageVersions: { system: NEW } };
+  const versions = { kind: "versions" as const, controlPlaneOnly: false };
+  const image = { kind: "image" as const, pool: "system", version: NEW };
+  const before = { ...cluster("1.31.2", [["system", "1.31.2", OLD]]), eTag: "a" };
+  /** The cluster with goal versions `goal`, in `state`, with eTag `eTag`. */
+  const shown = (goal: string, state: string, eTag: string, poolState = state) =>
+    ({ ...before, eTag, provisioningState: state, kubernetesVersion: goal, agentPoolProfiles: [{ ...before.agentPoolProfiles?.[0], orchestratorVersion: goal, provisioningState: poolState }] }) as ManagedCluster;
+
+  it("landed: under way toward the target, already done, or already ended Failed/Canceled since the write", () => {
+    expect(stepStarted(shown("1.32.0", "Upgrading", "b"), full, versions, before)).toBe(true);
+    expect(stepStarted({ ...cluster("1.32.0", [["system", "1.32.0", OLD]]), eTag: "b" }, full, versions, before)).toBe(true);
+    expect(stepStarted(shown("1.32.0", "Failed", "b"), full, versions, before)).toBe(true);
+    expect(stepStarted(shown("1.32.0", "Canceled", "b"), full, versions, before)).toBe(true);
+    const imaging = { ...before, agentPoolProfiles: [{ ...before.agentPoolProfiles?.[0], provisioningState: "UpgradingNodeImageVersion" }] } as ManagedCluster;
+    expect(stepStarted(imaging, { type: "NodeImageOnly", nodeImageVersions: { system: NEW } }, image, before)).toBe(true);
+  });
+
+  it("not landed: nothing changed (a Failed cluster as it was before the write), or busy with something else", () => {
+    const failedBefore = shown("1.32.0", "Failed", "a");
+    expect(stepStarted(failedBefore, full, versions, failedBefore)).toBe(false);
+    expect(stepStarted(before, full, versions, before)).toBe(false);
+    expect(stepStarted(shown("1.31.2", "Updating", "b"), full, versions, before)).toBe(false);
+    expect(stepStarted(shown("1.31.2", "Succeeded", "b", "Upgrading"), full, versions, before)).toBe(false);
   });
 });
 
