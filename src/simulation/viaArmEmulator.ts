@@ -62,6 +62,7 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
       trustedCaPem: emulator.certificatePem,
       retryDelayInMs: RETRY_DELAY_MS,
       maxRetryDelayInMs: MAX_RETRY_DELAY_MS,
+      customNodeImageVersions: (scenario.managedClusterUpdate.nodeImageSelection?.customNodeImageVersions ?? []).map((v) => v.version),
     });
     const report = await runScenario(scenario, {
       backend,

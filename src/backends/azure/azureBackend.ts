@@ -47,6 +47,12 @@ export interface AzureBackendOptions {
   initialPhaseMs?: number;
   /** SDK retry settings for reads (the SDK retries throttling and transient failures itself). */
   maxRetries?: number;
+  /**
+   * The run's Custom node image versions. ARM moves images only to the newest, so each counts as
+   * offered in a region whose newest image of its family is at or past it (`regionOffers.ts`);
+   * without it, a Custom version older than the region's newest is never offered.
+   */
+  customNodeImageVersions?: readonly string[];
   /** Real ms before the first retry of a 5xx or a dropped connection (default 1 s), doubling up to `maxRetryDelayInMs` (default 64 s). */
   retryDelayInMs?: number;
   maxRetryDelayInMs?: number;
@@ -78,15 +84,16 @@ export class AzureBackend implements ClusterBackend {
   private readonly followed = new Map<string, Followed>();
 
   constructor(private readonly options: AzureBackendOptions) {
-    this.offers = new RegionOffers({
+    const source = {
       anyClient: () => {
         const first = this.clients.entries().next().value as [string, ContainerServiceClient] | undefined;
         return first === undefined ? undefined : { subscriptionId: first[0], client: first[1] };
       },
-      clientOf: (id) => this.client(id),
-      call: (request) => this.call(request),
+      clientOf: (id: ManagedClusterId) => this.client(id),
+      call: <T>(request: () => Promise<T>) => this.call(request),
       endpoint: (options.endpoint ?? AZURE_PUBLIC_CLOUD).replace(/\/+$/, ""),
-    });
+    };
+    this.offers = new RegionOffers(source, options.customNodeImageVersions);
   }
 
   async getCluster(member: MemberRef): Promise<ClusterInfo> {

@@ -1,14 +1,18 @@
 /**
  * What a region offers, as the engine needs it (`RegionOffer`): the Kubernetes versions ARM lists for
- * the location, and the node images it lists (`locations/{location}/nodeImageVersions`, ARM's
- * ContainerService_ListNodeImageVersions, a preview API the SDK does not wrap). The full image list
- * matters for Consistent and Custom: a pick older than the region's newest image is offered there, and
- * the upgrade then moves the pool at or past it (ARM moves images only to the newest).
+ * the location, and the node images a pool there can be brought to — at or past.
  *
- * Where the image list is not served (an ARM endpoint without the preview API), the newest image per
- * family is read from one node pool's upgrade profile per family and region instead: one read per
- * family each time the engine reads the region's offer (once per reconcile pass), not one per pool at
- * every cluster read.
+ * ARM moves a node image only forward, to the newest image of the pool's family in the region, and
+ * lists only that newest image per family (`locations/{location}/nodeImageVersions`, a preview API
+ * the SDK does not wrap; where it is not served, one pool's upgrade profile per family says the same).
+ * So any older version of a family is reachable in a region — the upgrade goes past it — and the offer
+ * lists, per family: the region's newest image; every other region's newest that is older (so that
+ * Consistent, intersecting the regions' offers, picks the newest image every region reaches, as it does
+ * in process); and the run's Custom versions that are not newer (they are floors, not pins). A member
+ * whose region's newest is older than the selected image finds it not offered: Pending until it is.
+ *
+ * A region's images are read each time the engine reads its offer (once per reconcile pass); another
+ * region's, once, the first time an offer needs them.
  */
 import type { ContainerServiceClient, ManagedCluster } from "@azure/arm-containerservice";
 import { createDefaultHttpClient, createPipelineRequest, type HttpClient } from "@azure/core-rest-pipeline";
@@ -39,12 +43,16 @@ export class RegionOffers {
   private readonly http: HttpClient = createDefaultHttpClient();
   /** False once ARM answered that it does not serve the node image list. */
   private imageListServed = true;
-  /** Latest node image per family seen in each region (upgrade-profile path). */
-  private readonly latestImages = new Map<string, Map<string, string>>();
-  /** Per region, per image family: the pool of that family read last. */
+  /** Per region, per image family: the newest image there, as last read. */
+  private readonly newest = new Map<string, Map<string, string>>();
+  /** Per region, per image family: the pool of that family read last (for the upgrade-profile path). */
   private readonly imageSources = new Map<string, Map<string, ImageSource>>();
 
-  constructor(private readonly source: RegionOfferSource) {}
+  constructor(
+    private readonly source: RegionOfferSource,
+    /** The run's Custom node image versions (offered where the region's newest of the family is at or past them). */
+    private readonly customVersions: readonly string[] = [],
+  ) {}
 
   /** Remember, per image family in the region, a pool of that family to read the newest image from. */
   noteCluster(id: ManagedClusterId, cluster: ManagedCluster, region: string): void {
@@ -58,19 +66,43 @@ export class RegionOffers {
     if (any === undefined) throw new BackendError("NotReady", "no cluster has been read yet, so no subscription is known to list versions with");
     const listed = await this.source.call(() => any.client.managedClusters.listKubernetesVersions(region));
     const kubernetesVersions = (listed.values ?? []).flatMap((minor) => Object.keys(minor.patchVersions ?? {})).map((version) => ({ version }));
-    const images = (this.imageListServed ? await this.listNodeImages(any.client, any.subscriptionId, region) : undefined) ?? (await this.newestImagesFromProfiles(region));
-    return { kubernetesVersions, nodeImages: images.map((version) => ({ version })) };
+    await this.learn(region, any);
+    for (const other of this.imageSources.keys()) if (!this.newest.has(other)) await this.learn(other, any);
+    return { kubernetesVersions, nodeImages: this.reachable(region).map((version) => ({ version })) };
   }
 
-  /** Every image the region offers now, or undefined when ARM does not serve the list. */
+  /** The images a pool in `region` can be brought to, at or past: see the module comment. */
+  private reachable(region: string): string[] {
+    const here = this.newest.get(region) ?? new Map<string, string>();
+    const out = new Set(here.values());
+    const candidates = [...[...this.newest.values()].flatMap((byFamily) => [...byFamily.values()]), ...this.customVersions];
+    for (const version of candidates) {
+      const newestHere = here.get(imageFamily(version));
+      if (newestHere !== undefined && compareImageVersions(version, newestHere) <= 0) out.add(version);
+    }
+    return [...out].sort((a, b) => imageFamily(a).localeCompare(imageFamily(b)) || compareImageVersions(a, b));
+  }
+
+  private async learn(region: string, any: { client: ContainerServiceClient; subscriptionId: string }): Promise<void> {
+    const listed = this.imageListServed ? await this.listNodeImages(any.client, any.subscriptionId, region) : undefined;
+    const images = listed ?? (await this.newestImagesFromProfiles(region));
+    const byFamily = new Map<string, string>();
+    for (const image of images) {
+      const seen = byFamily.get(imageFamily(image));
+      if (seen === undefined || compareImageVersions(image, seen) > 0) byFamily.set(imageFamily(image), image);
+    }
+    this.newest.set(region, byFamily);
+  }
+
+  /** The region's node image list (the newest image per family), or undefined when ARM does not serve it. */
   private async listNodeImages(client: ContainerServiceClient, subscriptionId: string, region: string): Promise<string[] | undefined> {
     const versions: string[] = [];
     let url: string | undefined =
       `${this.source.endpoint}/subscriptions/${encodeURIComponent(subscriptionId)}/providers/Microsoft.ContainerService/locations/${encodeURIComponent(region)}/nodeImageVersions?api-version=${NODE_IMAGE_VERSIONS_API}`;
     while (url !== undefined) {
       const response = await this.source.call(() => client.pipeline.sendRequest(this.http, createPipelineRequest({ url: url as string, method: "GET" })));
-      if (response.status === 400 || response.status === 404) {
-        // No such API here (an older ARM, a sovereign cloud): fall back to the upgrade profiles for good.
+      if (response.status === 400 || response.status === 403 || response.status === 404) {
+        // Not served here (an older ARM, a sovereign cloud) or not granted: use the upgrade profiles from now on.
         this.imageListServed = false;
         return undefined;
       }
@@ -89,8 +121,7 @@ export class RegionOffers {
    * read last). A source gone meanwhile (404) is dropped; what was learned from it stays.
    */
   private async newestImagesFromProfiles(region: string): Promise<string[]> {
-    const known = this.latestImages.get(region) ?? new Map<string, string>();
-    this.latestImages.set(region, known);
+    const known = new Map(this.newest.get(region) ?? []);
     const sources = this.imageSources.get(region) ?? new Map<string, ImageSource>();
     for (const [key, { id, pool }] of [...sources]) {
       let latest: string | undefined;
@@ -104,9 +135,8 @@ export class RegionOffers {
         throw e;
       }
       if (latest === undefined) continue;
-      const family = imageFamily(latest);
-      const seen = known.get(family);
-      if (seen === undefined || compareImageVersions(latest, seen) > 0) known.set(family, latest);
+      const seen = known.get(imageFamily(latest));
+      if (seen === undefined || compareImageVersions(latest, seen) > 0) known.set(imageFamily(latest), latest);
     }
     return [...known.values()];
   }

@@ -67,10 +67,15 @@ export function kubernetesVersionList(region: Region, now: number): { values: un
   };
 }
 
-/** Body of `GET locations/{location}/nodeImageVersions`: `os` and `sku` split from the image family. */
+/**
+ * Body of `GET locations/{location}/nodeImageVersions`: as in ARM, only the newest image of each
+ * family offered now ("Only returns the latest version of each node image"), `os` and `sku` split from
+ * the family.
+ */
 export function nodeImageVersionList(region: Region, now: number): { value: unknown[] } {
+  const families = [...new Set(availableNodeImages(region, now).map(imageFamily))];
   return {
-    value: availableNodeImages(region, now).map((fullName) => {
+    value: families.map((family) => newestImageOfFamily(region, family, now) as string).map((fullName) => {
       const family = imageFamily(fullName);
       const cut = family.indexOf("-");
       return {
