@@ -23,6 +23,8 @@ export interface ClusterInfo {
   kubernetesVersion: string;
   nodePools: NodePoolInfo[];
   maintenanceConfigurations?: MaintenanceConfigurations;
+  /** AKS `powerState.code`, when the backend reports it: a Stopped cluster refuses upgrades. */
+  powerState?: "Running" | "Stopped";
   /** ARM's `provisioningState` (Succeeded, Upgrading, Failed, ...), when the backend reports it. */
   provisioningState?: string;
   /** An operation already running on the cluster, whoever started it. The engine never starts another. */

@@ -56,8 +56,8 @@ export async function worldFromBackend(backend: ClusterBackend, inputs: UpdateRu
     start,
     horizon: start + (options.horizonDays ?? DEFAULT_PLAN_HORIZON_DAYS) * DAY_MS,
     ...runSpecPart(inputs),
-    // Real backends refuse a stopped cluster's upgrade when it is about to start (ClusterInfo has no power state).
-    stopped: new Set(),
+    // A stopped cluster refuses its upgrade when the run reaches it: a finding now.
+    stopped: new Set(clusters.filter(({ info }) => info.powerState === "Stopped").map(({ member }) => member.name)),
     notes: [...runSpecNotes(inputs), ...notes],
   };
 }

@@ -30,7 +30,13 @@ beforeAll(async () => {
       eastus: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0", availableAt: "2099-01-01T00:00:00Z" }], nodeImages: [{ version: OLD_IMAGE }] },
     },
     // busy-1: an operation started outside the fleet, running for days; ARM shows it only as Updating.
-    members: [member("eu-1", "westeurope"), member("eu-2", "westeurope"), member("us-1", "eastus"), { ...member("busy-1", "westeurope"), simulation: { busyUntil: "2099-01-01T00:00:00Z" } }],
+    members: [
+      member("eu-1", "westeurope"),
+      member("eu-2", "westeurope"),
+      member("us-1", "eastus"),
+      { ...member("busy-1", "westeurope"), simulation: { busyUntil: "2099-01-01T00:00:00Z" } },
+      { ...member("stopped-1", "westeurope"), simulation: { powerState: "Stopped" } },
+    ],
     managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
   });
   // Simulated time runs at real speed from now, so the plan's "now" (the real clock) is the emulator's.
@@ -122,5 +128,22 @@ describe("fleet-update plan with the Azure backend (ARM emulator)", () => {
     expect(plan.members[0]?.predictedStart).toBe(assumedEnd);
     expect(plan.findings).toContainEqual({ severity: "warning", code: "OPERATION_IN_FLIGHT", member: "busy-1", message: expect.stringContaining(`expected to end at ${assumedEnd}`) });
     expect(plan.findings).toContainEqual({ severity: "info", code: "PLAN_ASSUMPTION", member: "busy-1", message: `The backend does not say when the operation in progress on the cluster ends: the plan assumes ${assumedEnd}.` });
+  });
+
+  it("names a cluster ARM reports stopped (powerState Stopped) as an error finding", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plan-azure-"));
+    writeFileSync(join(dir, "arm.pem"), emulator.certificatePem);
+    writeFileSync(
+      join(dir, "run.yaml"),
+      JSON.stringify({
+        backend: { azure: { endpoint: emulator.url, trustedCaFile: "arm.pem", credential: "emulator" } },
+        members: [{ name: "stopped-1", clusterResourceId: id("stopped-1") }, { name: "eu-1", clusterResourceId: id("eu-1") }],
+        managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
+      }),
+    );
+    let stdout = "";
+    expect(await planCommand(join(dir, "run.yaml"), { json: true }, { stdout: (t) => (stdout += t), stderr: () => undefined })).toBe(0);
+    const plan = JSON.parse(stdout) as Plan;
+    expect(plan.findings.filter((f) => f.code === "CLUSTER_STOPPED")).toEqual([expect.objectContaining({ severity: "error", member: "stopped-1" })]);
   });
 });

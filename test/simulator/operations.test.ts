@@ -63,6 +63,7 @@ describe("operation lifecycle", () => {
         { name: "user", orchestratorVersion: "1.32.0", nodeImageVersion: IMAGE_OCT },
       ],
       provisioningState: "Succeeded",
+      powerState: "Running",
     });
   });
 

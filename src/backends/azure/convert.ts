@@ -29,6 +29,7 @@ export function clusterInfo(cluster: ManagedCluster, configs: MaintenanceConfigu
     nodePools: nodePools(cluster),
     // Issue 5's health check reads it: a cluster left Failed after an upgrade is not healthy.
     ...(cluster.provisioningState === undefined ? {} : { provisioningState: cluster.provisioningState }),
+    ...(cluster.powerState?.code === "Stopped" || cluster.powerState?.code === "Running" ? { powerState: cluster.powerState.code } : {}),
     ...(maintenance === undefined ? {} : { maintenanceConfigurations: maintenance }),
     ...(busy ? { activeOperation: {} } : {}),
   };

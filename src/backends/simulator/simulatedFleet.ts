@@ -92,6 +92,7 @@ export class SimulatedFleet implements ClusterBackend {
       const active = activeOperation(description, state, now);
       if (active !== undefined) info.activeOperation = active;
       info.provisioningState = provisioningState(description, state);
+      info.powerState = description.simulation?.powerState ?? "Running";
       return info;
     });
   }
