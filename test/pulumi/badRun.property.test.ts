@@ -119,7 +119,8 @@ describe("property: invalid UpdateRun inputs are refused with the broken field's
       };
       const { outs } = await create(inputs);
       expect((outs.status as { status: { state: string } }).status.state).toBe("Completed");
-      expect(fs.readdirSync(dir).sort()).toEqual(["fleet.yaml", "fleet.yaml.state.json", "fleet.yaml.state.runs"]);
+      // ...and holds the fleet's lease (the lock file) until this process ends.
+      expect(fs.readdirSync(dir).sort()).toEqual(["fleet.yaml", "fleet.yaml.state.json", "fleet.yaml.state.json.lock", "fleet.yaml.state.runs"]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
