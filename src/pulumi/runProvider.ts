@@ -13,8 +13,8 @@ import { ValidationError } from "../model/common";
 import type { RunState } from "../engine/runState";
 import { printPlanSummary } from "../plan/forRun";
 import { canonicalJson } from "./journal";
-import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, checkRunInputs, parseRunInputs } from "./runInputs";
-import { RunNotFinishedError, observeRun, runSession, type UpdateRunOutputs } from "./runSession";
+import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs } from "./runInputs";
+import { RunNotFinishedError, forgetRun, observeRun, runSession, type UpdateRunOutputs } from "./runSession";
 
 type Props = Record<string, unknown>;
 
@@ -57,7 +57,11 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
 }
 
 /** Forget the run. Clusters are never touched: an upgrade in flight is left to finish. */
-export async function remove(_id: string, _props: Props): Promise<void> {}
+export async function remove(id: string, props: Props): Promise<void> {
+  // The journal goes too, so a run created again later with the same inputs is a new run.
+  const parsed = UpdateRunInputsSchema.safeParse(pickInputs(props));
+  if (parsed.success) forgetRun(parsed.data, id);
+}
 
 /** A run that did not finish is kept by Pulumi with its inputs (and `__provider`) and its status. */
 function keepInputs(inputs: Props): (e: unknown) => never {

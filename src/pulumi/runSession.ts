@@ -6,13 +6,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { UpdateRunEngine } from "../engine/engine";
-import { isDone, type RunState } from "../engine/runState";
+import type { RunState } from "../engine/runState";
 import { summarize, type RunSummary } from "../engine/summary";
 import { appliedNodeImageVersions, failedMembers, type FailedMember } from "../engine/results";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { ExcludedMember } from "../model/run";
-import { openBackend } from "../session/openBackend";
+import { journalFor, openBackend } from "../session/openBackend";
 import { formatProgressLine } from "../session/progressLine";
 import { driveSession, openSession, type RunChoice } from "../session/session";
 import { pendingGates, waitingLine } from "../session/waiting";
@@ -116,14 +116,16 @@ export async function observeRun(inputs: UpdateRunInputs, id: string, engineStat
 /**
  * The newest state of this run: the journal if it belongs to it (an interrupted call), else what
  * Pulumi stored. A create interrupted before Pulumi saw its result left only the journal: the same
- * run (same identity), unfinished, is resumed from it; otherwise a create starts a new run.
+ * run (same identity) is taken up from it — resumed if unfinished, reported as it ended if it
+ * finished just before the interruption (not run again: its clusters would all read as Skipped).
+ * A deleted run's journal is removed (`forgetRun`), so a create after a delete starts a new run.
  */
 function chooseRun(runName: string, identity: string, journaled: JournalEntry | undefined, previous: { id: string; engineState?: RunState } | undefined): RunChoice {
   if (previous !== undefined) {
     const engineState = journaled?.runId === previous.id ? journaled.engineState : previous.engineState;
     return { id: previous.id, ...(engineState === undefined ? {} : { engineState }) };
   }
-  if (journaled !== undefined && journaled.identity === identity && !isDone(journaled.engineState.state)) {
+  if (journaled !== undefined && journaled.identity === identity) {
     return { id: journaled.runId, engineState: journaled.engineState };
   }
   return { id: `${runName}-${randomUUID().slice(0, 8)}` };
@@ -161,4 +163,10 @@ function unfinishedReason(engine: UpdateRunEngine, outputs: UpdateRunOutputs, no
     if (returnWhenIdleFor !== undefined && (next === undefined || next - now > returnWhenIdleFor)) return undefined;
   }
   return `the run is ${summary.state} (${summary.members.Completed + summary.members.Skipped} of ${summary.members.total} members done) and did not finish before its deadline. Run \`pulumi up\` again to continue it.`;
+}
+
+/** `pulumi destroy`: forget the run — its journal, if it is this run's. Clusters are never touched. */
+export function forgetRun(inputs: Pick<UpdateRunInputs, "backend" | "runName">, id: string): void {
+  const journal = journalFor(inputs.backend, inputs.runName);
+  if (journal.read()?.runId === id) journal.remove();
 }

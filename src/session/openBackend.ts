@@ -67,3 +67,10 @@ export function openBackend(config: BackendConfig, runName: string, baseDir: str
     recheckUnknownAfterMs: 15 * 60_000,
   };
 }
+
+/** The run's journal, without opening the backend (no lease, no client): for forgetting a run. */
+export function journalFor(config: BackendConfig, runName: string, baseDir: string = process.cwd()): RunJournal {
+  return config.simulator !== undefined
+    ? RunJournal.beside(stateFilePath(config.simulator, baseDir), runName)
+    : RunJournal.in(path.resolve(baseDir, JOURNAL_DIRECTORY), runName);
+}

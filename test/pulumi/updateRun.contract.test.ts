@@ -229,8 +229,25 @@ describe("Create, Update, Read, Delete", () => {
     const dir = fleetDir();
     const created = await host.create("k8s-1-32", runInputs(dir));
     const before = fs.readFileSync(path.join(dir, "fleet.yaml.state.json"), "utf8");
+    const journal = path.join(dir, "fleet.yaml.state.runs", "k8s-1-32.json");
+    expect(fs.existsSync(journal)).toBe(true);
     await host.delete(created.id, "k8s-1-32", created.properties);
     expect(fs.readFileSync(path.join(dir, "fleet.yaml.state.json"), "utf8")).toBe(before);
+    // Forgotten: the journal is gone, so creating it again is a new run (its clusters already at target).
+    expect(fs.existsSync(journal)).toBe(false);
+    const again = await host.create("k8s-1-32", runInputs(dir));
+    expect(again.id).not.toBe(created.id);
+    expect(summaryOf(again.properties).members).toMatchObject({ total: 4, Skipped: 4 });
+  });
+
+  it("a create whose result Pulumi never saw (killed right after the run ended) is taken up from the journal, not run again", async () => {
+    const dir = fleetDir();
+    const created = await host.create("k8s-1-32", runInputs(dir));
+    // Pulumi lost the result: the next `pulumi up` creates again with the same inputs.
+    const again = await host.create("k8s-1-32", runInputs(dir));
+    expect(again.id).toBe(created.id);
+    expect(summaryOf(again.properties)).toMatchObject({ state: "Completed", members: { total: 4, Completed: 4 } });
+    for (const ops of Object.values(operationsOf(dir))) expect(ops).toHaveLength(1);
   });
 });
 
