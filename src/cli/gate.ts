@@ -9,7 +9,7 @@ import { ApprovalRefusedError } from "../engine/gates";
 import { UpdateRunEngine } from "../engine/engine";
 import { ValidationError } from "../model/common";
 import { openBackend } from "../session/openBackend";
-import { InputError, readInput } from "./input";
+import { InputError, readInput, printable } from "./input";
 import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
 
@@ -21,7 +21,7 @@ export async function gateCommand(action: "list" | "approve", file: string, gate
     opened = openBackend(inputs.backend, inputs.runName);
   } catch (e) {
     if (e instanceof ValidationError) {
-      for (const issue of e.issues) io.stderr(`${issue.path.startsWith("--") ? "" : `${file}: `}${issue.path}: ${issue.message}\n`);
+      for (const issue of e.issues) io.stderr(`${issue.path.startsWith("--") ? "" : `${file}: `}${printable(issue.path)}: ${printable(issue.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     if (e instanceof InputError) {

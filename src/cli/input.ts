@@ -1,5 +1,6 @@
 /** Reading the CLI's input files: a path, or `-` for standard input. */
 import { readFileSync } from "node:fs";
+import { ValidationError } from "../model/common";
 
 export class InputError extends Error {}
 
@@ -10,4 +11,31 @@ export function readInput(file: string): string {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(code === "ENOENT" ? `${file}: no such file` : `${file}: cannot read (${code ?? (e as Error).message})`);
   }
+}
+
+/**
+ * The CLI's answer to input it cannot use: one line per problem (`FILE: field.path: message`) and
+ * exit code 2; undefined for an error that is not about the input (the caller rethrows it).
+ */
+export function reportInputProblem(e: unknown, file: string, io: { stderr: (text: string) => void }): number | undefined {
+  if (e instanceof ValidationError) {
+    for (const issue of e.issues) io.stderr(`${file}: ${printable(issue.path)}: ${printable(issue.message)}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  if (e instanceof InputError) {
+    io.stderr(`${e.message}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  return undefined;
+}
+
+/** Input the command cannot use: nothing was done. */
+export const EXIT_INVALID_INPUT = 2;
+
+/**
+ * One line, whatever it quotes: a message naming a user's value (a name with a newline, say) must not
+ * break "one line per problem". Control characters are written as JSON escapes.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
 }

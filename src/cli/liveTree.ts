@@ -5,18 +5,9 @@
  * taller than the screen cannot be redrawn in place.
  */
 import { summarize } from "../engine/summary";
+import { MARK } from "./render";
 import type { GateStatus, MemberUpdateStatus, UpdateGroupStatus, UpdateRunStatus, UpdateState } from "../model/status";
 
-const MARK: Record<UpdateState, string> = {
-  Completed: "✓",
-  Skipped: "–",
-  Failed: "✗",
-  Running: "▶",
-  Pending: "…",
-  NotStarted: "·",
-  Stopping: "■",
-  Stopped: "■",
-};
 
 /** Nothing to look at inside: one line says it all. */
 const CLOSED: ReadonlySet<UpdateState> = new Set(["NotStarted", "Completed", "Skipped"]);

@@ -9,7 +9,7 @@ import { ValidationError } from "../model/common";
 import { parsePlanInput, type PlanSource } from "../plan/input";
 import { planFromSource } from "../plan/planSource";
 import { renderPlan } from "../plan/render";
-import { InputError, readInput } from "./input";
+import { InputError, readInput, printable } from "./input";
 import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
 
@@ -33,7 +33,7 @@ export async function planCommand(file: string, options: PlanOptions, io: Comman
     plan = await planFromSource(source, { baseDir, now, ...numbers });
   } catch (e) {
     if (e instanceof ValidationError) {
-      for (const issue of e.issues) io.stderr(`${sourceOf(issue.path, file, options)}: ${issue.message}\n`);
+      for (const issue of e.issues) io.stderr(`${printable(sourceOf(issue.path, file, options))}: ${printable(issue.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     if (e instanceof InputError) {

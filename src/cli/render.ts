@@ -1,9 +1,10 @@
 /**
  * The readable form of a simulation: stages → groups → members with state, times and messages.
  */
-import type { GateStatus, MemberUpdateStatus, UpdateRunStatus, UpdateStatus } from "../model/status";
+import type { GateStatus, MemberUpdateStatus, UpdateRunStatus, UpdateState, UpdateStatus } from "../model/status";
 
-const MARK: Record<string, string> = {
+/** One character per state, for trees and progress. */
+export const MARK: Record<UpdateState, string> = {
   Completed: "✓",
   Skipped: "–",
   Failed: "✗",

@@ -4,10 +4,9 @@
  * exits 2 with one line per problem naming the field path.
  */
 import { writeFileSync } from "node:fs";
-import { ValidationError } from "../model/common";
 import { generateReport } from "../report";
-import { InputError, readInput } from "./input";
-import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
+import { InputError, readInput, reportInputProblem } from "./input";
+import type { CommandIO } from "./simulate";
 
 export interface ReportOptions {
   output?: string;
@@ -18,15 +17,9 @@ export function reportCommand(file: string, options: ReportOptions, io: CommandI
   try {
     html = generateReport(parseJson(readInput(file), file));
   } catch (e) {
-    if (e instanceof ValidationError) {
-      for (const issue of e.issues) io.stderr(`${file}: ${issue.path}: ${issue.message}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    if (e instanceof InputError) {
-      io.stderr(`${e.message}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    throw e;
+    const code = reportInputProblem(e, file, io);
+    if (code === undefined) throw e;
+    return code;
   }
   if (options.output === undefined) {
     io.stdout(html);

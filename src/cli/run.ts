@@ -20,7 +20,7 @@ import { openBackend, type OpenBackend } from "../session/openBackend";
 import { driveSession, openSession, type RunChoice, type Session } from "../session/session";
 import { StopRequest } from "../session/stopRequest";
 import { closeEventSinks, openEventSinks, type EventSinkFlags } from "./eventSinks";
-import { InputError, readInput } from "./input";
+import { InputError, readInput, printable } from "./input";
 import { chooseCliRun, cliRunIdentity, SpecChangedError } from "./runChoice";
 import { EXIT_INTERRUPTED, exitCodeFor, resultText } from "./runOutcome";
 import { LineProgress, TreeProgress, type ProgressOutput, type RunProgress } from "./runProgress";
@@ -123,7 +123,7 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
     }
     if (e instanceof ValidationError) {
       // Flags are named as typed (`--backend: ...`); spec problems by the file and field path.
-      for (const issue of e.issues) io.stderr(issue.path.startsWith("--") ? `${issue.path}: ${issue.message}\n` : `${fieldSource(issue.path, file)}: ${issue.message}\n`);
+      for (const issue of e.issues) io.stderr(issue.path.startsWith("--") ? `${issue.path}: ${printable(issue.message)}\n` : `${printable(fieldSource(issue.path, file))}: ${printable(issue.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     if (e instanceof InputError || e instanceof SpecChangedError || e instanceof StateFileError || isFileError(e)) {

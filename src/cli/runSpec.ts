@@ -5,8 +5,7 @@
  * same runs; problems are `ValidationError`s naming the spec's field path or the flag.
  */
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
-import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
+import { ValidationError, friendlyErrors, parseYamlMapping, toFieldIssues, type FieldIssue } from "../model/common";
 import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, type BackendConfig, type UpdateRunInputs } from "../pulumi/runInputs";
 
 export interface BackendFlags {
@@ -53,17 +52,8 @@ export function backendFromFlags(flags: BackendFlags, baseDir: string): BackendC
 
 /** The run the spec describes, on `backend`. `file` names the spec (its stem is the default name; `-` is stdin). */
 export function parseRunSpec(text: string, file: string, backend: BackendConfig): UpdateRunInputs {
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (e) {
-    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
-    throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
-  }
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new ValidationError([{ path: "(root)", message: "a run spec is a mapping with members and managedClusterUpdate (and name, strategy, skip, approvals, ...)" }]);
-  }
-  const { name, ...rest } = raw as Record<string, unknown>;
+  const raw = parseYamlMapping(text, "a run spec is a mapping with members and managedClusterUpdate (and name, strategy, skip, approvals, ...)");
+  const { name, ...rest } = raw;
   const issues: FieldIssue[] = [];
   // The provider's own fields that a spec does not take: the name is `name`, the backend a flag.
   if ("runName" in rest) issues.push({ path: "runName", message: "unknown field (the run's name is `name`)" });

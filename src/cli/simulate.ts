@@ -11,7 +11,7 @@ import { SCENARIO_RUN_NAME, simulateScenario } from "../simulation/simulateScena
 import { simulateScenarioViaArm } from "../simulation/viaArmEmulator";
 import { fanOut } from "../events/sink";
 import { closeEventSinks, openEventSinks, type EventSinkFlags } from "./eventSinks";
-import { InputError, readInput } from "./input";
+import { EXIT_INVALID_INPUT, InputError, readInput, reportInputProblem, printable } from "./input";
 import { renderTree } from "./render";
 
 export interface CommandIO {
@@ -19,7 +19,7 @@ export interface CommandIO {
   stderr: (text: string) => void;
 }
 
-export const EXIT_INVALID_INPUT = 2;
+export { EXIT_INVALID_INPUT };
 
 export interface SimulateOptions extends EventSinkFlags {
   json?: boolean;
@@ -32,15 +32,9 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
   try {
     parsed = parseAnyScenario(readInput(file));
   } catch (e) {
-    if (e instanceof ValidationError) {
-      for (const issue of e.issues) io.stderr(`${file}: ${issue.path}: ${issue.message}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    if (e instanceof InputError) {
-      io.stderr(`${e.message}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    throw e;
+    const code = reportInputProblem(e, file, io);
+    if (code === undefined) throw e;
+    return code;
   }
   if (options.via !== undefined && options.via !== "arm-emulator") {
     io.stderr(`--via: unknown backend '${options.via}' (known: arm-emulator)\n`);
@@ -94,7 +88,7 @@ async function simulateChainCommand(
     await closeEventSinks(sinks, io);
     if (!(e instanceof ValidationError)) throw e;
     // A reference that resolves to something this run cannot take (e.g. no applied images to promote).
-    for (const issue of e.issues) io.stderr(`${file}: ${issue.path}: ${issue.message}\n`);
+    for (const issue of e.issues) io.stderr(`${file}: ${printable(issue.path)}: ${printable(issue.message)}\n`);
     return EXIT_INVALID_INPUT;
   }
   for (const warning of report.warnings) io.stderr(`warning: ${warning}\n`);

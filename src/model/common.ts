@@ -3,6 +3,7 @@
  * formatting that every validation error goes through (SPEC §2: "a message that names the
  * offending field path").
  */
+import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 
 /** A field's own message for a wrong value, and "is required" when it is missing. */
@@ -166,4 +167,20 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, pre
   const result = schema.safeParse(input, { error: friendlyErrors });
   if (!result.success) throw new ValidationError(toFieldIssues(result.error, prefix));
   return result.data;
+}
+
+/**
+ * YAML or JSON text (JSON is YAML) to a mapping, or a `ValidationError` saying where the text is
+ * broken, or, when it is not a mapping, what it should be (`expected`).
+ */
+export function parseYamlMapping(text: string, expected: string): Record<string, unknown> {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
+    throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ValidationError([{ path: "(root)", message: expected }]);
+  return raw as Record<string, unknown>;
 }

@@ -4,8 +4,7 @@
  * scenario or a `ValidationError` listing every problem by field path out.
  */
 import { z } from "zod";
-import { parse as parseYaml } from "yaml";
-import { InstantSchema, NameSchema, ValidationError, friendlyErrors, parsePath, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "./common";
+import { InstantSchema, NameSchema, ValidationError, friendlyErrors, parsePath, parseYamlMapping, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "./common";
 import { FleetShape, checkFleet } from "./fleet";
 import { crossValidateRun, type ExcludedMember } from "./run";
 import { SkipTargetSchema } from "./skip";
@@ -151,17 +150,7 @@ export function parseScenario(text: string): Scenario {
 
 /** YAML or JSON text to a mapping, or a `ValidationError` saying where the text is broken. */
 export function parseScenarioDocument(text: string): Record<string, unknown> {
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (e) {
-    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
-    throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
-  }
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new ValidationError([{ path: "(root)", message: "a scenario is a mapping with start, regions, members and managedClusterUpdate (or runs)" }]);
-  }
-  return raw as Record<string, unknown>;
+  return parseYamlMapping(text, "a scenario is a mapping with start, regions, members and managedClusterUpdate (or runs)");
 }
 
 /** Horizon of a scenario: `until`, or start + 30 days. */

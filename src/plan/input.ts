@@ -5,8 +5,7 @@
  * read from that backend. YAML or JSON. A file with `backend` is such a run spec; any other is a
  * scenario. (`fleet-update run`'s spec, whose backend is a flag, is read by `src/cli/runSpec.ts`.)
  */
-import { parse as parseYaml } from "yaml";
-import { ValidationError } from "../model/common";
+import { ValidationError, parseYamlMapping } from "../model/common";
 import { validateScenario, type Scenario } from "../model/scenario";
 import { parseRunInputs, type UpdateRunInputs } from "../pulumi/runInputs";
 
@@ -17,17 +16,7 @@ export const RUN_SPEC_DEFAULT_NAME = "plan";
 
 /** Parse and validate; throws `ValidationError` naming every problem by field path. */
 export function parsePlanInput(text: string): PlanSource {
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (e) {
-    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
-    throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
-  }
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new ValidationError([{ path: "(root)", message: "a plan input is a scenario (start, regions, members, managedClusterUpdate) or a run spec (backend, members, managedClusterUpdate)" }]);
-  }
-  const record = raw as Record<string, unknown>;
+  const record = parseYamlMapping(text, "a plan input is a scenario (start, regions, members, managedClusterUpdate) or a run spec (backend, members, managedClusterUpdate)");
   if (!("backend" in record)) {
     if (!("start" in record) && !("regions" in record) && "managedClusterUpdate" in record) {
       throw new ValidationError([{ path: "backend", message: "a run spec needs its backend: --backend simulator:FLEET_FILE or azure, or a backend field" }]);

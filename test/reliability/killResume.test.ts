@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/backends/azure/emulator";
+import { seededRandom } from "../../src/backends/azure/emulator/faults";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";
 import type { UpdateRunStatus } from "../../src/model/status";
@@ -33,17 +34,6 @@ let provider = "";
 let caFile = "";
 let workDir = "";
 
-/** mulberry32: the kill points are the same on every run of this test. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function inputs(): PropertyMap {
   // Two canaries, then 48 members in four groups of 12, two at a time per group.
@@ -90,7 +80,8 @@ afterAll(async () => {
 });
 
 it(`SIGKILL at ${KILLS} seeded points mid-create, then create again: each cluster upgraded once, all Completed`, async ({ annotate }) => {
-  const random = prng(SEED);
+  // The emulator's seeded generator: the kill points are the same on every run of this test.
+  const random = seededRandom(SEED);
   const killed: number[] = [];
   let completedEarly = false;
   for (let i = 0; i < KILLS && !completedEarly; i++) {
