@@ -13,6 +13,7 @@ import { containsUnknown, dropIssuesUnderUnknowns } from "./unknowns";
 
 export const RUN_STATES = ["Running", "Stopped", "NotStarted"] as const;
 export const DEFAULT_TIMEOUT_MINUTES = 240;
+export const MAX_RUN_NAME_LENGTH = 200;
 
 export const SimulatorBackendSchema = z.strictObject({
   fleetFile: z.string().min(1, "must name the fleet file"),
@@ -52,7 +53,8 @@ export type BackendConfig = z.infer<typeof BackendConfigSchema>;
 
 export const UpdateRunInputsSchema = z.strictObject({
   /** The run's name in events and progress lines: the Pulumi resource name. */
-  runName: z.string().min(1),
+  // Bounded: the run's journal is a file named after it (file names stop at 255 bytes).
+  runName: z.string({ error: "must be a string" }).min(1, "must not be empty").max(MAX_RUN_NAME_LENGTH, `must be at most ${MAX_RUN_NAME_LENGTH} characters`),
   backend: BackendConfigSchema,
   members: z.array(MemberSchema),
   strategy: UpdateRunStrategySchema.optional(),

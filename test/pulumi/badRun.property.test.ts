@@ -157,10 +157,9 @@ describe("property: invalid UpdateRun inputs are refused with the broken field's
     expect(fs.existsSync(path.resolve(JOURNAL_DIRECTORY, `${AZURE_RUN_NAME}.json`))).toBe(false);
   });
 
-  // Known gap, reported: `runName` (the Pulumi resource name) has no length limit, so check accepts a
-  // name too long for the journal's file name, and create then fails with ENAMETOOLONG after writing
-  // the fleet's state file. This fails once check rejects it; then drop `runName` from `unbounded`.
-  it.fails("KNOWN GAP: a 300-character runName is refused by check", async () => {
+  // `runName` (the Pulumi resource name) names the run's journal file: a name too long for a file
+  // name is refused by check, before anything is written.
+  it("a 300-character runName is refused by check", async () => {
     const { failures } = await check({}, { ...simulatorBase(), runName: "r".repeat(300) });
     expect(failures.map((f) => f.property)).toContain("runName");
   });

@@ -174,9 +174,8 @@ export function runRules(backend: "simulator" | "azure"): FieldRules {
       { at: ["timeoutMinutes"], kind: "out of range", values: [0, -1, Number.NaN, Number.POSITIVE_INFINITY] },
     ],
     numbersAllowed: strategy.numbersAllowed,
-    // Paths to files: any length the file system takes is theirs to refuse. `runName` has no limit
-    // either: a known gap, tested on its own (test/pulumi/badRun.property.test.ts).
-    unbounded: [[...simulator, "fleetFile"], [...simulator, "stateFile"], [...azure, "trustedCaFile"], ["runName"]],
+    // Paths to files: any length the file system takes is theirs to refuse.
+    unbounded: [[...simulator, "fleetFile"], [...simulator, "stateFile"], [...azure, "trustedCaFile"]],
     untouched: [["__provider"]],
     replaceRoot: false,
   };
