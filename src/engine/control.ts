@@ -3,7 +3,8 @@
  * instant and takes effect on the next reconcile pass; none waits for anything.
  */
 import type { SkipTarget } from "../model/skip";
-import type { EngineContext } from "./context";
+import type { EngineContext, MemberPlace } from "./context";
+import { HEALTH_CHECK_FAILED } from "./healthCheck";
 import { startHalt } from "./halt";
 import { approveGates, skipGates } from "./gates";
 import { refreshRun } from "./refresh";
@@ -20,7 +21,9 @@ export class SkipRefusedError extends Error {
 /**
  * Start, or resume from NotStarted, Stopped or Failed: Completed and Skipped members stay, Failed
  * members are retried, the rest proceed. Starting a run that is stopping cancels the stop. A finished
- * run (Completed, Skipped) is left as it is.
+ * run (Completed, Skipped) is left as it is. A group that completed within its failure tolerance is
+ * finished: its tolerated failures stay (retry them with a new run; docs/behaviour.md F4). A member
+ * whose upgrade succeeded but whose health check failed is checked again, not upgraded again.
  */
 export function startRun(ctx: EngineContext, now: number): void {
   const run = ctx.run;
@@ -31,19 +34,35 @@ export function startRun(ctx: EngineContext, now: number): void {
   for (const stage of run.stages) {
     for (const group of stage.groups) {
       ctx.touch(group);
+      if (group.state === "Completed") continue;
       for (const member of group.members) {
         if (member.state !== "Failed") continue;
-        const previous = member.error;
-        delete member.operationId;
-        delete member.request;
-        delete member.startTime;
-        member.message = `Retrying: the previous attempt failed${previous === undefined ? "" : ` (${previous.code})`}.`;
-        ctx.transitions.transition(member, "NotStarted", now, "member", member.name, member.message);
+        if (member.error?.code === HEALTH_CHECK_FAILED && member.request !== undefined) recheckHealth(ctx, { stage, group, member }, now);
+        else retry(ctx, member, now);
       }
     }
     if (stage.wait.state === "Stopped") ctx.transitions.transition(stage.wait, "Running", now, "wait", stage.name);
   }
   refreshRun(ctx, now);
+}
+
+function retry(ctx: EngineContext, member: MemberRunState, now: number): void {
+  const previous = member.error;
+  delete member.operationId;
+  delete member.request;
+  delete member.startTime;
+  member.message = `Retrying: the previous attempt failed${previous === undefined ? "" : ` (${previous.code})`}.`;
+  ctx.transitions.transition(member, "NotStarted", now, "member", member.name, member.message);
+}
+
+/** Its upgrade is done: follow it again into verification (H1), so the cluster is judged as it is now. */
+function recheckHealth(ctx: EngineContext, place: MemberPlace, now: number): void {
+  const { member } = place;
+  member.checkAgainAt = now;
+  delete member.verification;
+  member.message = "Checking the cluster's health again (its upgrade itself succeeded).";
+  ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
+  ctx.inFlight.add(place);
 }
 
 /** Issue 5: approve gates by id (all or nothing; `ApprovalRefusedError` names unknown ids). */

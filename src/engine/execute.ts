@@ -10,7 +10,7 @@ import { selectRunImages } from "./imageSelection";
 import { relevantWindow } from "./priority";
 import { refreshGroup, refreshRun, refreshStage, hasWait } from "./refresh";
 import { startHalt } from "./halt";
-import { reachGates, skipGates } from "./gates";
+import { reachGates } from "./gates";
 import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
 import { groupExceeded, stageExceeded } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
@@ -118,9 +118,8 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
     for (const group of stage.groups) passGroupEnd(ctx, group, now);
     if (!stage.groups.every((g) => isDone(g.state))) return;
     // The stage's after-gates and its wait run side by side; both must finish.
-    const allSkipped = stage.groups.every((g) => g.state === "Skipped");
-    if (allSkipped) skipGates(ctx, stage.afterGates, now, "Stage skipped: no approval needed.");
-    const gatesDone = allSkipped || reachGates(ctx, stage.afterGates, now);
+    // A stage whose groups were all skipped has its gates skipped by `refreshStage` (G7).
+    const gatesDone = stage.groups.every((g) => g.state === "Skipped") || reachGates(ctx, stage.afterGates, now);
     const waitDone = passWait(ctx, stage, now);
     if (!gatesDone || !waitDone) {
       refreshStage(ctx, stage, now);
@@ -135,8 +134,8 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
 function passGroupEnd(ctx: EngineContext, group: GroupRunState, now: number): void {
   if (isFinished(group.state) || group.afterGates === undefined) return;
   if (!group.members.every((m) => isFinished(m.state)) || groupExceeded(group)) return;
-  if (group.members.length > 0 && group.members.every((m) => m.state === "Skipped")) skipGates(ctx, group.afterGates, now, "Group skipped: no approval needed.");
-  else reachGates(ctx, group.afterGates, now);
+  // A group whose members were all skipped has its gates skipped by `refreshGroup` (G7).
+  if (!group.members.every((m) => m.state === "Skipped")) reachGates(ctx, group.afterGates, now);
   refreshGroup(ctx, group, now);
 }
 
@@ -336,7 +335,8 @@ function wakeAt(ctx: EngineContext, now: number): ReconcileResult {
   if (ctx.run.control === "Running") {
     const stage = ctx.run.stages[currentStageIndex(ctx)];
     if (stage !== undefined) {
-      if (stage.wait.state === "Running" && stage.wait.endsAt !== undefined) next = Math.min(next, stage.wait.endsAt);
+      // A wait whose end has passed while its stage is busy again (a retry) wakes nothing by itself.
+      if (stage.wait.state === "Running" && stage.wait.endsAt !== undefined && stage.wait.endsAt > now) next = Math.min(next, stage.wait.endsAt);
       for (const group of stage.groups) {
         const due = ctx.groupDueAt.get(group) ?? 0;
         if (!isFinished(group.state) && due > now) next = Math.min(next, due);

@@ -7,6 +7,7 @@ import { aggregateChildren, aggregateRun, type HaltPhase } from "./aggregate";
 import type { EngineContext } from "./context";
 import { isDone, isFinished, type GateRunState, type GroupRunState, type StageRunState } from "./runState";
 import { groupExceeded, stageExceeded, stageFailureCount } from "./tolerance";
+import { skipGates } from "./gates";
 import type { UpdateState } from "../model/status";
 
 export function haltPhase(ctx: EngineContext): HaltPhase {
@@ -38,6 +39,11 @@ function gateStates(gates: GateRunState[] | undefined): UpdateState[] {
  * as finished members; one more than that fails the group.
  */
 export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: number): void {
+  // G7: a group whose members were all skipped needs no approval.
+  if (group.members.length > 0 && group.members.every((m) => m.state === "Skipped")) {
+    skipGates(ctx, group.beforeGates, now, "Group skipped: no approval needed.");
+    skipGates(ctx, group.afterGates, now, "Group skipped: no approval needed.");
+  }
   const exceeded = groupExceeded(group);
   const children = group.members.map((m) => (m.state === "Failed" && !exceeded ? "Completed" : m.state));
   children.push(...gateStates(group.beforeGates));
@@ -49,6 +55,11 @@ export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: numb
 
 export function refreshStage(ctx: EngineContext, stage: StageRunState, now: number): void {
   for (const group of stage.groups) refreshGroup(ctx, group, now);
+  // G7: nor does a stage whose groups were all skipped, whoever skipped them.
+  if (stage.groups.every((g) => g.state === "Skipped")) {
+    skipGates(ctx, stage.beforeGates, now, "Stage skipped: no approval needed.");
+    skipGates(ctx, stage.afterGates, now, "Stage skipped: no approval needed.");
+  }
   const children: UpdateState[] = stage.groups.map((g) => g.state);
   const groupsDone = children.every(isDone) && !children.every((c) => c === "Skipped");
   // The wait and the after-gates count once they matter: they keep a stage whose groups are done from completing.

@@ -137,7 +137,7 @@ function decorateMember(member: Record<string, unknown>, raw: RawMemberControls)
 }
 
 /** `buildScenario(raw)` with gates, tolerances, failing/unhealthy members, pauses and approvals added (not yet validated). */
-export function decorateScenario(raw: RawScenario, decorations: Decorations, focus: Focus): Record<string, unknown> {
+export function decorateScenario(raw: RawScenario, decorations: Decorations): Record<string, unknown> {
   const scenario = buildScenario(raw);
   const start = Date.parse(scenario.start as string);
   const horizonMinutes = (scenario.until === undefined ? DEFAULT_HORIZON_DAYS * DAY : Date.parse(scenario.until as string) - start) / MINUTE;
@@ -171,24 +171,12 @@ export function decorateScenario(raw: RawScenario, decorations: Decorations, foc
     actions.push({ at: instant(pause.atMinutes + pause.forMinutes), start: true });
   }
 
-  // Known engine bug, kept out until it is fixed: a start retries the tolerated failures of groups that
-  // are already done, reopening finished groups and stages (a later stage may be running by then,
-  // SPEC §3.1), and when the reopened stage's after-stage wait had begun, `drive` loops forever at one
-  // instant. So tolerated failures and start actions are not drawn together: `failures` drops the
-  // starts, `gates` drops the tolerances (a failure then halts the run, and a start retrying it is SPEC §3.8).
-  if (focus === "failures") actions = actions.filter((a) => a.start !== true);
-  else if (actions.some((a) => a.start === true)) {
-    for (const stage of strategy?.stages ?? []) {
-      delete stage.maxAllowedFailures;
-      for (const group of stage.groups) delete group.maxAllowedFailures;
-    }
-  }
   scenario.actions = actions;
   return scenario;
 }
 
 const decoratedArb = (focus: Focus): fc.Arbitrary<Scenario> =>
-  fc.tuple(rawScenarioArb, decorationsArb(focus)).map(([raw, decorations]) => validateScenario(decorateScenario(raw, decorations, focus)));
+  fc.tuple(rawScenarioArb, decorationsArb(focus)).map(([raw, decorations]) => validateScenario(decorateScenario(raw, decorations)));
 
 /** Valid decorated scenarios with every control (through `validateScenario`, which throws if this file built a bad one). */
 export const controlledScenarioArb: fc.Arbitrary<Scenario> = decoratedArb("gates");

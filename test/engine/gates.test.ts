@@ -185,3 +185,30 @@ describe("skips, stops and validation", () => {
     expect(() => parseScenario(yaml)).toThrow(/strategy\.stages\[0\]\.beforeGates\[0\]\.type: must be Approval/);
   });
 });
+
+describe("regressions found by the property tests", () => {
+  it("a stage whose groups the user skipped has its after-gates skipped too (G7)", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "canary" }), member("b", { group: "prod" })],
+        strategy: "{stages: [{name: canary, afterGates: [{type: Approval}], groups: [{name: canary}]}, {name: prod, groups: [{name: prod}]}]}",
+        actions: [skipAt(START, ["Group", "canary"])],
+      }),
+    );
+    expect(o.stage("canary").status.state).toBe("Skipped");
+    expect(o.stage("canary").afterGates?.[0]?.status.state).toBe("Skipped");
+    expect(o.opStarts("b")).toEqual([START]);
+  });
+
+  it("a group whose members were all skipped one by one has its gates skipped too", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g1" }), member("b", { group: "g2" })],
+        strategy: "{stages: [{name: s, groups: [{name: g1, afterGates: [{type: Approval}]}, {name: g2}]}]}",
+        actions: [skipAt(START, ["Member", "a"])],
+      }),
+    );
+    expect(o.group("g1").afterGates?.[0]?.status.state).toBe("Skipped");
+    expect(o.run.state).toBe("Completed");
+  });
+});

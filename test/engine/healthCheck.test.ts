@@ -105,3 +105,14 @@ describe("the member's probe", () => {
     expect(() => parseScenario(yaml)).toThrow(/members\[0\]\.healthCheck\.url: must be an http or https URL/);
   });
 });
+
+describe("a start after a health-check failure (regression found by the property tests)", () => {
+  it("checks the cluster again instead of calling it 'already at target': still Failed, not upgraded again", async () => {
+    const o = await simulate(scenario({ members: [member("a", { healthy: false })], actions: ["{at: 2026-12-05T00:20:00Z, start: true}"] }));
+    expect(o.ops("a")).toHaveLength(1);
+    expect(o.member("a").status).toMatchObject({ state: "Failed", completedTime: T(20), error: { code: "HealthCheckFailed" } });
+    // Running again and Failed again within one instant: the events coalesce to nothing new.
+    expect(o.transitions("member", "a")).toEqual([`${START} NotStarted->Running`, `${T(10)} Running->Failed`]);
+    expect(o.result.summary.outcome).toBe("Failed");
+  });
+});

@@ -112,3 +112,32 @@ describe("maxAllowedFailures", () => {
     expect(() => parseScenario(yaml)).toThrow(new RegExp(`strategy\\.stages\\[0\\]\\.groups\\[0\\]\\.maxAllowedFailures: ${message}`));
   });
 });
+
+describe("a start after a stop, with tolerated failures (regressions found by the property tests)", () => {
+  it("does not reopen a group that completed within its tolerance, nor its finished stage (SPEC §3.1)", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "canary", fail: "boom" }), member("b", { group: "prod", minutes: 60 })],
+        strategy: '{stages: [{name: canary, groups: [{name: canary, maxAllowedFailures: "1"}]}, {name: prod, groups: [{name: prod}]}]}',
+        actions: ["{at: 2026-12-05T00:30:00Z, stop: true}", "{at: 2026-12-05T00:40:00Z, start: true}"],
+      }),
+    );
+    expect(o.ops("a")).toHaveLength(1);
+    expect(o.transitions("stage", "canary")).toEqual([`${START} NotStarted->Running`, `${T(10)} Running->Completed`]);
+    expect(o.member("a").status.state).toBe("Failed");
+    expect(o.result.summary.outcome).toBe("CompletedWithFailures");
+  });
+
+  it("a stage in its wait, stopped and started after the wait's end, finishes at once (no endless loop)", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g", fail: "boom" }), member("b", { group: "g" })],
+        strategy: '{stages: [{name: s, afterStageWaitInSeconds: 3600, groups: [{name: g, maxAllowedFailures: "1"}]}]}',
+        actions: ["{at: 2026-12-05T00:30:00Z, stop: true}", "{at: 2026-12-05T02:00:00Z, start: true}"],
+      }),
+    );
+    expect(o.run.state).toBe("Completed");
+    expect(o.ops("a")).toHaveLength(1);
+    expect(o.stage("s").afterStageWaitStatus?.status).toMatchObject({ state: "Completed", completedTime: T(120) });
+  });
+});
