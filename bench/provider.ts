@@ -1,18 +1,17 @@
 /**
  * Provider figures: the size of the serialized `__provider` Pulumi stores with every resource; how
- * long Check takes for a 1,000-member run (in process, as the provider host runs it); and the size of
- * a completed run's outputs per member (`bench/providerRun.ts`, in a child process).
+ * long the run provider's Check takes for a 1,000-member run (as the provider host runs it: on the
+ * simulator it also plans the run and prints the plan, on Azure it only validates); and the size of a
+ * completed run's outputs per member. Check and the run are measured in a child process
+ * (`bench/providerRun.ts`), which keeps the provider's stderr out of the table.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { updateRunProvider, updateStrategyProvider } from "../src/pulumi/providers";
-import { check } from "../src/pulumi/runProvider";
 import { runChild } from "./child";
 import type { ProviderRunFigures } from "./providerRun";
 import { round } from "./round";
-import { benchRunInputs } from "./runInputs";
 
 const CHECK_MEMBERS = 1000;
-const CHECK_ROUNDS = 20;
 /**
  * Members of the run created through the provider. Not 1,000: on the simulator backend the provider
  * rewrites the whole fleet's state file after every change, so its time grows with the square of the
@@ -25,12 +24,14 @@ export interface ProviderFigures {
   updateRunProviderBytes: number;
   updateStrategyProviderBytes: number;
   checkMembers: number;
-  /** Mean of 20 Checks after one to warm up. */
-  checkMs: number;
+  /** Mean Check on the simulator backend (validation and the plan), after one to warm up. */
+  simulatorCheckMs: number;
+  /** Mean Check on the Azure backend (validation only), after one to warm up. */
+  azureCheckMs: number;
   runMembers: number;
   /** The completed run's `status` output, JSON bytes ÷ members. */
   statusBytesPerMember: number;
-  /** Every output of the completed run (status, summary, snapshot, engine state...), JSON bytes ÷ members. */
+  /** Every output of the completed run (status, summary, plan, engine state...), JSON bytes ÷ members. */
   outputsBytesPerMember: number;
   runState: string;
   /**
@@ -45,29 +46,17 @@ async function serializedSize(provider: pulumi.dynamic.ResourceProvider): Promis
   return Buffer.byteLength(serialized.text);
 }
 
-async function checkMs(): Promise<number> {
-  // Check reads no file: the fleet file only has to be named.
-  const inputs = benchRunInputs(CHECK_MEMBERS, { simulator: { fleetFile: "fleet.yaml" } });
-  await check({}, inputs);
-  const began = performance.now();
-  for (let i = 0; i < CHECK_ROUNDS; i++) {
-    const { failures } = await check({}, inputs);
-    if (failures.length > 0) throw new Error(`bench inputs invalid: ${JSON.stringify(failures)}`);
-  }
-  return (performance.now() - began) / CHECK_ROUNDS;
-}
-
 export async function providerFigures(): Promise<ProviderFigures> {
-  const checked = await checkMs();
-  const run = await runChild<ProviderRunFigures>("providerRun", [String(RUN_MEMBERS)]);
+  const run = await runChild<ProviderRunFigures>("providerRun", [String(CHECK_MEMBERS), String(RUN_MEMBERS)]);
   return {
     updateRunProviderBytes: await serializedSize(updateRunProvider),
     updateStrategyProviderBytes: await serializedSize(updateStrategyProvider),
-    checkMembers: CHECK_MEMBERS,
-    checkMs: round(checked, 1),
-    runMembers: run.members,
-    statusBytesPerMember: round(run.statusBytes / run.members, 0),
-    outputsBytesPerMember: round(run.outputsBytes / run.members, 0),
+    checkMembers: run.checkMembers,
+    simulatorCheckMs: round(run.simulatorCheckMs, 1),
+    azureCheckMs: round(run.azureCheckMs, 1),
+    runMembers: run.runMembers,
+    statusBytesPerMember: round(run.statusBytes / run.runMembers, 0),
+    outputsBytesPerMember: round(run.outputsBytes / run.runMembers, 0),
     runState: run.state,
     runWallSeconds: round(run.wallMs / 1000, 1),
   };

@@ -11,12 +11,22 @@ const NEW_IMAGE = "AKSUbuntu-2204gen2containerd-202611.24.0";
 const memberName = (i: number) => `member-${i}`;
 const groupName = (i: number) => `group-${i % GROUPS}`;
 
-export function benchRunInputs(members: number, backend: Record<string, unknown>, groupMaxConcurrency?: string): Record<string, unknown> {
+const CLUSTER_ID_PREFIX = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/fleet/providers/Microsoft.ContainerService/managedClusters/";
+
+export interface BenchRunOptions {
+  /** Every group's `maxConcurrency` (default: the default, one at a time). */
+  groupMaxConcurrency?: string;
+  /** Give every member its ARM cluster id (the Azure backend needs them). */
+  clusterIds?: boolean;
+}
+
+export function benchRunInputs(members: number, backend: Record<string, unknown>, options: BenchRunOptions = {}): Record<string, unknown> {
+  const { groupMaxConcurrency, clusterIds = false } = options;
   const perStage = GROUPS / STAGES;
   return {
     runName: "bench",
     backend,
-    members: Array.from({ length: members }, (_, i) => ({ name: memberName(i), group: groupName(i) })),
+    members: Array.from({ length: members }, (_, i) => ({ name: memberName(i), group: groupName(i), ...(clusterIds ? { clusterResourceId: `${CLUSTER_ID_PREFIX}${memberName(i)}` } : {}) })),
     strategy: {
       stages: Array.from({ length: STAGES }, (_, s) => ({
         name: `stage-${s}`,
