@@ -6,7 +6,7 @@ import type { ErrorDetail } from "../model/status";
 import { aggregateChildren, aggregateRun, type HaltPhase } from "./aggregate";
 import type { EngineContext } from "./context";
 import { isDone, isFinished, type GateRunState, type GroupRunState, type StageRunState } from "./runState";
-import { groupExceeded, stageExceeded, stageFailureCount } from "./tolerance";
+import { stageFailureCount } from "./tolerance";
 import { skipGates } from "./gates";
 import type { UpdateState } from "../model/status";
 
@@ -39,15 +39,25 @@ function gateStates(gates: GateRunState[] | undefined): UpdateState[] {
  * as finished members; one more than that fails the group.
  */
 export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: number): void {
+  // One pass over the members: this runs after every change in the group (the engine's hot path).
+  let failed = 0;
+  let allSkipped = group.members.length > 0;
+  let allFinished = true;
+  for (const m of group.members) {
+    if (m.state === "Failed") failed++;
+    if (m.state !== "Skipped") allSkipped = false;
+    if (!isFinished(m.state)) allFinished = false;
+  }
   // G7: a group whose members were all skipped needs no approval.
-  if (group.members.length > 0 && group.members.every((m) => m.state === "Skipped")) {
+  if (allSkipped) {
     skipGates(ctx, group.beforeGates, now, "Group skipped: no approval needed.");
     skipGates(ctx, group.afterGates, now, "Group skipped: no approval needed.");
   }
-  const exceeded = groupExceeded(group);
-  const children = group.members.map((m) => (m.state === "Failed" && !exceeded ? "Completed" : m.state));
+  // Within tolerance (issue 5) a failed member counts as finished; one more fails the group.
+  const exceeded = failed > (group.maxAllowedFailures ?? 0);
+  const children: UpdateState[] = failed === 0 || exceeded ? group.members.map((m) => m.state) : group.members.map((m) => (m.state === "Failed" ? "Completed" : m.state));
   children.push(...gateStates(group.beforeGates));
-  if (group.members.every((m) => isFinished(m.state))) children.push(...gateStates(group.afterGates));
+  if (allFinished) children.push(...gateStates(group.afterGates));
   const state = aggregateChildren(children, group.startTime !== undefined, haltPhase(ctx));
   const error = state === "Failed" ? summarize(group.members.filter((m) => m.state === "Failed").map((m) => ({ name: m.name, error: m.error })), "Member") : undefined;
   ctx.transitions.transition(group, state, now, "group", group.name, undefined, error);
@@ -67,7 +77,8 @@ export function refreshStage(ctx: EngineContext, stage: StageRunState, now: numb
   if (groupsDone) children.push(...gateStates(stage.afterGates));
   children.push(...gateStates(stage.beforeGates));
   // A stage's own tolerance (issue 5) can fail it even when each group is within its own.
-  if (stageExceeded(stage)) children.push("Failed");
+  // A group past its tolerance is a Failed child already; the stage's own limit is summed only if set.
+  if (stage.maxAllowedFailures !== undefined && stageFailureCount(stage) > stage.maxAllowedFailures) children.push("Failed");
   const halt = haltPhase(ctx);
   if (halt === "halted" && stage.wait.state === "Running") ctx.transitions.transition(stage.wait, "Stopped", now, "wait", stage.name);
   const state = aggregateChildren(children, stage.startTime !== undefined, halt);
