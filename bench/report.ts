@@ -42,7 +42,7 @@ function rows(f: BenchFigures): Row[] {
     ["`__provider` size (UpdateRun / UpdateStrategy)", `${count(p.updateRunProviderBytes)} / ${count(p.updateStrategyProviderBytes)} bytes`, `≤ ${count(TARGETS.providerBytes)} bytes`],
     [`Check of a ${count(p.checkMembers)}-member run: simulator (validation + plan) / Azure (validation)`, `${p.simulatorCheckMs} ms / ${p.azureCheckMs} ms`, ""],
     [`status output of a completed ${count(p.runMembers)}-member run, per member`, `${count(p.statusBytesPerMember)} bytes (all outputs: ${count(p.outputsBytesPerMember)} bytes)`, ""],
-    [`create of that run through the provider, simulator at time scale 10⁶: wall time`, `${p.runWallSeconds} s`, ""],
+    [`create of that run through the provider, simulator at time scale 10⁶: wall time`, `${p.runWallSeconds.toFixed(1)} s`, ""],
     [`ARM run: ${a.members} members against the emulator, throttling on`, `${a.upgraded}/${a.members} upgraded, ${a.state}, ${a.makespanMinutes} simulated min at ${a.msPerSimulatedMinute} ms/min`, "Completed"],
     ["ARM requests per upgraded member", `${a.requestsPerUpgradedMember} (${count(a.requests.GET)} GET / ${count(a.requests.PUT)} PUT / ${count(a.requests.POST)} POST)`, ""],
     ["ARM 429s seen (all retried by the SDK)", `${a.throttled}`, ""],
