@@ -6,6 +6,7 @@
  * stdout; the exit code says how the run ended (`runOutcome.ts`). Ctrl-C stops gracefully (nothing
  * new starts, in-flight upgrades are followed to their end); a second Ctrl-C leaves at once.
  */
+import { customImageVersions } from "../model/update";
 import { fanOut } from "../events/sink";
 import { SkipRefusedError } from "../engine/control";
 import { ApprovalRefusedError } from "../engine/gates";
@@ -111,7 +112,7 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
     if (options.progress !== undefined && options.progress !== "tree" && options.progress !== "lines") {
       throw new InputError(`--progress: must be tree or lines, got '${options.progress}'`);
     }
-    const opened = openBackend(inputs.backend, inputs.runName);
+    const opened = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
     const identity = cliRunIdentity(inputs);
     const choice = chooseCliRun(inputs, identity, opened.journal.read(), opened.journal.file, options.new === true);
     return { inputs, opened, identity, choice };

@@ -1,6 +1,7 @@
 /** Plan whatever `parsePlanInput` read: a scenario as it is, a run spec by reading its backend. */
 import fs from "node:fs";
 import path from "node:path";
+import { customImageVersions } from "../model/update";
 import { AzureBackend } from "../backends/azure/azureBackend";
 import { credentialFor } from "../backends/azure/credentials";
 import { ValidationError } from "../model/common";
@@ -29,15 +30,16 @@ export async function planFromSource(source: PlanSource, options: PlanSourceOpti
   const { inputs } = source;
   const horizon = options.horizonDays === undefined ? {} : { horizonDays: options.horizonDays };
   if (inputs.backend.simulator !== undefined) return buildPlan(worldFromFleetFile(inputs, options.baseDir, { now: options.now, ...horizon }));
-  const backend = azureBackend(inputs.backend.azure as z.infer<typeof AzureBackendSchema>, options.baseDir);
+  const backend = azureBackend(inputs.backend.azure as z.infer<typeof AzureBackendSchema>, options.baseDir, customImageVersions(inputs.managedClusterUpdate));
   return buildPlan(await worldFromBackend(backend, inputs, { now: options.now, ...horizon, ...(options.upgradeMinutes === undefined ? {} : { upgradeMinutes: options.upgradeMinutes }) }));
 }
 
 /** The Azure backend as `UpdateRun` opens it; the plan only reads through it. */
-function azureBackend(config: z.infer<typeof AzureBackendSchema>, baseDir: string): AzureBackend {
+function azureBackend(config: z.infer<typeof AzureBackendSchema>, baseDir: string, customNodeImageVersions: readonly string[]): AzureBackend {
   return new AzureBackend({
     credential: credentialFor(config.credential),
     clock: new RealClock(),
+    customNodeImageVersions,
     ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
     ...(config.trustedCaFile === undefined ? {} : { trustedCaPem: readCaFile(path.resolve(baseDir, config.trustedCaFile)) }),
   });

@@ -4,6 +4,7 @@
  * provider methods in `runProvider.ts` are thin shells around this; the session itself (backend,
  * journal, engine, controls, driving) is `src/session/`, shared with `fleet-update run`.
  */
+import { customImageVersions } from "../model/update";
 import { randomUUID } from "node:crypto";
 import { UpdateRunEngine } from "../engine/engine";
 import type { RunState } from "../engine/runState";
@@ -85,7 +86,7 @@ export interface SessionResult {
  * Throws `RunNotFinishedError` when it failed or did not settle before the deadline.
  */
 export async function runSession(inputs: UpdateRunInputs, previous?: { id: string; engineState?: RunState; plan?: Plan }): Promise<SessionResult> {
-  const opened = openBackend(inputs.backend, inputs.runName);
+  const opened = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
   const identity = runIdentity(inputs as unknown as Record<string, unknown>);
   const choice = chooseRun(inputs.runName, identity, opened.journal.read(), previous);
   const session = openSession(opened, inputs, identity, choice, progressLine(inputs.runName));
@@ -105,7 +106,7 @@ export async function runSession(inputs: UpdateRunInputs, previous?: { id: strin
 
 /** `pulumi refresh`: follow what is in flight, start nothing. */
 export async function observeRun(inputs: UpdateRunInputs, id: string, engineState: RunState): Promise<UpdateRunOutputs> {
-  const { backend, clock, journal } = openBackend(inputs.backend, inputs.runName);
+  const { backend, clock, journal } = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
   const journaled = journal.read();
   const state = journaled?.runId === id ? journaled.engineState : engineState;
   const engine = UpdateRunEngine.resume(state, backend, {});

@@ -34,7 +34,11 @@ export interface OpenBackend {
 export const JOURNAL_DIRECTORY = path.join(".fleet-update", "runs");
 
 /** Relative paths (the fleet file, the CA file, the journal directory) are resolved against `baseDir`. */
-export function openBackend(config: BackendConfig, runName: string, baseDir: string = process.cwd()): OpenBackend {
+/**
+ * `customNodeImageVersions`: the run's Custom images. ARM only moves a pool to its region's newest
+ * image, so the Azure backend counts a Custom image as offered where the newest is at or past it.
+ */
+export function openBackend(config: BackendConfig, runName: string, baseDir: string = process.cwd(), customNodeImageVersions: readonly string[] = []): OpenBackend {
   const { simulator, azure } = config;
   if (simulator !== undefined) {
     // Issue 7: one process at a time drives a simulated fleet; the lease is held until this process
@@ -54,6 +58,7 @@ export function openBackend(config: BackendConfig, runName: string, baseDir: str
   const backend = new AzureBackend({
     credential: credentialFor(settings.credential),
     clock,
+    customNodeImageVersions,
     ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
     ...(settings.trustedCaFile === undefined ? {} : { trustedCaPem: fs.readFileSync(path.resolve(baseDir, settings.trustedCaFile), "utf8") }),
     ...(settings.pollIntervalSeconds === undefined ? {} : { initialPollMs: settings.pollIntervalSeconds.initial * 1000, steadyPollMs: settings.pollIntervalSeconds.steady * 1000 }),

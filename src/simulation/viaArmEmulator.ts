@@ -5,6 +5,7 @@
  * simulation's; the times may differ slightly (real requests take real time).
  */
 import type { TokenCredential } from "@azure/core-auth";
+import { customImageVersions } from "../model/update";
 import { AzureBackend } from "../backends/azure/azureBackend";
 import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions, type RequestCounters } from "../backends/azure/emulator";
@@ -62,7 +63,7 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
       trustedCaPem: emulator.certificatePem,
       retryDelayInMs: RETRY_DELAY_MS,
       maxRetryDelayInMs: MAX_RETRY_DELAY_MS,
-      customNodeImageVersions: (scenario.managedClusterUpdate.nodeImageSelection?.customNodeImageVersions ?? []).map((v) => v.version),
+      customNodeImageVersions: customImageVersions(scenario.managedClusterUpdate),
     });
     const report = await runScenario(scenario, {
       backend,
