@@ -14,10 +14,16 @@ function strategyOf(props: Props): unknown {
   return { stages: props.stages };
 }
 
+/** What the resource's props may hold besides inputs: the serialized provider and the output. */
+const KNOWN_PROPS = new Set(["stages", "strategy", "__provider"]);
+
 export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
   const parsed = UpdateRunStrategySchema.safeParse(strategyOf(news), { error: friendlyErrors });
   const issues = parsed.success ? [] : dropIssuesUnderUnknowns(strategyOf(news), toFieldIssues(parsed.error));
-  return { inputs: news, failures: issues.map((i) => ({ property: i.path, reason: i.message })) };
+  // A misspelt input (`stagess` from a YAML program, say) must not be ignored silently.
+  const unknown = Object.keys(news).filter((key) => !KNOWN_PROPS.has(key));
+  const failures = [...unknown.map((key) => ({ property: key, reason: "unknown field (UpdateStrategy takes stages)" })), ...issues.map((i) => ({ property: i.path, reason: i.message }))];
+  return { inputs: news, failures };
 }
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean }> {

@@ -17,8 +17,7 @@ function providerInputs(): Doc {
   return { __provider: PROVIDER_STUB, ...richStrategy() };
 }
 
-// openRoot: the provider reads only `stages` and ignores other top-level inputs (the known gap below).
-const PROVIDER_RULES: FieldRules = { ...STRATEGY_RULES, untouched: [["__provider"]], replaceRoot: false, openRoot: true };
+const PROVIDER_RULES: FieldRules = { ...STRATEGY_RULES, untouched: [["__provider"]], replaceRoot: false };
 
 function modelIssues(doc: Doc) {
   try {
@@ -55,10 +54,8 @@ describe("property: invalid update strategies are rejected with the broken field
     );
   });
 
-  // Known gap, reported: check validates `{ stages }` only, so a misspelt top-level input beside
-  // `stages` (e.g. from a YAML program) is silently ignored. This fails once check rejects it; then
-  // drop `openRoot` above and this test.
-  it.fails("KNOWN GAP: an unknown top-level UpdateStrategy input is rejected", async () => {
+  // A misspelt top-level input beside `stages` (e.g. from a YAML program) is named, not ignored.
+  it("an unknown top-level UpdateStrategy input is rejected", async () => {
     const { failures } = await check({}, { ...providerInputs(), stagess: [] });
     expect(failures.map((f) => f.property)).toContain("stagess");
   });
