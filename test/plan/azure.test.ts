@@ -47,23 +47,25 @@ afterAll(async () => {
   await emulator?.close();
 });
 
+/** A directory holding the emulator's certificate and `run.yaml`: a run spec on the emulator with `spec`'s fields. */
+function runSpecDir(spec: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), "plan-azure-"));
+  writeFileSync(join(dir, "arm.pem"), emulator.certificatePem);
+  writeFileSync(join(dir, "run.yaml"), JSON.stringify({ backend: { azure: { endpoint: emulator.url, trustedCaFile: "arm.pem", credential: "emulator" } }, ...spec }));
+  return dir;
+}
+
 describe("fleet-update plan with the Azure backend (ARM emulator)", () => {
   it("reads clusters and offers through ARM without writing anything, and plans from now", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "plan-azure-"));
-    writeFileSync(join(dir, "arm.pem"), emulator.certificatePem);
-    writeFileSync(
-      join(dir, "run.yaml"),
-      JSON.stringify({
-        backend: { azure: { endpoint: emulator.url, trustedCaFile: "arm.pem", credential: "emulator" } },
-        members: [
-          { name: "eu-1", group: "eu", clusterResourceId: id("eu-1") },
-          { name: "eu-2", group: "eu", clusterResourceId: id("eu-2") },
-          { name: "us-1", group: "us", clusterResourceId: id("us-1") },
-        ],
-        strategy: { stages: [{ name: "eu", groups: [{ name: "eu" }] }, { name: "us", groups: [{ name: "us" }] }] },
-        managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
-      }),
-    );
+    const dir = runSpecDir({
+      members: [
+        { name: "eu-1", group: "eu", clusterResourceId: id("eu-1") },
+        { name: "eu-2", group: "eu", clusterResourceId: id("eu-2") },
+        { name: "us-1", group: "us", clusterResourceId: id("us-1") },
+      ],
+      strategy: { stages: [{ name: "eu", groups: [{ name: "eu" }] }, { name: "us", groups: [{ name: "us" }] }] },
+      managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
+    });
     emulator.clearRequestLog();
     const now = Date.now();
     let stdout = "";
@@ -93,16 +95,10 @@ describe("fleet-update plan with the Azure backend (ARM emulator)", () => {
   });
 
   it("exits 2 naming the member whose cluster ARM does not know", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "plan-azure-"));
-    writeFileSync(join(dir, "arm.pem"), emulator.certificatePem);
-    writeFileSync(
-      join(dir, "run.yaml"),
-      JSON.stringify({
-        backend: { azure: { endpoint: emulator.url, trustedCaFile: "arm.pem", credential: "emulator" } },
-        members: [{ name: "eu-1", clusterResourceId: id("eu-1") }, { name: "gone", clusterResourceId: id("gone") }],
-        managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
-      }),
-    );
+    const dir = runSpecDir({
+      members: [{ name: "eu-1", clusterResourceId: id("eu-1") }, { name: "gone", clusterResourceId: id("gone") }],
+      managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
+    });
     let stderr = "";
     const code = await planCommand(join(dir, "run.yaml"), {}, { stdout: () => undefined, stderr: (t) => (stderr += t) });
     expect(code).toBe(2);
@@ -110,16 +106,10 @@ describe("fleet-update plan with the Azure backend (ARM emulator)", () => {
   });
 
   it("assumes, and says, when an operation ARM shows in progress ends", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "plan-azure-"));
-    writeFileSync(join(dir, "arm.pem"), emulator.certificatePem);
-    writeFileSync(
-      join(dir, "run.yaml"),
-      JSON.stringify({
-        backend: { azure: { endpoint: emulator.url, trustedCaFile: "arm.pem", credential: "emulator" } },
-        members: [{ name: "busy-1", clusterResourceId: id("busy-1") }],
-        managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
-      }),
-    );
+    const dir = runSpecDir({
+      members: [{ name: "busy-1", clusterResourceId: id("busy-1") }],
+      managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
+    });
     const now = Date.now();
     let stdout = "";
     expect(await planCommand(join(dir, "run.yaml"), { json: true }, { stdout: (t) => (stdout += t), stderr: () => undefined }, now)).toBe(0);
@@ -131,16 +121,10 @@ describe("fleet-update plan with the Azure backend (ARM emulator)", () => {
   });
 
   it("names a cluster ARM reports stopped (powerState Stopped) as an error finding", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "plan-azure-"));
-    writeFileSync(join(dir, "arm.pem"), emulator.certificatePem);
-    writeFileSync(
-      join(dir, "run.yaml"),
-      JSON.stringify({
-        backend: { azure: { endpoint: emulator.url, trustedCaFile: "arm.pem", credential: "emulator" } },
-        members: [{ name: "stopped-1", clusterResourceId: id("stopped-1") }, { name: "eu-1", clusterResourceId: id("eu-1") }],
-        managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
-      }),
-    );
+    const dir = runSpecDir({
+      members: [{ name: "stopped-1", clusterResourceId: id("stopped-1") }, { name: "eu-1", clusterResourceId: id("eu-1") }],
+      managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
+    });
     let stdout = "";
     expect(await planCommand(join(dir, "run.yaml"), { json: true }, { stdout: (t) => (stdout += t), stderr: () => undefined })).toBe(0);
     const plan = JSON.parse(stdout) as Plan;
