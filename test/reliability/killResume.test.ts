@@ -91,10 +91,11 @@ it(`SIGKILL at ${KILLS} seeded points mid-create, then create again: each cluste
       () => "completed" as const,
       (e: unknown) => e,
     );
-    // Kill points spread over the whole run: the k-th lands once about k/21 of the clusters have an
-    // upgrade started (± a few), plus 0–400 ms — before, during or right after an upgrade's start.
-    const target = Math.min(NAMES.length - 1, Math.round(((i + 1) * NAMES.length) / (KILLS + 1)) + Math.floor(random() * 5) - 2);
-    const extraMs = Math.floor(random() * 400);
+    // Kill points spread over the run: the k-th lands once about 44·k/20 clusters have an upgrade
+    // started (± a few), plus 0–300 ms — before, during or right after an upgrade's start.
+    // (Up to about 45 of the 50: past that, the run may end before a kill lands.)
+    const target = Math.max(1, Math.min(45, Math.round(((i + 1) * 44) / KILLS) + Math.floor(random() * 5) - 2));
+    const extraMs = Math.floor(random() * 300);
     const started = () => emulator.fleet.snapshot().clusters.filter((c) => c.operations.length > 0).length;
     const reached = (async () => {
       while (started() < target) await new Promise((r) => setTimeout(r, 10));

@@ -74,6 +74,8 @@ const MAX_STEPS = 50;
  * between is caught by ARM (`If-Match` → 412, re-read; busy → 409).
  */
 const REUSE_READ_MS = 60_000;
+/** Two reads this close together on the backend's clock would see the same cluster. */
+const SAME_INSTANT_MS = 5_000;
 
 export class AzureBackend implements ClusterBackend {
   private readonly clients = new Map<string, ContainerServiceClient>();
@@ -99,7 +101,7 @@ export class AzureBackend implements ClusterBackend {
   async getCluster(member: MemberRef): Promise<ClusterInfo> {
     const id = this.idOf(member);
     const readAt = this.options.clock.now();
-    const cluster = await this.read(id);
+    const cluster = this.readAtThisInstant(id, readAt) ?? (await this.read(id));
     const configs: MaintenanceConfiguration[] = [];
     await this.call(async () => {
       for await (const config of this.client(id).maintenanceConfigurations.listByManagedCluster(id.resourceGroup, id.name)) configs.push(config);
@@ -139,7 +141,11 @@ export class AzureBackend implements ClusterBackend {
       return { status: "Failed", error: { code: "UpgradeFailed", message: `managed cluster ${id.name}${failedPool === undefined ? "" : ` (node pool ${failedPool.name})`} ended in provisioningState Failed` } };
     }
     const step = request === undefined ? undefined : nextStep(cluster, request);
-    if (step === undefined) return { status: "Succeeded" };
+    if (step === undefined) {
+      // The engine reads the cluster next to check the member's health: this read is that fresh.
+      this.rememberRead(id, cluster, now);
+      return { status: "Succeeded" };
+    }
     const canceled = abortedUpgrade(id, cluster);
     if (canceled !== undefined) return { status: "Failed", error: canceled };
     if (++followed.steps > MAX_STEPS) return { status: "Failed", error: { code: "UpgradeNotConverging", message: `managed cluster ${id.name} did not reach the target after ${MAX_STEPS} steps` } };
@@ -193,6 +199,12 @@ export class AzureBackend implements ClusterBackend {
     const read = this.lastRead.get(key);
     this.lastRead.delete(key);
     return read !== undefined && now - read.at <= REUSE_READ_MS ? read.cluster : undefined;
+  }
+
+  /** A read made moments ago (following an operation to its end): as fresh as a new one. */
+  private readAtThisInstant(id: ManagedClusterId, now: number): ManagedCluster | undefined {
+    const read = this.lastRead.get(readKey(id));
+    return read !== undefined && now - read.at <= SAME_INSTANT_MS ? read.cluster : undefined;
   }
 
   private nextPoll(startedAt: number, now: number): number {
