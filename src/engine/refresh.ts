@@ -6,7 +6,7 @@ import type { ErrorDetail } from "../model/status";
 import { aggregateChildren, aggregateRun, type HaltPhase } from "./aggregate";
 import type { EngineContext } from "./context";
 import { isDone, isFinished, type GateRunState, type GroupRunState, type StageRunState } from "./runState";
-import { stageFailureCount } from "./tolerance";
+import { groupExceedsWith, stageFailureCount, stageOwnLimitExceeded } from "./tolerance";
 import { skipGates } from "./gates";
 import type { UpdateState } from "../model/status";
 
@@ -54,7 +54,7 @@ export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: numb
     skipGates(ctx, group.afterGates, now, "Group skipped: no approval needed.");
   }
   // Within tolerance (issue 5) a failed member counts as finished; one more fails the group.
-  const exceeded = failed > (group.maxAllowedFailures ?? 0);
+  const exceeded = groupExceedsWith(group, failed);
   const children: UpdateState[] = failed === 0 || exceeded ? group.members.map((m) => m.state) : group.members.map((m) => (m.state === "Failed" ? "Completed" : m.state));
   children.push(...gateStates(group.beforeGates));
   if (allFinished) children.push(...gateStates(group.afterGates));
@@ -78,7 +78,7 @@ export function refreshStage(ctx: EngineContext, stage: StageRunState, now: numb
   children.push(...gateStates(stage.beforeGates));
   // A stage's own tolerance (issue 5) can fail it even when each group is within its own.
   // A group past its tolerance is a Failed child already; the stage's own limit is summed only if set.
-  if (stage.maxAllowedFailures !== undefined && stageFailureCount(stage) > stage.maxAllowedFailures) children.push("Failed");
+  if (stageOwnLimitExceeded(stage)) children.push("Failed");
   const halt = haltPhase(ctx);
   if (halt === "halted" && stage.wait.state === "Running") ctx.transitions.transition(stage.wait, "Stopped", now, "wait", stage.name);
   const state = aggregateChildren(children, stage.startTime !== undefined, halt);

@@ -24,13 +24,22 @@ export function stageFailureCount(stage: StageRunState): number {
   return n;
 }
 
+/** A group tolerates this many failed members or fewer (unset: none, SPEC §3.7's fail-fast). */
+export function groupExceedsWith(group: GroupRunState, failures: number): boolean {
+  return failures > (group.maxAllowedFailures ?? 0);
+}
+
 /** The group has more failed members than it tolerates: it fails, and the run halts. */
 export function groupExceeded(group: GroupRunState): boolean {
-  return groupFailureCount(group) > (group.maxAllowedFailures ?? 0);
+  return groupExceedsWith(group, groupFailureCount(group));
+}
+
+/** The stage's own limit, when it sets one, is past (unset: no limit beyond its groups'). */
+export function stageOwnLimitExceeded(stage: StageRunState): boolean {
+  return stage.maxAllowedFailures !== undefined && stageFailureCount(stage) > stage.maxAllowedFailures;
 }
 
 /** A group of the stage exceeded its tolerance, or the stage its own. */
 export function stageExceeded(stage: StageRunState): boolean {
-  if (stage.groups.some(groupExceeded)) return true;
-  return stage.maxAllowedFailures !== undefined && stageFailureCount(stage) > stage.maxAllowedFailures;
+  return stage.groups.some(groupExceeded) || stageOwnLimitExceeded(stage);
 }

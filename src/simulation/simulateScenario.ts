@@ -89,12 +89,15 @@ export async function runScenario(scenario: Scenario, target: ScenarioTarget): P
     actions: toRunActions(scenario),
     onActionRefused: (action, error) => refusedActions.push({ at: isoInstant(action.at), message: error.message }),
   });
+  // Rendered and copied once each: both walk every member.
+  const status = engine.status();
+  const state = engine.snapshot();
   return {
-    result: { status: engine.status(), summary: summarize(engine.status()), clusters: target.clusters(), events },
+    result: { status, summary: summarize(status), clusters: target.clusters(), events },
     excludedMembers: engine.excludedMembers,
     refusedActions,
-    failedMembers: failedMembers(engine.snapshot()),
-    appliedNodeImageVersions: appliedNodeImageVersions(engine.snapshot()),
+    failedMembers: failedMembers(state),
+    appliedNodeImageVersions: appliedNodeImageVersions(state),
   };
 }
 
