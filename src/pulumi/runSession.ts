@@ -10,6 +10,7 @@ import { UpdateRunEngine } from "../engine/engine";
 import type { RunState } from "../engine/runState";
 import { summarize, type RunSummary } from "../engine/summary";
 import { appliedNodeImageVersions, failedMembers, type FailedMember } from "../engine/results";
+import { driftOf, type MemberDrift } from "../engine/drift";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { ExcludedMember } from "../model/run";
@@ -35,6 +36,11 @@ export interface UpdateRunOutputs {
   failedMembers: FailedMember[];
   /** One image per family actually applied: a retry or promotion run takes them as `customNodeImageVersions`. */
   appliedNodeImageVersions: Array<{ version: string }>;
+  /**
+   * Members the run Completed whose clusters no longer report what it applied, as the last
+   * `pulumi refresh` found them (empty until a refresh finds some).
+   */
+  drift: MemberDrift[];
   /** The engine's state, to resume from (plain JSON). */
   engineState: RunState;
   /** Issue 6: the run as predicted when it was created (`fleet-update plan`'s JSON); simulated fleet only. */
@@ -111,7 +117,9 @@ export async function observeRun(inputs: UpdateRunInputs, id: string, engineStat
   const state = journaled?.runId === id ? journaled.engineState : engineState;
   const engine = UpdateRunEngine.resume(state, backend, {});
   await engine.observe(clock.now());
-  return outputsOf(engine);
+  const drift = await driftOf(engine.snapshot(), backend);
+  for (const d of drift) process.stderr.write(`[${inputs.runName}] drift: ${d.member}: ${d.message}\n`);
+  return { ...outputsOf(engine), drift };
 }
 
 /**
@@ -144,6 +152,7 @@ function outputsOf(engine: UpdateRunEngine): UpdateRunOutputs {
       excludedMembers: snapshot.excludedMembers,
       failedMembers: failedMembers(snapshot),
       appliedNodeImageVersions: appliedNodeImageVersions(snapshot),
+      drift: [],
       engineState: snapshot,
     }),
   ) as UpdateRunOutputs;
