@@ -83,15 +83,16 @@ export interface SessionResult {
 
 /**
  * Create (no `previous`) or continue (`previous` = the stored engine state) a run, then drive it.
+ * Relative paths are resolved against `projectDir` (the Pulumi project's folder, `projectDir.ts`).
  * Throws `RunNotFinishedError` when it failed or did not settle before the deadline.
  */
-export async function runSession(inputs: UpdateRunInputs, previous?: { id: string; engineState?: RunState; plan?: Plan }): Promise<SessionResult> {
-  const opened = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
+export async function runSession(inputs: UpdateRunInputs, projectDir: string, previous?: { id: string; engineState?: RunState; plan?: Plan }): Promise<SessionResult> {
+  const opened = openBackend(inputs.backend, inputs.runName, projectDir, customImageVersions(inputs.managedClusterUpdate));
   const identity = runIdentity(inputs as unknown as Record<string, unknown>);
   const choice = chooseRun(inputs.runName, identity, opened.journal.read(), previous);
   const session = openSession(opened, inputs, identity, choice, progressLine(inputs.runName));
   // Issue 6: predicted from the run's state before this call drives it; kept as it was at creation.
-  const plan = previous?.plan ?? (await planAtRunStart(inputs, session.engine.snapshot()));
+  const plan = previous?.plan ?? (await planAtRunStart(inputs, projectDir, session.engine.snapshot()));
   const { returnWhenIdleFor } = await driveSession(session, inputs);
   const { id, engine, clock } = session;
 
@@ -105,8 +106,8 @@ export async function runSession(inputs: UpdateRunInputs, previous?: { id: strin
 }
 
 /** `pulumi refresh`: follow what is in flight, start nothing. */
-export async function observeRun(inputs: UpdateRunInputs, id: string, engineState: RunState): Promise<UpdateRunOutputs> {
-  const { backend, clock, journal } = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
+export async function observeRun(inputs: UpdateRunInputs, projectDir: string, id: string, engineState: RunState): Promise<UpdateRunOutputs> {
+  const { backend, clock, journal } = openBackend(inputs.backend, inputs.runName, projectDir, customImageVersions(inputs.managedClusterUpdate));
   const journaled = journal.read();
   const state = journaled?.runId === id ? journaled.engineState : engineState;
   const engine = UpdateRunEngine.resume(state, backend, {});
@@ -167,7 +168,7 @@ function unfinishedReason(engine: UpdateRunEngine, outputs: UpdateRunOutputs, no
 }
 
 /** `pulumi destroy`: forget the run — its journal, if it is this run's. Clusters are never touched. */
-export function forgetRun(inputs: Pick<UpdateRunInputs, "backend" | "runName">, id: string): void {
-  const journal = journalFor(inputs.backend, inputs.runName);
+export function forgetRun(inputs: Pick<UpdateRunInputs, "backend" | "runName">, id: string, projectDir: string): void {
+  const journal = journalFor(inputs.backend, inputs.runName, projectDir);
   if (journal.read()?.runId === id) journal.remove();
 }
