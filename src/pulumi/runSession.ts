@@ -13,6 +13,7 @@ import { appliedNodeImageVersions, failedMembers, type FailedMember } from "../e
 import type { RunEvent, UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { ExcludedMember } from "../model/run";
+import { withHealthChecks, withoutHealthChecks } from "../session/healthChecks";
 import { journalFor, openBackend } from "../session/openBackend";
 import { formatProgressLine } from "../session/progressLine";
 import { driveSession, openSession, type RunChoice } from "../session/session";
@@ -35,7 +36,7 @@ export interface UpdateRunOutputs {
   failedMembers: FailedMember[];
   /** One image per family actually applied: a retry or promotion run takes them as `customNodeImageVersions`. */
   appliedNodeImageVersions: Array<{ version: string }>;
-  /** The engine's state, to resume from (plain JSON). */
+  /** The engine's state, to resume from (plain JSON), without the members' health checks; a secret output. */
   engineState: RunState;
   /** Issue 6: the run as predicted when it was created (`fleet-update plan`'s JSON); simulated fleet only. */
   plan?: Plan;
@@ -110,7 +111,7 @@ export async function observeRun(inputs: UpdateRunInputs, projectDir: string, id
   const { backend, clock, journal } = openBackend(inputs.backend, inputs.runName, projectDir, customImageVersions(inputs.managedClusterUpdate));
   const journaled = journal.read();
   const state = journaled?.runId === id ? journaled.engineState : engineState;
-  const engine = UpdateRunEngine.resume(state, backend, {});
+  const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members), backend, {});
   await engine.observe(clock.now());
   return outputsOf(engine);
 }
@@ -145,7 +146,8 @@ function outputsOf(engine: UpdateRunEngine): UpdateRunOutputs {
       excludedMembers: snapshot.excludedMembers,
       failedMembers: failedMembers(snapshot),
       appliedNodeImageVersions: appliedNodeImageVersions(snapshot),
-      engineState: snapshot,
+      // Issue 11: stored in the stack, so without the members' health checks (their URLs may hold secrets).
+      engineState: withoutHealthChecks(snapshot),
     }),
   ) as UpdateRunOutputs;
 }

@@ -154,6 +154,14 @@ function currentProjectDir(): string {
   return path.isAbsolute(root) ? root : process.cwd();
 }
 
+/**
+ * Outputs the engine stores as secrets whatever the inputs (issue 11). The dynamic-provider host does
+ * not accept secrets, so the engine marks an output secret only when it sits under the same key as a
+ * secret input; `engineState` copies every input that defines the run (members, strategy, target), so
+ * it is always secret. Health-check URLs are kept out of every output besides (`src/session/healthChecks.ts`).
+ */
+export const UPDATE_RUN_SECRET_OUTPUTS: readonly string[] = ["engineState"];
+
 export class UpdateRun extends pulumi.dynamic.Resource {
   /**
    * SPEC §5: the run's status tree in Azure's `UpdateRunStatus` shape, typed like azure-native's
@@ -200,7 +208,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         plan: undefined,
         engineState: undefined,
       },
-      opts,
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...UPDATE_RUN_SECRET_OUTPUTS] },
     );
   }
 }
