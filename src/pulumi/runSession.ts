@@ -16,10 +16,11 @@ import type { ExcludedMember } from "../model/run";
 import { withHealthChecks, withoutHealthChecks } from "../session/healthChecks";
 import { journalFor, openBackend } from "../session/openBackend";
 import { formatProgressLine } from "../session/progressLine";
-import { driveSession, openSession, type RunChoice } from "../session/session";
+import { driveSession, openSession, type RunChoice, type Session } from "../session/session";
 import { pendingGates, waitingLine } from "../session/waiting";
 import { planAtRunStart } from "../plan/forRun";
 import type { Plan } from "../plan/types";
+import { hostEngineAddress, watchEngine } from "./engineWatch";
 import { identityHash, type JournalEntry } from "./journal";
 import { RUN_IDENTITY_FIELDS, type UpdateRunInputs } from "./runInputs";
 
@@ -92,9 +93,16 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
   const identity = runIdentity(inputs as unknown as Record<string, unknown>);
   const choice = chooseRun(inputs.runName, identity, opened.journal.read(), previous);
   const session = openSession(opened, inputs, identity, choice, progressLine(inputs.runName));
-  // Issue 6: predicted from the run's state before this call drives it; kept as it was at creation.
-  const plan = previous?.plan ?? (await planAtRunStart(inputs, projectDir, session.engine.snapshot()));
-  const { returnWhenIdleFor } = await driveSession(session, inputs);
+  const stopWatching = exitWhenEngineGone(inputs.runName, session);
+  let returnWhenIdleFor: number | undefined;
+  let plan: Plan | undefined;
+  try {
+    // Issue 6: predicted from the run's state before this call drives it; kept as it was at creation.
+    plan = previous?.plan ?? (await planAtRunStart(inputs, projectDir, session.engine.snapshot()));
+    ({ returnWhenIdleFor } = await driveSession(session, inputs));
+  } finally {
+    stopWatching();
+  }
   const { id, engine, clock } = session;
 
   const outputs = { ...outputsOf(engine), ...(plan === undefined ? {} : { plan }) };
@@ -104,6 +112,25 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
   }
   if (!engine.settled) process.stderr.write(`[${inputs.runName}] ${waitingLine(outputs.status)} Run \`pulumi up\` again to continue.\n`);
   return { id, outputs };
+}
+
+/**
+ * Issue 11: in the dynamic-provider host, a run is driven only while the Pulumi engine that asked for
+ * it is there. When it is gone (`pulumi` SIGKILLed: nothing else tells the host), nothing more is
+ * started: the run's state is journaled and the process exits, which releases the run's lease; the
+ * next `pulumi up` resumes from the journal. Elsewhere (tests calling the provider in-process) a no-op.
+ */
+function exitWhenEngineGone(runName: string, session: Session): () => void {
+  const address = hostEngineAddress();
+  if (address === undefined) return () => {};
+  return watchEngine(address, () => {
+    process.stderr.write(`[${runName}] the Pulumi engine at ${address} is gone (was \`pulumi\` killed?): journaling the run and exiting; the next \`pulumi up\` resumes it.\n`);
+    try {
+      session.save();
+    } finally {
+      process.exit(1);
+    }
+  });
 }
 
 /** `pulumi refresh`: follow what is in flight, start nothing. */
