@@ -3,7 +3,6 @@
  * simulated fleet of 8 clusters to Kubernetes 1.32.0. `pulumi up` executes the rollout (about 10
  * seconds: simulated time runs 600 times faster) and exports its status and summary.
  */
-import * as path from "node:path";
 import { UpdateRun, UpdateStrategy } from "pulumi-fleet-update";
 
 const strategy = new UpdateStrategy("rollout", {
@@ -14,7 +13,11 @@ const strategy = new UpdateStrategy("rollout", {
 });
 
 const run = new UpdateRun("k8s-1-32", {
-  backend: { simulator: { fleetFile: path.join("examples", "quickstart", "fleet.yaml"), timeScale: 600 } },
+  // Relative to the Pulumi project's folder — the one holding Pulumi.yaml, here the repo root, whose
+  // `main: examples/quickstart/` runs this program — not to this program's folder. The same path works
+  // whether `pulumi up` is started at the root or in examples/quickstart/ (Pulumi finds the root's
+  // Pulumi.yaml from either); UpdateRun records the project folder (`projectDir`) for the provider.
+  backend: { simulator: { fleetFile: "examples/quickstart/fleet.yaml", timeScale: 600 } },
   members: [
     { name: "canary-1", group: "canary" },
     { name: "eu-1", group: "prod-eu" },

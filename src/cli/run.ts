@@ -13,7 +13,7 @@ import { ApprovalRefusedError } from "../engine/gates";
 import { appliedNodeImageVersions, failedMembers } from "../engine/results";
 import { summarize } from "../engine/summary";
 import { StateFileError } from "../backends/simulator/stateFile";
-import { FleetInUseError } from "../backends/simulator/fleetLease";
+import { LeaseHeldError } from "../runtime/fileLease";
 import { ValidationError } from "../model/common";
 import type { UpdateRunStatus } from "../model/status";
 import type { UpdateRunInputs } from "../pulumi/runInputs";
@@ -117,8 +117,8 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
     const choice = chooseCliRun(inputs, identity, opened.journal.read(), opened.journal.file, options.new === true);
     return { inputs, opened, identity, choice };
   } catch (e) {
-    if (e instanceof FleetInUseError) {
-      // Another process drives this simulated fleet: nothing was touched; try again when it is done.
+    if (e instanceof LeaseHeldError) {
+      // Another process drives this simulated fleet or this run: nothing was touched; try again when it is done.
       io.stderr(`${e.message}\n`);
       return EXIT_INVALID_INPUT;
     }

@@ -9,10 +9,19 @@ import { compareImageVersions, imageFamily } from "../model/nodeImage";
 
 export const HEALTH_CHECK_FAILED = "HealthCheckFailed";
 
-/** Probe URLs may carry a token in their query: statuses and events show the URL without it. */
-export function withoutQuery(url: string): string {
-  const cut = url.indexOf("?");
-  return cut < 0 ? url : `${url.slice(0, cut)}?…`;
+/**
+ * Probe URLs may carry secrets — a token in the query, credentials before the host (issue 11):
+ * statuses, events and logs show the URL without either (`https://…@host/healthz?…`), nor a fragment.
+ */
+export function shownProbeUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "(an invalid URL)";
+  }
+  const credentials = parsed.username !== "" || parsed.password !== "" ? "…@" : "";
+  return `${parsed.protocol}//${credentials}${parsed.host}${parsed.pathname}${parsed.search !== "" ? "?…" : ""}`;
 }
 
 /** What the cluster reports against what was asked: the first mismatch, or undefined when all match. */
@@ -57,11 +66,11 @@ export async function verifyStep(ctx: EngineContext, place: MemberPlace, now: nu
     }
     if (check === undefined) return { kind: "healthy" };
     member.verification = { probes: 0 };
-    return { kind: "later", at: now + check.settleSeconds * 1000, message: `Upgrade done; probing ${withoutQuery(check.url)} after ${check.settleSeconds} s to settle.` };
+    return { kind: "later", at: now + check.settleSeconds * 1000, message: `Upgrade done; probing ${shownProbeUrl(check.url)} after ${check.settleSeconds} s to settle.` };
   }
   if (check === undefined) return { kind: "healthy" };
   const probe = ctx.options.probe ?? ctx.backend.probe?.bind(ctx.backend);
-  if (probe === undefined) return { kind: "unhealthy", message: `Health check failed (probe): nothing can probe ${withoutQuery(check.url)} with this backend.` };
+  if (probe === undefined) return { kind: "unhealthy", message: `Health check failed (probe): nothing can probe ${shownProbeUrl(check.url)} with this backend.` };
   const answer = await probe(ctx.ref(member), check.url);
   verification.probes += 1;
   if (answer.ok) return { kind: "healthy" };

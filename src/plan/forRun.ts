@@ -52,9 +52,9 @@ export function planSummaryLines(runName: string, planned: RunPlan): string[] {
 /**
  * What Check prints: the summary of the plan of fully known, valid inputs on the simulated fleet, to
  * stderr (the Pulumi CLI shows a provider's stderr). Never fails Check: a plan that cannot be made
- * says why in one line.
+ * says why in one line. Relative paths are resolved against `baseDir` (the Pulumi project's folder).
  */
-export async function printPlanSummary(raw: Record<string, unknown>, write: (text: string) => void = (t) => process.stderr.write(t)): Promise<void> {
+export async function printPlanSummary(raw: Record<string, unknown>, baseDir: string, write: (text: string) => void = (t) => process.stderr.write(t)): Promise<void> {
   if (containsUnknown(raw)) return;
   let inputs: UpdateRunInputs;
   try {
@@ -65,7 +65,7 @@ export async function printPlanSummary(raw: Record<string, unknown>, write: (tex
   if (inputs.backend.simulator === undefined) return;
   let planned: RunPlan;
   try {
-    planned = await planRun(inputs, Date.now(), process.cwd());
+    planned = await planRun(inputs, Date.now(), baseDir);
   } catch (e) {
     planned = { notPlanned: e instanceof ValidationError ? e.issues.map((i) => `${i.path}: ${i.message}`).join("; ") : (e as Error).message };
   }
@@ -77,9 +77,9 @@ export async function printPlanSummary(raw: Record<string, unknown>, write: (tex
  * undefined when there is none (Azure, a very large run, a fleet that cannot be read: the run itself
  * reports those).
  */
-export async function planAtRunStart(inputs: UpdateRunInputs, engineState: RunState): Promise<Plan | undefined> {
+export async function planAtRunStart(inputs: UpdateRunInputs, baseDir: string, engineState: RunState): Promise<Plan | undefined> {
   try {
-    const planned = await planRun(inputs, Date.now(), process.cwd(), engineState);
+    const planned = await planRun(inputs, Date.now(), baseDir, engineState);
     return "plan" in planned ? planned.plan : undefined;
   } catch (e) {
     if (e instanceof ValidationError) return undefined;

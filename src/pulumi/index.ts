@@ -1,6 +1,7 @@
 export { UpdateStrategy, type UpdateStrategyArgs, type UpdateStageArgs, type UpdateGroupArgs, type GateArgs, type GatedArgs } from "./updateStrategy";
 export {
   UpdateRun,
+  UPDATE_RUN_SECRET_OUTPUTS,
   type UpdateRunArgs,
   type BackendArgs,
   type SimulatorBackendArgs,

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { RunState } from "../engine/runState";
+import { withoutHealthChecks } from "../session/healthChecks";
 
 export interface JournalEntry {
   /** The Pulumi resource id of the run this journal belongs to. */
@@ -56,10 +57,11 @@ export class RunJournal {
     }
   }
 
+  /** Members' health checks are left out (their URLs may hold secrets): a resumed run takes them from its inputs. */
   write(entry: JournalEntry): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const temp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, JSON.stringify(entry));
+    fs.writeFileSync(temp, JSON.stringify({ ...entry, engineState: withoutHealthChecks(entry.engineState) }));
     fs.renameSync(temp, this.file);
   }
 

@@ -8,6 +8,8 @@
  * - create / update: run to a terminal state, the state asked for, or the deadline;
  * - read: recompute statuses from the backend, starting nothing;
  * - delete: forget the run; clusters are never touched.
+ * Relative paths are resolved against the recorded `projectDir` (projectDir.ts), never this process's
+ * working directory, which the engine sets to the project's `main` folder.
  */
 import { ValidationError } from "../model/common";
 import type { RunState } from "../engine/runState";
@@ -15,18 +17,21 @@ import { printPlanSummary } from "../plan/forRun";
 import { canonicalJson } from "./journal";
 import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs } from "./runInputs";
 import { RunNotFinishedError, forgetRun, observeRun, runSession, type UpdateRunOutputs } from "./runSession";
+import { projectDirIssues, projectDirOf, withoutProjectDir } from "./projectDir";
 
 type Props = Record<string, unknown>;
 
 export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
-  const failures = checkRunInputs(news).map((issue) => ({ property: issue.path, reason: issue.message }));
+  const issues = [...checkRunInputs(withoutProjectDir(news)), ...projectDirIssues(news)];
+  const failures = issues.map((issue) => ({ property: issue.path, reason: issue.message }));
   // Issue 6: `pulumi preview` shows the plan (stage ETAs, findings) of valid, fully known inputs —
   // for a run about to be created (or replaced); an existing run's plan is its `plan` output.
-  if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(changedBetween(olds, news))) await printPlanSummary(news);
+  if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(changedBetween(olds, news))) await printPlanSummary(withoutProjectDir(news), projectDirOf(news));
   return { inputs: news, failures };
 }
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+  // `projectDir` is in neither list: the same project run from another checkout path is the same run.
   const changed = changedBetween(olds, news);
   const replaces = RUN_IDENTITY_FIELDS.filter(changed);
   const updates = RUN_CONTROL_FIELDS.filter(changed);
@@ -39,21 +44,21 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<{ cha
 
 export async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
   const parsed = parseInputsOrThrow(inputs);
-  const { id, outputs } = await runSession(parsed).catch(keepInputs(inputs));
+  const { id, outputs } = await runSession(parsed, projectDirOf(inputs)).catch(keepInputs(inputs));
   return { id, outs: { ...inputs, ...outputs } };
 }
 
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const parsed = parseInputsOrThrow(news);
   const { engineState, plan } = olds as Partial<UpdateRunOutputs>;
-  const { outputs } = await runSession(parsed, { id, ...(engineState === undefined ? {} : { engineState }), ...(plan === undefined ? {} : { plan }) }).catch(keepInputs(news));
+  const { outputs } = await runSession(parsed, projectDirOf(news), { id, ...(engineState === undefined ? {} : { engineState }), ...(plan === undefined ? {} : { plan }) }).catch(keepInputs(news));
   return { outs: { ...news, ...outputs } };
 }
 
 export async function read(id: string, props: Props): Promise<{ id: string; props: Props }> {
   const engineState = props.engineState as RunState | undefined;
   if (engineState === undefined) return { id, props };
-  const outputs = await observeRun(parseInputsOrThrow(props), id, engineState);
+  const outputs = await observeRun(parseInputsOrThrow(props), projectDirOf(props), id, engineState);
   return { id, props: { ...props, ...outputs } };
 }
 
@@ -61,7 +66,7 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
 export async function remove(id: string, props: Props): Promise<void> {
   // The journal goes too, so a run created again later with the same inputs is a new run.
   const parsed = UpdateRunInputsSchema.safeParse(pickInputs(props));
-  if (parsed.success) forgetRun(parsed.data, id);
+  if (parsed.success) forgetRun(parsed.data, id, projectDirOf(props));
 }
 
 /** A run that did not finish is kept by Pulumi with its inputs (and `__provider`) and its status. */

@@ -14,12 +14,14 @@ import { driftOf, type MemberDrift } from "../engine/drift";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { ExcludedMember } from "../model/run";
+import { withHealthChecks, withoutHealthChecks } from "../session/healthChecks";
 import { journalFor, openBackend } from "../session/openBackend";
 import { formatProgressLine } from "../session/progressLine";
-import { driveSession, openSession, type RunChoice } from "../session/session";
+import { driveSession, openSession, type RunChoice, type Session } from "../session/session";
 import { pendingGates, waitingLine } from "../session/waiting";
 import { planAtRunStart } from "../plan/forRun";
 import type { Plan } from "../plan/types";
+import { hostEngineAddress, watchEngine } from "./engineWatch";
 import { identityHash, type JournalEntry } from "./journal";
 import { RUN_IDENTITY_FIELDS, type UpdateRunInputs } from "./runInputs";
 
@@ -41,7 +43,7 @@ export interface UpdateRunOutputs {
    * `pulumi refresh` found them (empty until a refresh finds some).
    */
   drift: MemberDrift[];
-  /** The engine's state, to resume from (plain JSON). */
+  /** The engine's state, to resume from (plain JSON), without the members' health checks; a secret output. */
   engineState: RunState;
   /** Issue 6: the run as predicted when it was created (`fleet-update plan`'s JSON); simulated fleet only. */
   plan?: Plan;
@@ -89,16 +91,24 @@ export interface SessionResult {
 
 /**
  * Create (no `previous`) or continue (`previous` = the stored engine state) a run, then drive it.
+ * Relative paths are resolved against `projectDir` (the Pulumi project's folder, `projectDir.ts`).
  * Throws `RunNotFinishedError` when it failed or did not settle before the deadline.
  */
-export async function runSession(inputs: UpdateRunInputs, previous?: { id: string; engineState?: RunState; plan?: Plan }): Promise<SessionResult> {
-  const opened = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
+export async function runSession(inputs: UpdateRunInputs, projectDir: string, previous?: { id: string; engineState?: RunState; plan?: Plan }): Promise<SessionResult> {
+  const opened = openBackend(inputs.backend, inputs.runName, projectDir, customImageVersions(inputs.managedClusterUpdate));
   const identity = runIdentity(inputs as unknown as Record<string, unknown>);
   const choice = chooseRun(inputs.runName, identity, opened.journal.read(), previous);
   const session = openSession(opened, inputs, identity, choice, progressLine(inputs.runName));
-  // Issue 6: predicted from the run's state before this call drives it; kept as it was at creation.
-  const plan = previous?.plan ?? (await planAtRunStart(inputs, session.engine.snapshot()));
-  const { returnWhenIdleFor } = await driveSession(session, inputs);
+  const stopWatching = exitWhenEngineGone(inputs.runName, session);
+  let returnWhenIdleFor: number | undefined;
+  let plan: Plan | undefined;
+  try {
+    // Issue 6: predicted from the run's state before this call drives it; kept as it was at creation.
+    plan = previous?.plan ?? (await planAtRunStart(inputs, projectDir, session.engine.snapshot()));
+    ({ returnWhenIdleFor } = await driveSession(session, inputs));
+  } finally {
+    stopWatching();
+  }
   const { id, engine, clock } = session;
 
   const outputs = { ...outputsOf(engine), ...(plan === undefined ? {} : { plan }) };
@@ -110,12 +120,31 @@ export async function runSession(inputs: UpdateRunInputs, previous?: { id: strin
   return { id, outputs };
 }
 
+/**
+ * Issue 11: in the dynamic-provider host, a run is driven only while the Pulumi engine that asked for
+ * it is there. When it is gone (`pulumi` SIGKILLed: nothing else tells the host), nothing more is
+ * started: the run's state is journaled and the process exits, which releases the run's lease; the
+ * next `pulumi up` resumes from the journal. Elsewhere (tests calling the provider in-process) a no-op.
+ */
+function exitWhenEngineGone(runName: string, session: Session): () => void {
+  const address = hostEngineAddress();
+  if (address === undefined) return () => {};
+  return watchEngine(address, () => {
+    process.stderr.write(`[${runName}] the Pulumi engine at ${address} is gone (was \`pulumi\` killed?): journaling the run and exiting; the next \`pulumi up\` resumes it.\n`);
+    try {
+      session.save();
+    } finally {
+      process.exit(1);
+    }
+  });
+}
+
 /** `pulumi refresh`: follow what is in flight, start nothing. */
-export async function observeRun(inputs: UpdateRunInputs, id: string, engineState: RunState): Promise<UpdateRunOutputs> {
-  const { backend, clock, journal } = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
+export async function observeRun(inputs: UpdateRunInputs, projectDir: string, id: string, engineState: RunState): Promise<UpdateRunOutputs> {
+  const { backend, clock, journal } = openBackend(inputs.backend, inputs.runName, projectDir, customImageVersions(inputs.managedClusterUpdate));
   const journaled = journal.read();
   const state = journaled?.runId === id ? journaled.engineState : engineState;
-  const engine = UpdateRunEngine.resume(state, backend, {});
+  const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members), backend, {});
   await engine.observe(clock.now());
   const drift = await driftOf(engine.snapshot(), backend);
   for (const d of drift) process.stderr.write(`[${inputs.runName}] drift: ${d.member}: ${d.message}\n`);
@@ -153,7 +182,8 @@ function outputsOf(engine: UpdateRunEngine): UpdateRunOutputs {
       failedMembers: failedMembers(snapshot),
       appliedNodeImageVersions: appliedNodeImageVersions(snapshot),
       drift: [],
-      engineState: snapshot,
+      // Issue 11: stored in the stack, so without the members' health checks (their URLs may hold secrets).
+      engineState: withoutHealthChecks(snapshot),
     }),
   ) as UpdateRunOutputs;
 }
@@ -176,7 +206,7 @@ function unfinishedReason(engine: UpdateRunEngine, outputs: UpdateRunOutputs, no
 }
 
 /** `pulumi destroy`: forget the run — its journal, if it is this run's. Clusters are never touched. */
-export function forgetRun(inputs: Pick<UpdateRunInputs, "backend" | "runName">, id: string): void {
-  const journal = journalFor(inputs.backend, inputs.runName);
+export function forgetRun(inputs: Pick<UpdateRunInputs, "backend" | "runName">, id: string, projectDir: string): void {
+  const journal = journalFor(inputs.backend, inputs.runName, projectDir);
   if (journal.read()?.runId === id) journal.remove();
 }

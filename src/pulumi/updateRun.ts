@@ -3,6 +3,7 @@
  * groups in parallel, members one at a time, waits, maintenance windows — and stores the status tree
  * (Azure Fleet's `UpdateRunStatus`) as outputs.
  */
+import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { RunSummary } from "../engine/summary";
 import type { ExcludedMember } from "../model/run";
@@ -18,9 +19,14 @@ import type { UpdateStrategyArgs } from "./updateStrategy";
 
 /** The embedded simulated fleet. */
 export interface SimulatorBackendArgs {
-  /** Fleet description (a scenario's `regions` + `members`), relative to the Pulumi project. */
+  /**
+   * Fleet description (a scenario's `regions` + `members`). A relative path is relative to the Pulumi
+   * project's folder (the one holding Pulumi.yaml; `UpdateRunArgs.projectDir`) — not to the program's
+   * `main` folder, nor to where `pulumi` was started. With the repo's root Pulumi.yaml
+   * (`main: examples/quickstart/`) the quickstart's is `examples/quickstart/fleet.yaml`.
+   */
   fleetFile: pulumi.Input<string>;
-  /** Where the simulated clusters' state is kept; default `<fleetFile>.state.json`. Delete it to reset. */
+  /** Where the simulated clusters' state is kept, relative to the project's folder; default `<fleetFile>.state.json`. Delete it to reset. */
   stateFile?: pulumi.Input<string>;
   /** Simulated time per real time; default 60 (a 10-minute upgrade takes 10 seconds). */
   timeScale?: pulumi.Input<number>;
@@ -30,7 +36,7 @@ export interface SimulatorBackendArgs {
 export interface AzureBackendArgs {
   /** ARM endpoint; default the Azure public cloud. */
   endpoint?: pulumi.Input<string>;
-  /** A PEM file of extra CA certificates to trust (the ARM emulator's), relative to the project. */
+  /** A PEM file of extra CA certificates to trust (the ARM emulator's), relative to the project's folder (`UpdateRunArgs.projectDir`). */
   trustedCaFile?: pulumi.Input<string>;
   /**
    * "default" (DefaultAzureCredential: `az login`, environment, managed or workload identity) or
@@ -131,7 +137,31 @@ export interface UpdateRunArgs {
    * more than this many minutes away; the next `pulumi up` continues. Unset: wait in place.
    */
   returnAfterMinutes?: pulumi.Input<number>;
+  /**
+   * The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory
+   * `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder — the one holding
+   * Pulumi.yaml, as `pulumi.runtime.getRootDirectory()` reports it when the program runs (the program's
+   * working directory if the runtime does not say). The engine starts the provider in the `main`
+   * folder, so its working directory cannot be used. A change of this alone (the same project run from
+   * another checkout path) neither replaces nor updates the run.
+   */
+  projectDir?: pulumi.Input<string>;
 }
+
+/** The Pulumi project's folder as the running program sees it (see `UpdateRunArgs.projectDir`). */
+function currentProjectDir(): string {
+  // Unset, the runtime reports a placeholder ("rootDirectory" under mocks), never an absolute path.
+  const root = pulumi.runtime.getRootDirectory();
+  return path.isAbsolute(root) ? root : process.cwd();
+}
+
+/**
+ * Outputs the engine stores as secrets whatever the inputs (issue 11). The dynamic-provider host does
+ * not accept secrets, so the engine marks an output secret only when it sits under the same key as a
+ * secret input; `engineState` copies every input that defines the run (members, strategy, target), so
+ * it is always secret. Health-check URLs are kept out of every output besides (`src/session/healthChecks.ts`).
+ */
+export const UPDATE_RUN_SECRET_OUTPUTS: readonly string[] = ["engineState"];
 
 export class UpdateRun extends pulumi.dynamic.Resource {
   /**
@@ -174,6 +204,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
       {
         ...args,
         runName: name,
+        projectDir: args.projectDir ?? currentProjectDir(),
         status: undefined,
         summary: undefined,
         strategySnapshot: undefined,
@@ -185,7 +216,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         drift: undefined,
         engineState: undefined,
       },
-      opts,
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...UPDATE_RUN_SECRET_OUTPUTS] },
     );
   }
 }

@@ -14,6 +14,7 @@ import type { Clock } from "../engine/clock";
 import { RunJournal } from "../pulumi/journal";
 import type { BackendConfig } from "../pulumi/runInputs";
 import { RealClock } from "../runtime/realClock";
+import { acquireJournalLease } from "./journalLease";
 
 export interface OpenBackend {
   backend: ClusterBackend;
@@ -45,10 +46,12 @@ export function openBackend(config: BackendConfig, runName: string, baseDir: str
     // ends (a `pulumi up`, a `fleet-update run`). Azure's lease is ARM's own (fleetLease.ts).
     acquireFleetLease(stateFilePath(simulator, baseDir), runName);
     const { fleet, clock, stateFile } = openFileBackedFleet(simulator, baseDir);
+    const journal = RunJournal.beside(stateFile, runName);
+    acquireJournalLease(journal, runName);
     return {
       backend: fleet,
       clock,
-      journal: RunJournal.beside(stateFile, runName),
+      journal,
       deadline: (realMs) => clock.toSimulated(realMs),
       realMsUntil: (instant) => clock.toReal(instant) - Date.now(),
     };
@@ -63,10 +66,13 @@ export function openBackend(config: BackendConfig, runName: string, baseDir: str
     ...(settings.trustedCaFile === undefined ? {} : { trustedCaPem: fs.readFileSync(path.resolve(baseDir, settings.trustedCaFile), "utf8") }),
     ...(settings.pollIntervalSeconds === undefined ? {} : { initialPollMs: settings.pollIntervalSeconds.initial * 1000, steadyPollMs: settings.pollIntervalSeconds.steady * 1000 }),
   });
+  const journal = RunJournal.in(path.resolve(baseDir, JOURNAL_DIRECTORY), runName);
+  // Issue 11: one driver per run, held until this process ends (journalLease.ts).
+  acquireJournalLease(journal, runName);
   return {
     backend,
     clock,
-    journal: RunJournal.in(path.resolve(baseDir, JOURNAL_DIRECTORY), runName),
+    journal,
     deadline: (realMs) => realMs,
     realMsUntil: (instant) => instant - Date.now(),
     recheckUnknownAfterMs: 15 * 60_000,

@@ -13,6 +13,7 @@ import type { RunEvent } from "../model/status";
 import type { RunJournal } from "../pulumi/journal";
 import type { UpdateRunInputs } from "../pulumi/runInputs";
 import { httpProbe } from "../runtime/httpProbe";
+import { withHealthChecks } from "./healthChecks";
 import type { OpenBackend } from "./openBackend";
 import { StopRequested, StoppableClock, type StopRequest } from "./stopRequest";
 
@@ -52,7 +53,8 @@ export function openSession(opened: OpenBackend, run: RunDefinition, identity: s
     probe: httpProbe,
     ...(opened.recheckUnknownAfterMs === undefined ? {} : { recheckUnknownAfterMs: opened.recheckUnknownAfterMs }),
   };
-  const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(choice.engineState, opened.backend, options);
+  // A stored state has no health checks (their URLs may hold secrets): the run's members give them back.
+  const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(withHealthChecks(choice.engineState, run.members), opened.backend, options);
   save = () => opened.journal.write({ runId: choice.id, identity, engineState: engine.snapshot() });
   return { id: choice.id, engine, clock: opened.clock, journal: opened.journal, resumed: choice.engineState !== undefined, save, opened };
 }

@@ -9,15 +9,24 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-import { PROVIDER_KEY, type PropertyMap } from "./providerHost";
+import { PROVIDER_KEY, type JsonValue, type PropertyMap } from "./providerHost";
 
 export interface CapturedDynamicResource {
   /** Logical name passed to the resource constructor. */
   readonly name: string;
   /** Type token, e.g. `pulumi-nodejs:dynamic:Resource` (or `pulumi-nodejs:dynamic/<module>:<type>`). */
   readonly type: string;
-  /** Inputs as the engine would send them to the provider (secrets unwrapped), including `__provider`. */
+  /**
+   * Inputs as the engine sends them to the dynamic-provider host (which does not accept secrets):
+   * secrets unwrapped to plain values, including `__provider`. Which of them were secret is in
+   * `secretInputs` / `secretValues`: a test of what reaches outputs must use them, since the plain
+   * values here no longer say so.
+   */
   readonly inputs: PropertyMap & { readonly [PROVIDER_KEY]: string };
+  /** The inputs with every secret replaced by `true` and everything else dropped: the engine's map of what was secret. */
+  readonly secretInputs: PropertyMap;
+  /** The text of every secret string in the inputs. */
+  readonly secretValues: string[];
   /** Convenience copy of `inputs.__provider`. */
   readonly provider: string;
 }
@@ -37,6 +46,31 @@ const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 /** Not in the public typings, but exported: waits until every outstanding runtime RPC has finished. */
 interface RuntimeSettingsInternals {
   waitForRPCs(): Promise<void>;
+}
+
+/** Where the secrets are: `true` for a secret, objects and arrays kept only where they hold one. */
+function secretShape(value: unknown): JsonValue | undefined {
+  if (value !== null && typeof value === "object" && (value as Record<string, unknown>)[SPECIAL_SIG_KEY] === SECRET_SIG) return true;
+  if (Array.isArray(value)) {
+    const items = value.map(secretShape);
+    return items.some((i) => i !== undefined) ? items.map((i) => i ?? null) : undefined;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).flatMap(([k, v]) => {
+      const shape = secretShape(v);
+      return shape === undefined ? [] : [[k, shape] as const];
+    });
+    return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+  }
+  return undefined;
+}
+
+function secretStrings(value: unknown, inSecret = false): string[] {
+  if (value !== null && typeof value === "object" && (value as Record<string, unknown>)[SPECIAL_SIG_KEY] === SECRET_SIG) return secretStrings((value as Record<string, unknown>)["value"], true);
+  if (typeof value === "string") return inSecret ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((v) => secretStrings(v, inSecret));
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap((v) => secretStrings(v, inSecret));
+  return [];
 }
 
 function unwrapSecrets(value: unknown): unknown {
@@ -75,7 +109,8 @@ export function captureDynamicInputs(
               if (typeof provider !== "string") {
                 throw new Error(`dynamic resource ${args.name} has no string ${PROVIDER_KEY} input`);
               }
-              captured.push({ name: args.name, type: args.type, inputs: { ...inputs, [PROVIDER_KEY]: provider }, provider });
+              const secretInputs = (secretShape(args.inputs) ?? {}) as PropertyMap;
+              captured.push({ name: args.name, type: args.type, inputs: { ...inputs, [PROVIDER_KEY]: provider }, provider, secretInputs, secretValues: secretStrings(args.inputs) });
             } catch (e) {
               failures.push(e);
             }

@@ -257,6 +257,11 @@ export interface ProviderHost {
   /** Empties {@link logs}. */
   clearLogs(): void;
 
+  /**
+   * Shuts the fake engine down, leaving the host running: what the host sees when `pulumi` itself is
+   * SIGKILLed (its gRPC address stops accepting connections).
+   */
+  closeEngine(): void;
   /** Sends a signal to the host (default SIGKILL) and resolves when it has exited. */
   kill(signal?: NodeJS.Signals): Promise<HostExit>;
   /** Closes the client, ends the host (SIGTERM, then SIGKILL after 5 s) and the fake engine. Idempotent. */
@@ -737,6 +742,10 @@ export async function startProviderHost(options: ProviderHostOptions = {}): Prom
 
     clearLogs() {
       logs.length = 0;
+    },
+
+    closeEngine() {
+      engine.server.forceShutdown();
     },
 
     async kill(signal = "SIGKILL") {
