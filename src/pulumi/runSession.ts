@@ -16,6 +16,7 @@ import type { UpdateRunStrategy } from "../model/strategy";
 import type { ExcludedMember } from "../model/run";
 import { withHealthChecks, withoutHealthChecks } from "../session/healthChecks";
 import { journalFor, openBackend } from "../session/openBackend";
+import { removeJournalLeaseIfFree } from "../session/journalLease";
 import { formatProgressLine } from "../session/progressLine";
 import { driveSession, openSession, type RunChoice, type Session } from "../session/session";
 import { pendingGates, waitingLine } from "../session/waiting";
@@ -208,5 +209,8 @@ function unfinishedReason(engine: UpdateRunEngine, outputs: UpdateRunOutputs, no
 /** `pulumi destroy`: forget the run — its journal, if it is this run's. Clusters are never touched. */
 export function forgetRun(inputs: Pick<UpdateRunInputs, "backend" | "runName">, id: string, projectDir: string): void {
   const journal = journalFor(inputs.backend, inputs.runName, projectDir);
-  if (journal.read()?.runId === id) journal.remove();
+  if (journal.read()?.runId === id) {
+    journal.remove();
+    removeJournalLeaseIfFree(journal);
+  }
 }

@@ -25,6 +25,10 @@ const ts = require("typescript");
 
 const request = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 
+// What the Node language host tells a program it starts (`--root-directory`): the project's folder,
+// the one holding Pulumi.yaml. The automation API's inline server does not set it.
+process.env.PULUMI_NODEJS_ROOT_DIRECTORY = request.workDir;
+
 // The examples are TypeScript: compile each .ts file as it is required (types are the type-check's job).
 require.extensions[".ts"] = (module, filename) => {
   const source = fs.readFileSync(filename, "utf8");

@@ -57,7 +57,8 @@ export class E2eProject {
       const [from, relativeTo] = typeof file === "string" ? [file, file] : file;
       const to = path.join(this.dir, relativeTo);
       fs.mkdirSync(path.dirname(to), { recursive: true });
-      fs.cpSync(path.join(REPO_ROOT, from), to, { recursive: true });
+      // A clean checkout's files: not the state a local run left beside a fleet (gitignored).
+      fs.cpSync(path.join(REPO_ROOT, from), to, { recursive: true, filter: (source) => !/\.state\.(json|runs)|Pulumi\..+\.yaml$/.test(source) });
     }
     // The checkout's dependencies, as `npm ci` would have put them beside a copy of the repo.
     fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(this.dir, "node_modules"), "junction");
