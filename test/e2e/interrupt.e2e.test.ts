@@ -9,8 +9,8 @@ import { E2eProject, descendants, processesMentioning, type RunningOperation } f
 import { realCliAvailable } from "./support/pulumiCli";
 
 const PROGRAM_DIR = "test/e2e/programs/controlled";
-/** 60 simulated seconds per real second: the run takes about 45 s, so there is time to interrupt it. */
-const SLOW = { timeScale: "60" };
+/** 120 simulated seconds per real second: the run takes about 25 s, so there is time to interrupt it. */
+const SLOW = { timeScale: "120" };
 
 interface Summary { state: string; outcome: string; members: Record<string, number> }
 
@@ -77,6 +77,28 @@ describe.skipIf(!realCliAvailable())("interrupting pulumi up with the real CLI",
     const again = await project.run("up", { config: SLOW });
     expect(again.ok, `${again.message}\n${again.output.slice(-3000)}`).toBe(true);
     expect(again.outputs!.summary as Summary).toMatchObject({ state: "Completed", outcome: "Succeeded", members: { total: 8, Completed: 8 } });
+    expect(Object.values(operationsPerCluster(project))).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+  }, 600_000);
+
+  it("SIGKILL of pulumi alone (a CI timeout): the orphaned provider host journals the run and leaves; up continues it", async () => {
+    project = newProject();
+    const up = project.start("up", { config: SLOW });
+    await midRun(up);
+    const pulumiPid = up.pulumiPid()!;
+    const providerHosts = descendants(pulumiPid).filter((pid) => /dynamic-provider/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")));
+    expect(providerHosts.length).toBeGreaterThan(0);
+    process.kill(pulumiPid, "SIGKILL");
+    await up.result();
+    // Nothing tells the host its engine died but the engine's own address going dark.
+    expect(await until(() => providerHosts.every((pid) => !fs.existsSync(`/proc/${pid}`)), 30_000), "the provider host is still running").toBe(true);
+    const journalFile = project.path(PROGRAM_DIR, "fleet.yaml.state.runs", "k8s-1-32.json");
+    expect(fs.existsSync(journalFile)).toBe(true);
+
+    expect((await project.run("cancel")).ok).toBe(true);
+    expect((await project.run("refresh", { config: SLOW, args: { clearPendingCreates: true } })).ok).toBe(true);
+    const again = await project.run("up", { config: SLOW });
+    expect(again.ok, `${again.message}\n${again.output.slice(-3000)}`).toBe(true);
+    expect(again.outputs!.summary as Summary).toMatchObject({ state: "Completed", members: { total: 8, Completed: 8 } });
     expect(Object.values(operationsPerCluster(project))).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
   }, 600_000);
 
