@@ -16,7 +16,8 @@ afterEach(async () => {
 const upgradeBody = { location: "westeurope", properties: { kubernetesVersion: "1.32.0" } };
 
 test("a lost answer: the upgrade was started, the client got a reset; reads and refusals are answered", async () => {
-  emulator = await startTestEmulator({ faults: { lostResponseRate: 1 }, throttling: false });
+  // A simulated minute per real minute: the upgrade is still running when it is read, however slow the machine.
+  emulator = await startTestEmulator({ faults: { lostResponseRate: 1 }, throttling: false, msPerSimulatedMinute: 60_000 });
   const put = await raw(emulator, "PUT", clusterPath("beta"), { body: upgradeBody }).then(
     (r) => r.status,
     (e: NodeJS.ErrnoException) => e.code,
