@@ -1,5 +1,5 @@
 /** A small fleet with update groups, served by the ARM emulator as Fleet Manager, and the real Fleet SDK client for it. */
-import { ContainerServiceFleetClient } from "@azure/arm-containerservicefleet";
+import { ContainerServiceFleetClient, type UpdateRun } from "@azure/arm-containerservicefleet";
 import { FleetSchema, type Fleet } from "../../src/model/fleet";
 import { startArmEmulator, type ArmEmulator, type ArmEmulatorOptions } from "../../src/backends/azure/emulator";
 import { IMAGE_NOV, IMAGE_OCT, RESOURCE_GROUP, SUBSCRIPTION, fakeCredential } from "./helpers";
@@ -55,17 +55,21 @@ export function strategyId(name: string): string {
   return `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.ContainerService/fleets/${FLEET}/updateStrategies/${name}`;
 }
 
+/** The run's state (`status.status.state`). */
+export function runState(run: UpdateRun): string | undefined {
+  return run.properties?.status?.status?.state;
+}
+
 export function fleetPath(rest = ""): string {
   return `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.ContainerService/fleets/${FLEET}${rest}`;
 }
 
-/** GET the run until `done` says so (or `timeoutMs` of real time passes). */
-export async function waitForRun<T>(client: ContainerServiceFleetClient, run: string, done: (r: Awaited<ReturnType<ContainerServiceFleetClient["updateRuns"]["get"]>>) => T | undefined, timeoutMs = 10_000): Promise<T> {
+/** GET the run until `done` holds for it (or `timeoutMs` of real time passes); the run then. */
+export async function waitForRun(client: ContainerServiceFleetClient, run: string, done: (r: UpdateRun) => boolean, timeoutMs = 10_000): Promise<UpdateRun> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const got = await client.updateRuns.get(RESOURCE_GROUP, FLEET, run);
-    const result = done(got);
-    if (result !== undefined && result !== false) return result;
+    if (done(got)) return got;
     if (Date.now() > deadline) throw new Error(`run '${run}' did not get there in ${timeoutMs} ms: ${JSON.stringify(got.properties?.status?.status)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

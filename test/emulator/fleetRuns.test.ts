@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { ArmEmulator } from "../../src/backends/azure/emulator";
 import { sdkClient } from "./helpers";
-import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, startFleetEmulator, strategyId, waitForRun } from "./fleetHelpers";
+import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, runState, startFleetEmulator, strategyId, waitForRun } from "./fleetHelpers";
 
 let emulator: ArmEmulator;
 beforeEach(async () => {
@@ -50,7 +50,7 @@ describe("a run through the SDK", () => {
     expect(canary.provisioningState).toBe("Upgrading");
     expect(canary.kubernetesVersion).toBe("1.32.0");
 
-    const done = await waitForRun(client, "run-1", (r) => r.properties?.status?.status?.state === "Completed" && r);
+    const done = await waitForRun(client, "run-1", (r) => runState(r) === "Completed");
     const stages = done.properties?.status?.stages ?? [];
     expect(stages.map((s) => s.status?.state)).toEqual(["Completed", "Completed"]);
     expect(stages[0]?.afterStageWaitStatus?.status?.state).toBe("Completed");
