@@ -95,6 +95,9 @@ describe("a run through the SDK", () => {
       const cluster = await aks.managedClusters.get(RESOURCE_GROUP, name);
       expect([cluster.currentKubernetesVersion, cluster.provisioningState]).toEqual(["1.32.0", "Succeeded"]);
     }
+    // The engine's events are kept beside the run (not served by ARM): the run ended Completed.
+    const events = emulator.fleetManager.run(FLEET, "run-1")?.events ?? [];
+    expect(events.filter((e) => e.scope === "run").map((e) => e.to)).toEqual(["Running", "Completed"]);
     // Stage order held: every prod upgrade began after the canary's ended and its 10-minute wait.
     const log = emulator.fleet.operationLog();
     const canaryEnd = log.find((o) => o.member === "canary-1")?.endTime as string;
