@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { UpdateRun } from "@azure/arm-containerservicefleet";
 import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import { sdkClient } from "./helpers";
 import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, groupedFleet, runState, startFleetEmulator, waitForRun } from "./fleetHelpers";
 
 let emulator: ArmEmulator;
@@ -97,5 +98,34 @@ describe("skip", () => {
     const done = await waitForRun(client, "run-stage", (r) => runState(r) === "Completed");
     expect(done.properties?.status?.stages?.map((s) => s.status?.state)).toEqual(["Completed", "Skipped"]);
     expect(emulator.fleet.operationLog().map((o) => o.member)).toEqual(["canary-1"]);
+  });
+});
+
+describe("the clusters behind the run are ARM's", () => {
+  beforeEach(async () => {
+    emulator = await startFleetEmulator();
+  });
+
+  test("a cluster busy with an ARM abort's cancellation waits (Pending) and is upgraded once it is over", async () => {
+    // 250 ms per simulated minute: the cancellation (2 min) takes 0.5 s, prod-1's upgrade (2 min) too.
+    await emulator.close();
+    emulator = await startFleetEmulator({ fleet: groupedFleet({ "prod-1": 2 }), msPerSimulatedMinute: 250 });
+    const aks = sdkClient(emulator);
+    const cluster = await aks.managedClusters.get(RESOURCE_GROUP, "prod-1");
+    await aks.managedClusters.beginCreateOrUpdate(RESOURCE_GROUP, "prod-1", { ...cluster, kubernetesVersion: "1.32.0" }, { updateIntervalInMs: 10 });
+    await aks.managedClusters.beginAbortLatestOperation(RESOURCE_GROUP, "prod-1");
+    const client = fleetClient(emulator);
+    await client.updateRuns.createOrUpdate(RESOURCE_GROUP, FLEET, "run-busy", { properties: { strategy: PROD_ONLY, managedClusterUpdate: FULL_132 } }).pollUntilDone();
+    await client.updateRuns.skip(RESOURCE_GROUP, FLEET, "run-busy", { targets: [{ type: "Member", name: "prod-2" }, { type: "Member", name: "prod-3" }] }, FAST_POLL).pollUntilDone();
+    await client.updateRuns.start(RESOURCE_GROUP, FLEET, "run-busy", FAST_POLL).pollUntilDone();
+    const waiting = await client.updateRuns.get(RESOURCE_GROUP, FLEET, "run-busy");
+    const prod1 = waiting.properties?.status?.stages?.[0]?.groups?.[0]?.members?.[0];
+    expect([prod1?.status?.state, prod1?.message]).toEqual(["Pending", expect.stringContaining("operation")]);
+    const done = await waitForRun(client, "run-busy", (r) => runState(r) === "Completed");
+    expect(members(done)).toEqual({ "prod-1": "Completed", "prod-2": "Skipped", "prod-3": "Skipped" });
+    const abortedAt = emulator.fleet.toState().clusters["prod-1"]?.operations[0]?.endAt ?? Number.POSITIVE_INFINITY;
+    const prod1Upgrade = emulator.fleet.operationLog().filter((o) => o.member === "prod-1");
+    expect(prod1Upgrade).toHaveLength(2);
+    expect(Date.parse(prod1Upgrade[1]?.startTime as string)).toBeGreaterThanOrEqual(abortedAt + 2 * 60_000);
   });
 });
