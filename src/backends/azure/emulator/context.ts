@@ -9,6 +9,7 @@ import type { Fleet, SimulatedCluster } from "../../../model/fleet";
 import type { SimulatedFleet } from "../../simulator";
 import { ArmError, resourceNotFound } from "./armErrors";
 import { findMember, isDeleted, readCluster, type ClusterView } from "./clusterView";
+import type { FleetManager } from "./fleetManager";
 import type { Lifecycle } from "./lifecycle";
 import type { OperationRegistry } from "./operations";
 
@@ -41,6 +42,8 @@ export interface EmulatorContext {
   lifecycle: Lifecycle;
   /** `https://127.0.0.1:<port>`, once listening. */
   baseUrl(): string;
+  /** Fleet Manager (fleets, members, update strategies and runs), when served. */
+  fleetManager?: FleetManager;
   /** Only these subscription / resource group are served, when set. */
   subscriptionId?: string;
   resourceGroup?: string;

@@ -12,12 +12,18 @@ import { createSelfSignedCertificate } from "./certificate";
 import { clusterRoutes } from "./clusterRoutes";
 import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
+import { FleetManager } from "./fleetManager";
+import { fleetRoutes } from "./fleetRoutes";
+import { gateRoutes } from "./gateRoutes";
+import type { FleetDeclaration } from "./fleetState";
 import { Lifecycle } from "./lifecycle";
 import { lifecycleRoutes } from "./lifecycleRoutes";
 import { locationRoutes } from "./locationRoutes";
 import { OperationRegistry } from "./operations";
 import { RequestLog, type RequestCounters, type RequestLogEntry } from "./requestLog";
 import { createArmServer } from "./server";
+import { updateRunRoutes } from "./updateRunRoutes";
+import { updateStrategyRoutes } from "./updateStrategyRoutes";
 import { SubscriptionThrottle, type ThrottlingOptions } from "./throttling";
 
 /** A simulated minute per real second unless told otherwise: a 10-minute upgrade takes 10 s. */
@@ -43,6 +49,11 @@ export interface ArmEmulatorOptions {
   port?: number;
   /** Passed to the simulated fleet (restored state, state-change hook). */
   fleetOptions?: SimulatedFleetOptions;
+  /**
+   * Fleet Manager fleets and their members (default: one fleet `fleet` whose members are all the
+   * clusters, each in its declared `group`); `[]` serves no fleet until one is PUT.
+   */
+  fleets?: FleetDeclaration[];
 }
 
 export interface ArmEmulator {
@@ -52,6 +63,8 @@ export interface ArmEmulator {
   certificatePem: string;
   /** The simulated fleet behind the emulator, for assertions (`operationLog()`, `snapshot()`). */
   fleet: SimulatedFleet;
+  /** Fleet Manager's fleets, runs and their engines, for assertions. */
+  fleetManager: FleetManager;
   clock: ScaledClock;
   /** Every request answered (or reset), in order; live. */
   requests: RequestLogEntry[];
@@ -80,19 +93,22 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   const log = new RequestLog();
 
   let baseUrl = "";
+  const lifecycle = new Lifecycle();
+  const fleetManager = new FleetManager(options.fleet, { sim, fleet: options.fleet, clock, lifecycle }, clock, options.fleets);
   const ctx: EmulatorContext = {
     sim,
     fleet: options.fleet,
     clock,
     timeScale,
     operations: new OperationRegistry(),
-    lifecycle: new Lifecycle(),
+    lifecycle,
+    fleetManager,
     baseUrl: () => baseUrl,
     ...(options.subscriptionId === undefined ? {} : { subscriptionId: options.subscriptionId }),
     ...(options.resourceGroup === undefined ? {} : { resourceGroup: options.resourceGroup }),
   };
   const server = createArmServer(
-    { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
+    { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes, ...fleetRoutes, ...updateStrategyRoutes, ...updateRunRoutes, ...gateRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
     { key: certificate.privateKeyPem, cert: certificate.certificatePem },
   );
   await new Promise<void>((resolve, reject) => {
@@ -108,12 +124,14 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
     url: baseUrl,
     certificatePem: certificate.certificatePem,
     fleet: sim,
+    fleetManager,
     clock,
     requests: log.entries,
     counters: log.counters,
     clearRequestLog: () => log.clear(),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        fleetManager.close();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -12,6 +12,7 @@ import { findMember, readCluster, type ClusterView } from "./clusterView";
 import { API_VERSION, checkSubscription, type ArmReply, type ArmRequest, type ArmScope, type EmulatorContext } from "./context";
 import { kubernetesVersionList, nodeImageVersionList } from "./offers";
 import type { LifecycleOperation } from "./lifecycle";
+import { fleetOperationResult, fleetOperationStatus, type FleetOperation } from "./fleetOperations";
 import { asyncOperationPath, asyncOperationStatus, failureOf, inferredOperationType, operationResultPath, retryAfterSeconds, type TrackedOperation } from "./operations";
 import { LOCATION_PATH, route, type Route } from "./router";
 import { targetResource } from "./writes";
@@ -25,6 +26,12 @@ function region(ctx: EmulatorContext, request: ArmRequest): Region {
     throw new ArmError(404, "NotFound", `The location '${request.params.location ?? ""}' is not part of the simulated fleet (regions: ${Object.keys(ctx.fleet.regions).join(", ")}).`);
   }
   return found;
+}
+
+/** An update run's start, stop or skip (`fleetOperations.ts`), by the id a status URL names. */
+function findFleetOperation(ctx: EmulatorContext, request: ArmRequest): FleetOperation | undefined {
+  checkSubscription(ctx, request.params.subscriptionId ?? "");
+  return ctx.fleetManager?.operations.get(request.params.operationId ?? "");
 }
 
 /** The operation a status URL names: tracked when started through the emulator, else found by its id (`op-<cluster>-<n>`). */
@@ -90,6 +97,8 @@ export const locationRoutes: Route[] = [
   })),
 
   route("GET", `${LOCATION_PATH}/operations/{operationId}`, async (ctx, request) => {
+    const fleetOperation = findFleetOperation(ctx, request);
+    if (fleetOperation !== undefined) return fleetOperationStatus(fleetOperation, ctx.clock);
     const lifecycle = findLifecycleOperation(ctx, request);
     if (lifecycle !== undefined) return lifecycleStatus(ctx, lifecycle);
     const { op, record, view } = await findOperation(ctx, request);
@@ -98,6 +107,8 @@ export const locationRoutes: Route[] = [
   }),
 
   route("GET", `${LOCATION_PATH}/operationresults/{operationId}`, async (ctx, request) => {
+    const fleetOperation = findFleetOperation(ctx, request);
+    if (fleetOperation !== undefined) return fleetOperationResult(ctx.baseUrl(), fleetOperation, ctx.clock);
     const lifecycle = findLifecycleOperation(ctx, request);
     if (lifecycle !== undefined) return lifecycleResult(ctx, lifecycle);
     const { op, record, view } = await findOperation(ctx, request);

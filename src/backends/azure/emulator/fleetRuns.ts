@@ -1,0 +1,108 @@
+/**
+ * Server-side execution of a Fleet update run: our own engine (`UpdateRunEngine`, SPEC's rules)
+ * driven inside the emulator process on the emulator's clock, by timers — not by any client
+ * connection, so a client that disconnects or dies does not stop the run. User actions (start, stop,
+ * skip, approve) and reconcile passes are queued one after another, so the engine never sees two at
+ * once; after each pass the driver sets a real-time timer for the engine's next wake-up.
+ */
+import type { SkipTarget } from "../../../model/skip";
+import type { UpdateRunEngine } from "../../../engine";
+import type { ScaledClock } from "../../../runtime/scaledClock";
+
+/**
+ * A pass that throws (not a refusal: e.g. a member's cluster is gone) is retried after this much
+ * simulated time, and at least this much real time, so a fast clock does not spin on it.
+ */
+const RETRY_AFTER_ERROR_MS = 60_000;
+const MIN_REAL_RETRY_MS = 1000;
+
+export class RunDriver {
+  private queue: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** The last pass's failure, if it failed (kept for diagnosis; the pass is retried). */
+  lastError: Error | undefined;
+
+  constructor(
+    private readonly engine: UpdateRunEngine,
+    private readonly clock: ScaledClock,
+  ) {}
+
+  start(): Promise<void> {
+    return this.act((now) => this.engine.start(now));
+  }
+
+  stop(): Promise<void> {
+    return this.act((now) => this.engine.stop(now));
+  }
+
+  /** Rejects with the engine's `SkipRefusedError` (nothing skipped) when a target is unknown or running. */
+  skip(targets: readonly SkipTarget[]): Promise<void> {
+    return this.act((now) => this.engine.skip(targets, now));
+  }
+
+  /** Rejects with the engine's `ApprovalRefusedError` (nothing approved) when a gate id is unknown. */
+  approve(gateIds: readonly string[]): Promise<void> {
+    return this.act((now) => this.engine.approve(gateIds, now));
+  }
+
+  /**
+   * Bring the run up to now before it is shown: when a wake-up is due (its timer may not have fired
+   * yet), run that pass first, so a GET never shows an upgrade as running after it ended.
+   */
+  catchUp(): Promise<void> {
+    const due = this.engine.nextWakeAt;
+    if (this.closed || due === undefined || due > this.clock.now()) return this.queue;
+    return this.enqueue(() => this.pass());
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Apply a user action at the current instant, then reconcile at once. */
+  private act(action: (now: number) => void): Promise<void> {
+    let refused: unknown;
+    const done = this.enqueue(async () => {
+      try {
+        action(this.clock.now());
+      } catch (error) {
+        refused = error;
+        return;
+      }
+      await this.pass();
+    });
+    return done.then(() => {
+      if (refused !== undefined) throw refused;
+    });
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(step, step);
+    this.queue = next.catch(() => undefined);
+    return this.queue;
+  }
+
+  private async pass(): Promise<void> {
+    if (this.closed) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const now = this.clock.now();
+    let wakeAt: number | undefined;
+    try {
+      wakeAt = (await this.engine.reconcile(now)).nextWakeAt;
+      this.lastError = undefined;
+    } catch (error) {
+      this.lastError = error instanceof Error ? error : new Error(String(error));
+      wakeAt = now + RETRY_AFTER_ERROR_MS;
+    }
+    if (this.closed || wakeAt === undefined || (this.engine.settled && this.lastError === undefined)) return;
+    const untilWake = Math.max(0, this.clock.toReal(wakeAt) - this.clock.toReal(this.clock.now()));
+    const delay = this.lastError === undefined ? untilWake : Math.max(untilWake, MIN_REAL_RETRY_MS);
+    this.timer = setTimeout(() => void this.enqueue(() => this.pass()), Math.ceil(delay));
+    // The server's socket keeps the process alive; a pending wake-up alone should not.
+    this.timer.unref();
+  }
+}
