@@ -4,10 +4,10 @@
  * staging applied; production then gets those same images — never a newer build staging did not see.
  * `fleet-update simulate examples/promotion/scenario.yaml` shows the same chain on a virtual clock.
  */
-import * as path from "node:path";
 import { UpdateRun } from "pulumi-fleet-update";
 
-const backend = { simulator: { fleetFile: path.join("examples", "promotion", "fleet.yaml"), timeScale: 3600 } };
+// Relative to the project folder (the one holding this example's Pulumi.yaml).
+const backend = { simulator: { fleetFile: "fleet.yaml", timeScale: 3600 } };
 const nodeImagesOnly = { type: "NodeImageOnly" as const };
 
 const staging = new UpdateRun("staging", {

@@ -21,17 +21,18 @@ import { projectDirIssues, projectDirOf, withoutProjectDir } from "./projectDir"
 
 type Props = Record<string, unknown>;
 
-export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
+export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
   const issues = [...checkRunInputs(withoutProjectDir(news)), ...projectDirIssues(news)];
   const failures = issues.map((issue) => ({ property: issue.path, reason: issue.message }));
-  // Issue 6: `pulumi preview` shows the plan (stage ETAs, findings) of valid, fully known inputs.
-  if (failures.length === 0) await printPlanSummary(withoutProjectDir(news), projectDirOf(news));
+  // Issue 6: `pulumi preview` shows the plan (stage ETAs, findings) of valid, fully known inputs —
+  // for a run about to be created (or replaced); an existing run's plan is its `plan` output.
+  if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(changedBetween(olds, news))) await printPlanSummary(withoutProjectDir(news), projectDirOf(news));
   return { inputs: news, failures };
 }
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
   // `projectDir` is in neither list: the same project run from another checkout path is the same run.
-  const changed = (field: string) => canonicalJson(olds[field] ?? null) !== canonicalJson(news[field] ?? null);
+  const changed = changedBetween(olds, news);
   const replaces = RUN_IDENTITY_FIELDS.filter(changed);
   const updates = RUN_CONTROL_FIELDS.filter(changed);
   // Issue 5: a run that returned while waiting (a gate, a long wait) is continued by the next
@@ -93,6 +94,10 @@ function parseInputsOrThrow(raw: Props) {
     if (e instanceof ValidationError) throw new Error(`invalid UpdateRun inputs:\n${e.message}`);
     throw e;
   }
+}
+
+function changedBetween(olds: Props, news: Props): (field: string) => boolean {
+  return (field) => canonicalJson(olds[field] ?? null) !== canonicalJson(news[field] ?? null);
 }
 
 /** Stored properties hold inputs and outputs together; the inputs are these. */

@@ -10,11 +10,13 @@ import { UpdateRunEngine } from "../engine/engine";
 import type { RunState } from "../engine/runState";
 import { summarize, type RunSummary } from "../engine/summary";
 import { appliedNodeImageVersions, failedMembers, type FailedMember } from "../engine/results";
+import { driftOf, type MemberDrift } from "../engine/drift";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { ExcludedMember } from "../model/run";
 import { withHealthChecks, withoutHealthChecks } from "../session/healthChecks";
 import { journalFor, openBackend } from "../session/openBackend";
+import { removeJournalLeaseIfFree } from "../session/journalLease";
 import { formatProgressLine } from "../session/progressLine";
 import { driveSession, openSession, type RunChoice, type Session } from "../session/session";
 import { pendingGates, waitingLine } from "../session/waiting";
@@ -37,6 +39,11 @@ export interface UpdateRunOutputs {
   failedMembers: FailedMember[];
   /** One image per family actually applied: a retry or promotion run takes them as `customNodeImageVersions`. */
   appliedNodeImageVersions: Array<{ version: string }>;
+  /**
+   * Members the run Completed whose clusters no longer report what it applied, as the last
+   * `pulumi refresh` found them (empty until a refresh finds some).
+   */
+  drift: MemberDrift[];
   /** The engine's state, to resume from (plain JSON), without the members' health checks; a secret output. */
   engineState: RunState;
   /** Issue 6: the run as predicted when it was created (`fleet-update plan`'s JSON); simulated fleet only. */
@@ -140,7 +147,9 @@ export async function observeRun(inputs: UpdateRunInputs, projectDir: string, id
   const state = journaled?.runId === id ? journaled.engineState : engineState;
   const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members), backend, {});
   await engine.observe(clock.now());
-  return outputsOf(engine);
+  const drift = await driftOf(engine.snapshot(), backend);
+  for (const d of drift) process.stderr.write(`[${inputs.runName}] drift: ${d.member}: ${d.message}\n`);
+  return { ...outputsOf(engine), drift };
 }
 
 /**
@@ -173,6 +182,7 @@ function outputsOf(engine: UpdateRunEngine): UpdateRunOutputs {
       excludedMembers: snapshot.excludedMembers,
       failedMembers: failedMembers(snapshot),
       appliedNodeImageVersions: appliedNodeImageVersions(snapshot),
+      drift: [],
       // Issue 11: stored in the stack, so without the members' health checks (their URLs may hold secrets).
       engineState: withoutHealthChecks(snapshot),
     }),
@@ -199,5 +209,8 @@ function unfinishedReason(engine: UpdateRunEngine, outputs: UpdateRunOutputs, no
 /** `pulumi destroy`: forget the run — its journal, if it is this run's. Clusters are never touched. */
 export function forgetRun(inputs: Pick<UpdateRunInputs, "backend" | "runName">, id: string, projectDir: string): void {
   const journal = journalFor(inputs.backend, inputs.runName, projectDir);
-  if (journal.read()?.runId === id) journal.remove();
+  if (journal.read()?.runId === id) {
+    journal.remove();
+    removeJournalLeaseIfFree(journal);
+  }
 }

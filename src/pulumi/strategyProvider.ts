@@ -23,6 +23,9 @@ export async function check(_olds: Props, news: Props): Promise<{ inputs: Props;
   // A misspelt input (`stagess` from a YAML program, say) must not be ignored silently.
   const unknown = Object.keys(news).filter((key) => !KNOWN_PROPS.has(key));
   const failures = [...unknown.map((key) => ({ property: key, reason: "unknown field (UpdateStrategy takes stages)" })), ...issues.map((i) => ({ property: i.path, reason: i.message }))];
+  // The normalized strategy is known from the inputs alone: giving it here makes `strategy` known at
+  // preview (the engine previews a create with its checked inputs), so the run's Check can plan it.
+  if (failures.length === 0 && parsed.success) return { inputs: { ...news, strategy: JSON.parse(JSON.stringify(parsed.data)) }, failures };
   return { inputs: news, failures };
 }
 

@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RunSummary } from "../engine/summary";
 import type { ExcludedMember } from "../model/run";
 import type { FailedMember } from "../engine/results";
+import type { MemberDrift } from "../engine/drift";
 import type { SkipTarget } from "../model/skip";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { NodeImageSelectionType, UpgradeType } from "../model/update";
@@ -189,6 +190,12 @@ export class UpdateRun extends pulumi.dynamic.Resource {
    * findings — `fleet-update plan --json`'s object. Absent on Azure (use `fleet-update plan`).
    */
   declare readonly plan: pulumi.Output<Plan | undefined>;
+  /**
+   * Members the run Completed whose clusters no longer report what it applied (rolled back, changed by
+   * hand), as the last `pulumi refresh` found them; each with what the cluster reports. Empty until a
+   * refresh finds drift. The run is not re-run: a new run puts them right.
+   */
+  declare readonly drift: pulumi.Output<MemberDrift[]>;
 
   constructor(name: string, args: UpdateRunArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -206,6 +213,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         failedMembers: undefined,
         appliedNodeImageVersions: undefined,
         plan: undefined,
+        drift: undefined,
         engineState: undefined,
       },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...UPDATE_RUN_SECRET_OUTPUTS] },

@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { LeaseHeldError, STALE_AFTER_MS, acquireLease, describeHolder, type LeaseHolder } from "../runtime/fileLease";
+import { LeaseHeldError, STALE_AFTER_MS, acquireLease, describeHolder, isLive, readHolder, type LeaseHolder } from "../runtime/fileLease";
 import type { RunJournal } from "../pulumi/journal";
 
 export class RunInUseError extends LeaseHeldError {
@@ -33,4 +33,15 @@ export function leaseFileOf(journalFile: string): string {
 export function acquireJournalLease(journal: RunJournal, runName: string): () => void {
   fs.mkdirSync(path.dirname(journal.file), { recursive: true });
   return acquireLease(leaseFileOf(journal.file), runName, (holder) => new RunInUseError(journal.file, holder));
+}
+
+/**
+ * A forgotten run (`pulumi destroy`) leaves no lease behind: a Pulumi provider host is killed by the
+ * engine when its work is done, before it can remove its lease, so the file outlives it. Removed unless
+ * a live process still drives the run.
+ */
+export function removeJournalLeaseIfFree(journal: RunJournal): void {
+  const file = leaseFileOf(journal.file);
+  const holder = readHolder(file);
+  if (holder === undefined || !isLive(holder)) fs.rmSync(file, { force: true });
 }

@@ -121,7 +121,8 @@ describe("strategy: azure-native's UpdateRunStrategyArgs fits UpdateStrategy and
   it("runtime: those values pass our validation unchanged", async () => {
     expect(UpdateRunStrategySchema.parse(azStrategy)).toEqual(azStrategy);
     expect(UpdateRunStrategySchema.parse(azFleetStrategyArgs.strategy)).toEqual(azStrategy);
-    expect(await checkStrategy({}, { stages: azStrategy.stages })).toEqual({ inputs: { stages: azStrategy.stages }, failures: [] });
+    // Check passes the stages through and adds the normalized strategy (known at preview).
+    expect(await checkStrategy({}, { stages: azStrategy.stages })).toEqual({ inputs: { stages: azStrategy.stages, strategy: azStrategy }, failures: [] });
   });
 
   it("runtime: a stage without groups, which azure-native's type allows, fails our provider's check", async () => {
