@@ -8,6 +8,7 @@
 import { ApprovalRefusedError } from "../engine/gates";
 import { UpdateRunEngine } from "../engine/engine";
 import { ValidationError } from "../model/common";
+import { LeaseHeldError } from "../runtime/fileLease";
 import { openBackend } from "../session/openBackend";
 import { InputError, readInput, printable } from "./input";
 import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
@@ -24,7 +25,8 @@ export async function gateCommand(action: "list" | "approve", file: string, gate
       for (const issue of e.issues) io.stderr(`${issue.path.startsWith("--") ? "" : `${file}: `}${printable(issue.path)}: ${printable(issue.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
-    if (e instanceof InputError) {
+    if (e instanceof InputError || e instanceof LeaseHeldError) {
+      // A lease held by a live process: the run is being driven right now (issue 11).
       io.stderr(`${e.message}\n`);
       return EXIT_INVALID_INPUT;
     }

@@ -55,7 +55,18 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   return { outs: { ...news, ...outputs } };
 }
 
+/**
+ * Issue 11: `pulumi import` cannot adopt a run. It calls Read with the id alone; the dynamic-provider
+ * host needs the resource's stored `__provider` to find this code at all, so it fails before reaching
+ * here (`code must be a string, not undefined`). Should a Read arrive with no run in it, it fails with
+ * what to do instead (docs/behaviour.md "The Pulumi resources").
+ */
+export const CANNOT_IMPORT =
+  "an UpdateRun cannot be imported (`pulumi import` or the `import` option): a dynamic resource has no provider to read it with. " +
+  "Declare the run in the program and `pulumi up`: a run of the same name and inputs whose journal is still there is taken up, not started again";
+
 export async function read(id: string, props: Props): Promise<{ id: string; props: Props }> {
+  if (props.runName === undefined) throw new Error(CANNOT_IMPORT);
   const engineState = props.engineState as RunState | undefined;
   if (engineState === undefined) return { id, props };
   const outputs = await observeRun(parseInputsOrThrow(props), projectDirOf(props), id, engineState);

@@ -23,7 +23,9 @@ import { pendingGates, waitingLine } from "../session/waiting";
 import { planAtRunStart } from "../plan/forRun";
 import type { Plan } from "../plan/types";
 import { hostEngineAddress, watchEngine } from "./engineWatch";
-import { identityHash, type JournalEntry } from "./journal";
+import { identityHash, type JournalEntry, type RunJournal } from "./journal";
+import type { ClusterBackend } from "../engine/backend";
+import type { Clock } from "../engine/clock";
 import { RUN_IDENTITY_FIELDS, type UpdateRunInputs } from "./runInputs";
 
 export { JOURNAL_DIRECTORY } from "../session/openBackend";
@@ -109,6 +111,8 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
     ({ returnWhenIdleFor } = await driveSession(session, inputs));
   } finally {
     stopWatching();
+    // The run's state is journaled: the next driver (the next `pulumi up`) may take the run.
+    opened.releaseJournalLease();
   }
   const { id, engine, clock } = session;
 
@@ -142,7 +146,15 @@ function exitWhenEngineGone(runName: string, session: Session): () => void {
 
 /** `pulumi refresh`: follow what is in flight, start nothing. */
 export async function observeRun(inputs: UpdateRunInputs, projectDir: string, id: string, engineState: RunState): Promise<UpdateRunOutputs> {
-  const { backend, clock, journal } = openBackend(inputs.backend, inputs.runName, projectDir, customImageVersions(inputs.managedClusterUpdate));
+  const { backend, clock, journal, releaseJournalLease } = openBackend(inputs.backend, inputs.runName, projectDir, customImageVersions(inputs.managedClusterUpdate));
+  try {
+    return await observe(inputs, id, engineState, backend, clock, journal);
+  } finally {
+    releaseJournalLease();
+  }
+}
+
+async function observe(inputs: UpdateRunInputs, id: string, engineState: RunState, backend: ClusterBackend, clock: Clock, journal: RunJournal): Promise<UpdateRunOutputs> {
   const journaled = journal.read();
   const state = journaled?.runId === id ? journaled.engineState : engineState;
   const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members), backend, {});

@@ -47,6 +47,8 @@ export async function update(_id: string, _olds: Props, news: Props): Promise<{ 
 }
 
 export async function read(id: string, props: Props): Promise<{ id: string; props: Props }> {
+  // Issue 11: nothing to read a strategy from but its stored inputs (an import has none).
+  if (props.stages === undefined) throw new Error("an UpdateStrategy cannot be imported (`pulumi import` or the `import` option): declare it in the program and `pulumi up` (it only validates its stages)");
   return { id, props };
 }
 

@@ -3,7 +3,8 @@
  * provider host running — plugins run in their own process group — and the next `pulumi up` would start
  * a second driver on the same journal. So whoever drives a run (the Pulumi provider, `fleet-update
  * run`, `gate approve`) first takes a lease on its journal, `<journal>.lease`, with the same mechanism
- * as the simulated fleet's (`src/runtime/fileLease.ts`): held until the process ends; a live holder
+ * as the simulated fleet's (`src/runtime/fileLease.ts`): held until the process ends or its driver releases it (the Pulumi
+ * provider, when its call returns); a live holder
  * makes a second driver fail at once naming it (fail fast, never wait: the user decides); a holder whose
  * process is gone, or whose heartbeat stopped, is taken over.
  */

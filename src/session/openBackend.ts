@@ -29,6 +29,11 @@ export interface OpenBackend {
    * this often. Undefined for the simulated world, which announces it (the engine wakes exactly then).
    */
   recheckUnknownAfterMs?: number;
+  /**
+   * Release the run's journal lease now rather than at process exit (issue 11): a Pulumi provider host
+   * is killed by the engine when its work is done, before an exit hook could remove the lease file.
+   */
+  releaseJournalLease: () => void;
 }
 
 /** Where run journals live for backends without a state file of their own. */
@@ -47,11 +52,12 @@ export function openBackend(config: BackendConfig, runName: string, baseDir: str
     acquireFleetLease(stateFilePath(simulator, baseDir), runName);
     const { fleet, clock, stateFile } = openFileBackedFleet(simulator, baseDir);
     const journal = RunJournal.beside(stateFile, runName);
-    acquireJournalLease(journal, runName);
+    const releaseJournalLease = acquireJournalLease(journal, runName);
     return {
       backend: fleet,
       clock,
       journal,
+      releaseJournalLease,
       deadline: (realMs) => clock.toSimulated(realMs),
       realMsUntil: (instant) => clock.toReal(instant) - Date.now(),
     };
@@ -68,11 +74,12 @@ export function openBackend(config: BackendConfig, runName: string, baseDir: str
   });
   const journal = RunJournal.in(path.resolve(baseDir, JOURNAL_DIRECTORY), runName);
   // Issue 11: one driver per run, held until this process ends (journalLease.ts).
-  acquireJournalLease(journal, runName);
+  const releaseJournalLease = acquireJournalLease(journal, runName);
   return {
     backend,
     clock,
     journal,
+    releaseJournalLease,
     deadline: (realMs) => realMs,
     realMsUntil: (instant) => instant - Date.now(),
     recheckUnknownAfterMs: 15 * 60_000,

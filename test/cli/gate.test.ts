@@ -59,3 +59,16 @@ it("run stops at the gate (exit 4); gate list shows it; gate approve records it;
   const state = JSON.parse(fs.readFileSync(path.join(dir, "fleet.yaml.state.json"), "utf8")) as { clusters: Record<string, { operations: unknown[] }> };
   for (const [name, cluster] of Object.entries(state.clusters)) expect(cluster.operations, name).toHaveLength(1);
 }, 120_000);
+
+it("gate approve while a live process drives the run (its journal lease) is refused, exit 2, naming it (issue 11)", () => {
+  const dir = workspace();
+  expect(cli(dir, "run", "rollout.yaml", ...BACKEND, "--progress", "lines").status).toBe(4);
+  const journal = path.join(dir, "fleet.yaml.state.runs", "rollout.json");
+  const now = new Date().toISOString();
+  fs.writeFileSync(`${journal}.lease`, JSON.stringify({ pid: process.pid, host: os.hostname(), run: "rollout", since: now, heartbeat: now }));
+  const before = fs.readFileSync(journal, "utf8");
+  const refused = cli(dir, "gate", "approve", "rollout.yaml", "prod/before/0", ...BACKEND);
+  expect(refused.status).toBe(2);
+  expect(refused.stderr).toContain(`run 'rollout' is being driven by process ${process.pid} on host ${os.hostname()}`);
+  expect(fs.readFileSync(journal, "utf8")).toBe(before);
+});

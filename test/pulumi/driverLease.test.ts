@@ -144,6 +144,8 @@ describe("two drivers of one run (Azure backend, ARM emulator)", () => {
     const { properties } = await second.create("two-drivers", inputs());
     expect(properties.summary as unknown as RunSummary).toMatchObject({ state: "Completed", members: { Completed: 2 } });
     expect(emulator.fleet.operationLog().map((op) => op.member).sort()).toEqual(NAMES);
+    // Released when the call returns, though the host lives on (the engine kills it without an exit hook).
+    expect(fs.existsSync(lease)).toBe(false);
   }, 120_000);
 });
 
@@ -190,6 +192,7 @@ ${["a", "b", "c"].map((n) => `  - {name: ${n}, region: westeurope, kubernetesVer
     const next = await newHost();
     const { id, properties } = await next.create("orphan", runInputs);
     expect(id).toBe(entry.runId);
+    expect(fs.existsSync(`${journal}.lease`)).toBe(false);
     expect(properties.summary as unknown as RunSummary).toMatchObject({ state: "Completed", members: { total: 3, Completed: 3 } });
     for (const [name, results] of Object.entries(operations())) expect(results, `${name} (host exited ${exitedAfterMs} ms after its engine)`).toEqual(["Succeeded"]);
   }, 120_000);
