@@ -12,6 +12,7 @@ import {
   DEFAULT_REGION,
   FULL_TO_1_32,
   IMAGE,
+  approveAt,
   daily,
   driveScenario,
   expectNoOverlappingOperations,
@@ -821,6 +822,39 @@ describe("§3.9 skip", () => {
     expect(out.stage("canary").afterStageWaitStatus?.status.state).toBe("Skipped");
     expect(out.stage("canary").status).toEqual({ state: "Completed", startTime: "2026-12-05T00:00:00Z", completedTime: "2026-12-05T00:10:00Z" });
     expect(out.opStarts("a-1")).toEqual(["2026-12-05T00:10:00Z"]);
+  });
+
+  it("AfterStageWait under way: the wait ends at that instant (Skipped) and the next stage starts then", async () => {
+    // canary's c-1 runs 00:00-00:10; its one-hour wait starts at 00:10 and is cut short at 00:25.
+    const out = await simulate(scenario({ members: fleet, strategy: twoStages, actions: [skipAt("2026-12-05T00:25:00Z", ["AfterStageWait", "canary"])] }));
+    expect(out.refusedActions).toEqual([]);
+    expect(out.stage("canary").afterStageWaitStatus).toEqual({
+      status: { state: "Skipped", startTime: "2026-12-05T00:10:00Z", completedTime: "2026-12-05T00:25:00Z" },
+      waitDurationInSeconds: 3600,
+    });
+    expect(out.transitions("wait", "canary")).toEqual(["2026-12-05T00:10:00Z NotStarted->Running", "2026-12-05T00:25:00Z Running->Skipped"]);
+    expect(out.stage("canary").status).toEqual({ state: "Completed", startTime: "2026-12-05T00:00:00Z", completedTime: "2026-12-05T00:25:00Z" });
+    expect(out.stage("prod").status.startTime).toBe("2026-12-05T00:25:00Z");
+    expect(out.opStarts("a-1")).toEqual(["2026-12-05T00:25:00Z"]);
+    expect(out.opStarts("b-1")).toEqual(["2026-12-05T00:25:00Z"]);
+    expect(out.run).toEqual({ state: "Completed", startTime: "2026-12-05T00:00:00Z", completedTime: "2026-12-05T00:45:00Z" });
+  });
+
+  it("AfterStageWait under way, with its stage's after-gate still unapproved: the wait ends, the gate still holds the next stage", async () => {
+    const strategy = "{stages: [{name: canary, groups: [{name: c}], afterStageWaitInSeconds: 3600, afterGates: [{type: Approval}]}, {name: prod, groups: [{name: a}, {name: b}]}]}";
+    const out = await simulate(
+      scenario({ members: fleet, strategy, actions: [skipAt("2026-12-05T00:25:00Z", ["AfterStageWait", "canary"]), approveAt("2026-12-05T00:40:00Z", { stage: "canary", timing: "After" })] }),
+    );
+    expect(out.stage("canary").afterStageWaitStatus?.status).toEqual({ state: "Skipped", startTime: "2026-12-05T00:10:00Z", completedTime: "2026-12-05T00:25:00Z" });
+    expect(out.opStarts("a-1")).toEqual(["2026-12-05T00:40:00Z"]);
+  });
+
+  it("skipping the Stage whose wait is under way is refused, saying to skip the wait instead", async () => {
+    const plain = await simulate(scenario({ members: fleet, strategy: twoStages }));
+    const out = await simulate(scenario({ members: fleet, strategy: twoStages, actions: [skipAt("2026-12-05T00:25:00Z", ["Stage", "canary"])] }));
+    expect(out.refusedActions).toHaveLength(1);
+    expect(out.refusedActions[0]?.message).toMatch(/stage 'canary' is running \(its after-stage wait is under way\).*skip its AfterStageWait/i);
+    expect(JSON.stringify(out.result)).toBe(JSON.stringify(plain.result));
   });
 
   it("skipping a Running member is refused for the whole batch and changes nothing", async () => {

@@ -30,6 +30,7 @@ const EXPECTED: Record<string, string> = {
   "refused-minor-skip.yaml": "Failed 2026-12-05T00:00:00Z | old-1 Failed, ok-1 NotStarted",
   "skip-member-and-group.yaml": "Completed 2026-12-05T06:00:00Z | c-1 Completed, a-1 Completed, a-2 Skipped, a-3 Skipped, b-1 Skipped, b-2 Skipped",
   "skip-stage-and-wait.yaml": "Completed 2026-12-05T00:20:00Z | o-1 Skipped, t-1 Completed, r-1 Completed",
+  "skip-wait-under-way.yaml": "Completed 2026-12-05T01:40:00Z | c-1 Completed, p-1 Completed, p-2 Completed, f-1 Completed",
   "stages-and-waits.yaml": "Completed 2026-12-05T01:40:00Z | a-1 Completed, b-1 Completed, done-1 Skipped, c-1 Completed",
   "stop-and-start.yaml": "Completed 2026-12-05T20:10:00Z | long-1 Completed, m-2 Completed, m-3 Completed, late-1 Completed",
   "stop-for-good.yaml": "Stopped 2026-12-05T05:00:00Z | a-1 Completed, b-1 Completed, b-2 NotStarted, c-1 NotStarted",
