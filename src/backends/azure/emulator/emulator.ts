@@ -3,8 +3,10 @@
  * uses, over a `SimulatedFleet` (its AKS rules, operation log and errors) driven by a clock where a
  * simulated minute takes `msPerSimulatedMinute` real milliseconds.
  */
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Fleet } from "../../../model/fleet";
+import { CompressibleClock } from "../../../runtime/compressibleClock";
 import { ScaledClock } from "../../../runtime/scaledClock";
 import { SimulatedFleet, type SimulatedFleetOptions } from "../../simulator";
 import { agentPoolRoutes } from "./agentPoolRoutes";
@@ -43,6 +45,12 @@ export interface ArmEmulatorOptions {
   port?: number;
   /** Passed to the simulated fleet (restored state, state-change hook). */
   fleetOptions?: SimulatedFleetOptions;
+  /**
+   * Skip idle time (default false): `clock.sleepUntil` jumps simulated time ahead when no request is
+   * in flight (`CompressibleClock`). For a single client that sleeps on this clock, as `simulate --via
+   * arm-emulator` does; a server for other processes keeps running at `msPerSimulatedMinute`.
+   */
+  compressIdleTime?: boolean;
 }
 
 export interface ArmEmulator {
@@ -72,7 +80,9 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   const realNow = Date.now();
   const simulatedStart = options.startAt === undefined ? realNow : typeof options.startAt === "number" ? options.startAt : Date.parse(options.startAt);
   if (Number.isNaN(simulatedStart)) throw new RangeError(`startAt is not an instant: ${String(options.startAt)}`);
-  const clock = new ScaledClock({ realOrigin: realNow, simulatedOrigin: simulatedStart, timeScale });
+  const anchor = { realOrigin: realNow, simulatedOrigin: simulatedStart, timeScale };
+  const compressible = options.compressIdleTime === true ? new CompressibleClock(anchor) : undefined;
+  const clock = compressible ?? new ScaledClock(anchor);
   const sim = new SimulatedFleet(options.fleet, clock, options.fleetOptions);
   const faults = options.faults === undefined ? undefined : new FaultInjector(options.faults, options.seed ?? 1);
   const throttling = options.throttling ?? true;
@@ -95,6 +105,13 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
     { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
     { key: certificate.privateKeyPem, cert: certificate.certificatePem },
   );
+  if (compressible !== undefined) {
+    // Requests in flight hold the clock still: it jumps only while the emulator is idle.
+    server.on("request", (_req, res: ServerResponse) => {
+      compressible.begin();
+      res.once("close", () => compressible.end());
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => {
