@@ -1,51 +1,69 @@
 import { describe, expect, it } from "vitest";
-import type { Clock } from "../src/engine/clock";
 import { CompressibleClock } from "../src/runtime/compressibleClock";
-
-/** Real time that moves only when told to, and never sleeps for real. */
-class StillRealClock implements Clock {
-  constructor(public current: number) {}
-  now(): number {
-    return this.current;
-  }
-  async sleepUntil(instant: number): Promise<void> {
-    if (instant > this.current) this.current = instant;
-  }
-}
 
 const DAY = 86_400_000;
 const START = Date.parse("2026-12-05T00:00:00Z");
 
-function clockAt(real: StillRealClock, timeScale = 6_000): CompressibleClock {
-  return new CompressibleClock({ realOrigin: real.now(), simulatedOrigin: START, timeScale }, real);
+/** Real time that moves only when a real sleep is taken (or the test moves it). */
+function world(timeScale = 6_000) {
+  const real = { ms: 1_000, slept: [] as number[] };
+  let upgradeUntil = Number.NEGATIVE_INFINITY;
+  const clock = new CompressibleClock({
+    start: START,
+    timeScale,
+    underWay: (now) => now < upgradeUntil,
+    realNow: () => real.ms,
+    realSleep: async (ms) => {
+      real.slept.push(ms);
+      real.ms += ms;
+    },
+  });
+  return { clock, real, upgradeRunsUntil: (instant: number) => (upgradeUntil = instant) };
 }
 
 describe("CompressibleClock", () => {
-  it("jumps straight to the instant asked for when nothing is in flight, without real time passing", async () => {
-    const real = new StillRealClock(1_000);
-    const clock = clockAt(real);
-    await clock.sleepUntil(START + 20 * DAY);
-    expect(clock.now()).toBe(START + 20 * DAY);
-    expect(real.now()).toBe(1_000);
-    expect(clock.skippedMs).toBe(20 * DAY);
-    // A past instant changes nothing.
-    await clock.sleepUntil(START);
-    expect(clock.now()).toBe(START + 20 * DAY);
+  it("stands still until the first request; then runs at its scale", () => {
+    const { clock, real } = world(6_000);
+    real.ms += 5_000; // the client starting up: no simulated time
+    expect(clock.now()).toBe(START);
+    clock.begin();
+    real.ms += 10; // 10 real ms at 6,000×: a simulated minute
+    expect(clock.now()).toBe(START + 60_000);
+    clock.end();
   });
 
-  it("between jumps, time passes at its scale, continuing from where the last jump left it", async () => {
-    const real = new StillRealClock(1_000);
-    const clock = clockAt(real, 6_000);
+  it("jumps straight to the instant asked for when no upgrade runs and nothing is in flight, without a real sleep", async () => {
+    const { clock, real } = world();
+    clock.begin();
+    clock.end();
+    await clock.sleepUntil(START + 20 * DAY);
+    expect(clock.now()).toBe(START + 20 * DAY);
+    expect(clock.skippedMs).toBe(20 * DAY);
+    expect(real.slept).toEqual([]);
+    // Never back; and time runs on from the instant jumped to.
+    await clock.sleepUntil(START);
+    real.ms += 10;
+    expect(clock.now()).toBe(START + 20 * DAY + 60_000);
+  });
+
+  it("does not jump while an upgrade runs: it sleeps for real at its scale (a poll 15 s away is 2.5 real ms at 6,000×)", async () => {
+    const { clock, real, upgradeRunsUntil } = world(6_000);
+    clock.begin();
+    clock.end();
+    upgradeRunsUntil(START + 10 * 60_000);
+    await clock.sleepUntil(START + 15_000);
+    expect(real.slept).toEqual([3]);
+    expect(clock.now()).toBe(START + 18_000);
+    expect(clock.skippedMs).toBe(0);
+    // Once it has ended, the rest is jumped.
+    upgradeRunsUntil(Number.NEGATIVE_INFINITY);
     await clock.sleepUntil(START + DAY);
-    real.current += 10; // 10 real ms at 6,000× are a simulated minute
-    expect(clock.now()).toBe(START + DAY + 60_000);
-    expect(clock.toReal(clock.now())).toBe(real.now());
-    expect(clock.toSimulated(real.now())).toBe(clock.now());
+    expect(clock.now()).toBe(START + DAY);
+    expect(real.slept).toEqual([3]);
   });
 
   it("does not jump while a request is in flight: the sleeper waits for the last one to end, then jumps", async () => {
-    const real = new StillRealClock(1_000);
-    const clock = clockAt(real);
+    const { clock } = world();
     clock.begin();
     clock.begin();
     let woke = false;
@@ -60,9 +78,5 @@ describe("CompressibleClock", () => {
     clock.end();
     await sleeping;
     expect(clock.now()).toBe(START + 7 * DAY);
-  });
-
-  it("cannot be rescaled (a copy would lose the jumps)", () => {
-    expect(() => clockAt(new StillRealClock(0)).rescaled()).toThrow(/cannot be rescaled/);
   });
 });

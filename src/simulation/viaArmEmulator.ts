@@ -30,9 +30,9 @@ export interface ViaArmOptions {
   /** Receives each state change as it happens. */
   onEvent?: (event: RunEvent) => void;
   /**
-   * Jump the emulator's clock over idle time (default true): while nothing is in flight and the engine
-   * only sleeps, simulated time moves straight to its next wake-up, so weeks of windows take seconds.
-   * `false` lets every simulated minute take `msPerSimulatedMinute` real ms.
+   * Jump over idle time (default true): when the engine sleeps, no request is in flight and no upgrade
+   * runs, simulated time moves straight to its next wake-up (`CompressibleClock`), so weeks of windows
+   * take seconds. `false`: every simulated minute takes `msPerSimulatedMinute` real ms.
    */
   compressIdleTime?: boolean;
 }

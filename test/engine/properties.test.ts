@@ -798,16 +798,28 @@ describe("engine properties over random fleets and strategies", () => {
           const snapshot = result.clusters.find((c) => c.name === m.name);
           const succeeded = (ops.get(m.name) ?? []).find((o) => o.result === "Succeeded");
           if (snapshot === undefined) continue;
+          const newestAt = (f: string, at: number) => offeredAt(m.region, at).filter((v) => family(v) === f).sort((a, b) => dateRank(a) - dateRank(b)).pop();
+          // Latest (docs/behaviour.md): the upgrade runs part by part — the control plane (Full), then each
+          // pool it changes, in declaration order, in equal shares of its time; a pool whose version a Full
+          // upgrade moves takes its image at the start, a pool whose image alone moves at its own part's start.
+          const versionMoves = (p: { orchestratorVersion: string }) => type === "Full" && p.orchestratorVersion !== target;
+          const reimageAt = new Map<string, number>();
+          if (succeeded !== undefined && selection === "Latest" && type !== "ControlPlaneOnly") {
+            const changed = m.nodePools.filter((p) => {
+              const newest = newestAt(family(p.nodeImageVersion), succeeded.start);
+              return (newest !== undefined && newer(p.nodeImageVersion, newest) !== p.nodeImageVersion) || versionMoves(p);
+            });
+            const first = type === "Full" ? 1 : 0;
+            const share = ((succeeded.end ?? succeeded.start) - succeeded.start) / (first + changed.length);
+            changed.forEach((p, i) => reimageAt.set(p.name, versionMoves(p) ? succeeded.start : succeeded.start + (first + i) * share));
+          }
           const want = {
             kubernetesVersion: succeeded !== undefined && type !== "NodeImageOnly" ? target : m.kubernetesVersion,
             nodePools: m.nodePools.map((p) => {
               let image = p.nodeImageVersion;
               if (succeeded !== undefined && type !== "ControlPlaneOnly") {
                 const f = family(p.nodeImageVersion);
-                const pick =
-                  selection === "Latest"
-                    ? offeredAt(m.region, succeeded.start).filter((v) => family(v) === f).sort((a, b) => dateRank(a) - dateRank(b)).pop()
-                    : recorded.find((v) => family(v) === f);
+                const pick = selection === "Latest" ? (reimageAt.has(p.name) ? newestAt(f, reimageAt.get(p.name) as number) : undefined) : recorded.find((v) => family(v) === f);
                 if (pick !== undefined) image = newer(image, pick);
               }
               return { name: p.name, orchestratorVersion: succeeded !== undefined && type === "Full" ? target : p.orchestratorVersion, nodeImageVersion: image };

@@ -462,6 +462,61 @@ describe("§3.6 node image selection", () => {
     expect(out.selectedImages).toEqual([]);
   });
 
+  it("Latest, an image released during a member's upgrade: each pool takes the newest when its own re-imaging begins (docs/behaviour.md)", async () => {
+    // A 30-minute NodeImageOnly upgrade of three pools: parts of 10 minutes, pools in declaration order.
+    // December's image appears at 00:05: after the first pool's part began, before the others'.
+    const out = await simulate(
+      scenario({
+        regions: { westeurope: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [IMAGE.OCT, IMAGE.NOV, `${IMAGE.DEC}@2026-12-05T00:05:00Z`] } },
+        members: [member("three", { minutes: 30, pools: [{ name: "first", image: IMAGE.OCT }, { name: "second", image: IMAGE.OCT }, { name: "third", image: IMAGE.OCT }] })],
+        update: "{upgrade: {type: NodeImageOnly}, nodeImageSelection: {type: Latest}}",
+      }),
+    );
+    expect(out.cluster("three").nodePools.map((p) => [p.name, p.nodeImageVersion])).toEqual([
+      ["first", IMAGE.NOV],
+      ["second", IMAGE.DEC],
+      ["third", IMAGE.DEC],
+    ]);
+    // The member asked for the images newest at its start; the operation records what it applied.
+    expect(out.member("three").message ?? "").not.toContain(IMAGE.DEC);
+    expect(out.ops("three")).toHaveLength(1);
+  });
+
+  it("Latest, Full: pools the Kubernetes upgrade moves take their image at its start; a pool whose image alone moves takes it at its own part", async () => {
+    // Full to 1.32.0 (the control plane is there; two pools lag), 40 minutes in parts of 10: control plane
+    // 00:00, 'old' (version moves) 00:10, 'img' (already on 1.32.0: image only) 00:20...
+    const out = await simulate(
+      scenario({
+        regions: { westeurope: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [IMAGE.OCT, IMAGE.NOV, `${IMAGE.DEC}@2026-12-05T00:15:00Z`] } },
+        members: [
+          member("full", {
+            version: "1.32.0",
+            pools: [{ name: "old", image: IMAGE.OCT, version: "1.31.2" }, { name: "img", image: IMAGE.OCT }, { name: "late", image: IMAGE.OCT, version: "1.31.2" }],
+            minutes: 40,
+          }),
+        ],
+        update: FULL_TO_1_32("Latest"),
+      }),
+    );
+    // ...'late' (version moves) 00:30: the Kubernetes upgrade gave it the image newest at the start.
+    expect(out.cluster("full").nodePools.map((p) => [p.name, p.orchestratorVersion, p.nodeImageVersion])).toEqual([
+      ["old", "1.32.0", IMAGE.NOV],
+      ["img", "1.32.0", IMAGE.DEC],
+      ["late", "1.32.0", IMAGE.NOV],
+    ]);
+  });
+
+  it("Consistent and Custom are not touched by the Latest rule: an image released during the upgrade is not taken", async () => {
+    const out = await simulate(
+      scenario({
+        regions: { westeurope: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [IMAGE.OCT, IMAGE.NOV, `${IMAGE.DEC}@2026-12-05T00:05:00Z`] } },
+        members: [member("two", { minutes: 30, pools: [{ name: "first", image: IMAGE.OCT }, { name: "second", image: IMAGE.OCT }] })],
+        update: "{upgrade: {type: NodeImageOnly}, nodeImageSelection: {type: Consistent}}",
+      }),
+    );
+    expect(out.cluster("two").nodePools.map((p) => p.nodeImageVersion)).toEqual([IMAGE.NOV, IMAGE.NOV]);
+  });
+
   it("Latest: a pool whose family the region does not offer keeps its image", async () => {
     const out = await simulate(
       scenario({

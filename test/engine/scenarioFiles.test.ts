@@ -26,6 +26,8 @@ const EXPECTED: Record<string, string> = {
   "node-image-custom-arrives-late.yaml": "Completed 2026-12-05T06:10:00Z | m-1 Completed",
   "node-image-custom.yaml": "Completed 2026-12-05T00:20:00Z | mixed Completed, ahead Completed",
   "node-image-latest.yaml": "Completed 2026-12-05T14:10:00Z | eu-mixed Completed, eu-late Completed, us-mixed Completed",
+  "node-image-latest-during-full-upgrade.yaml": "Completed 2026-12-05T20:00:00Z | lagging Completed",
+  "node-image-latest-during-upgrade.yaml": "Completed 2026-12-05T20:00:00Z | three-pools Completed, one-pool Completed",
   "node-image-only.yaml": "Completed 2026-12-05T00:10:00Z | fresh Skipped, stale Completed",
   "pending-at-horizon.yaml": "Pending - | m-1 Pending",
   "refused-minor-skip.yaml": "Failed 2026-12-05T00:00:00Z | old-1 Failed, ok-1 NotStarted",

@@ -6,6 +6,7 @@
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Fleet } from "../../../model/fleet";
+import type { Clock } from "../../../engine/clock";
 import { CompressibleClock } from "../../../runtime/compressibleClock";
 import { ScaledClock } from "../../../runtime/scaledClock";
 import { SimulatedFleet, type SimulatedFleetOptions } from "../../simulator";
@@ -46,8 +47,9 @@ export interface ArmEmulatorOptions {
   /** Passed to the simulated fleet (restored state, state-change hook). */
   fleetOptions?: SimulatedFleetOptions;
   /**
-   * Skip idle time (default false): `clock.sleepUntil` jumps simulated time ahead when no request is
-   * in flight (`CompressibleClock`). For a single client that sleeps on this clock, as `simulate --via
+   * Jump over idle time (default false): simulated time runs from the first request on, and
+   * `clock.sleepUntil` jumps straight to the instant asked for when no upgrade runs and no request is in
+   * flight (`CompressibleClock`). For a single client that sleeps on `clock`, as `simulate --via
    * arm-emulator` does; a server for other processes keeps running at `msPerSimulatedMinute`.
    */
   compressIdleTime?: boolean;
@@ -60,7 +62,8 @@ export interface ArmEmulator {
   certificatePem: string;
   /** The simulated fleet behind the emulator, for assertions (`operationLog()`, `snapshot()`). */
   fleet: SimulatedFleet;
-  clock: ScaledClock;
+  /** A `ScaledClock`, or a `CompressibleClock` with `compressIdleTime`. */
+  clock: Clock;
   /** Every request answered (or reset), in order; live. */
   requests: RequestLogEntry[];
   /** Live counters. */
@@ -80,10 +83,11 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   const realNow = Date.now();
   const simulatedStart = options.startAt === undefined ? realNow : typeof options.startAt === "number" ? options.startAt : Date.parse(options.startAt);
   if (Number.isNaN(simulatedStart)) throw new RangeError(`startAt is not an instant: ${String(options.startAt)}`);
-  const anchor = { realOrigin: realNow, simulatedOrigin: simulatedStart, timeScale };
-  const compressible = options.compressIdleTime === true ? new CompressibleClock(anchor) : undefined;
-  const clock = compressible ?? new ScaledClock(anchor);
-  const sim = new SimulatedFleet(options.fleet, clock, options.fleetOptions);
+  // The fleet is made after the clock, which asks it whether an upgrade runs (time runs then).
+  let sim: SimulatedFleet | undefined;
+  const jumping = options.compressIdleTime === true ? new CompressibleClock({ start: simulatedStart, timeScale, underWay: (now) => sim?.hasOperationRunning(now) ?? false }) : undefined;
+  const clock = jumping ?? new ScaledClock({ realOrigin: realNow, simulatedOrigin: simulatedStart, timeScale });
+  sim = new SimulatedFleet(options.fleet, clock, options.fleetOptions);
   const faults = options.faults === undefined ? undefined : new FaultInjector(options.faults, options.seed ?? 1);
   const throttling = options.throttling ?? true;
   const throttle = throttling === false ? undefined : new SubscriptionThrottle(throttling === true ? {} : throttling);
@@ -105,11 +109,11 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
     { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
     { key: certificate.privateKeyPem, cert: certificate.certificatePem },
   );
-  if (compressible !== undefined) {
+  if (jumping !== undefined) {
     // Requests in flight hold the clock still: it jumps only while the emulator is idle.
     server.on("request", (_req, res: ServerResponse) => {
-      compressible.begin();
-      res.once("close", () => compressible.end());
+      jumping.begin();
+      res.once("close", () => jumping.end());
     });
   }
   await new Promise<void>((resolve, reject) => {
