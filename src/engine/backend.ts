@@ -53,6 +53,12 @@ export interface UpgradeRequest {
   kubernetesVersion?: string;
   /** Node pool name → node image version to apply. Pools not listed keep their image. */
   nodeImageVersions: Record<string, string>;
+  /**
+   * `Latest` selection: the images named are the newest when the member's upgrade starts, and a pool
+   * the upgrade re-images later takes the newest image of its family then (docs/behaviour.md). ARM
+   * does so by itself; the simulated fleet applies it when this is set.
+   */
+  latestNodeImages?: boolean;
 }
 
 export interface StartedOperation {

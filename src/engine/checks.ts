@@ -94,7 +94,9 @@ export function decideStart(ctx: CheckContext): StartDecision {
   for (const { pool, target: t } of images) {
     if (t.kind === "version" && !imageAtTarget(pool, t)) nodeImageVersions[pool.name] = t.version;
   }
-  return { kind: "start", request: { type, ...(target === undefined ? {} : { kubernetesVersion: target }), nodeImageVersions } };
+  // Latest (docs/behaviour.md): a pool re-imaged later in this upgrade may take a newer image than named here.
+  const latest = type !== "ControlPlaneOnly" && (update.nodeImageSelection?.type ?? "Latest") === "Latest" && Object.keys(nodeImageVersions).length > 0;
+  return { kind: "start", request: { type, ...(target === undefined ? {} : { kubernetesVersion: target }), nodeImageVersions, ...(latest ? { latestNodeImages: true } : {}) } };
 }
 
 function notYetAvailable(what: string, region: string, at: number | undefined): StartDecision {

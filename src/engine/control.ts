@@ -81,7 +81,9 @@ export function stopRun(ctx: EngineContext, now: number): void {
 /**
  * Skip a batch (SPEC §3.9). All or nothing: unknown names or anything running refuse the batch.
  * Items not started (NotStarted, Pending, or Stopped after a halt) are skipped; finished items are
- * left as they are. Skipping a stage skips its wait.
+ * left as they are. Skipping a stage skips its wait. The one running item that may be skipped is an
+ * after-stage wait under way: it ends at this instant (Skipped), so the next stage may start now —
+ * cutting a soak short is what the wait skip is for.
  */
 export function skipItems(ctx: EngineContext, targets: readonly SkipTarget[], now: number): void {
   const problems: string[] = [];
@@ -93,7 +95,7 @@ export function skipItems(ctx: EngineContext, targets: readonly SkipTarget[], no
       continue;
     }
     if (found.running) {
-      problems.push(`${target.type} '${target.name}' is running and cannot be skipped`);
+      problems.push(found.why ?? `${target.type} '${target.name}' is running and cannot be skipped`);
       continue;
     }
     actions.push(found.skip);
@@ -114,17 +116,21 @@ export function skipItems(ctx: EngineContext, targets: readonly SkipTarget[], no
     skipGates(ctx, group.afterGates, now, why);
     ctx.touch(group);
   }
-  function skipWait(stage: StageRunState, why: string): void {
-    if (stage.afterStageWaitInSeconds > 0 && (stage.wait.state === "NotStarted" || stage.wait.state === "Stopped")) {
+  function skipWait(stage: StageRunState, why: string, evenRunning = false): void {
+    const { state } = stage.wait;
+    if (stage.afterStageWaitInSeconds > 0 && (state === "NotStarted" || state === "Stopped" || (evenRunning && state === "Running"))) {
       ctx.transitions.transition(stage.wait, "Skipped", now, "wait", stage.name, why);
     }
   }
-  function locate(ctx: EngineContext, target: SkipTarget): { running: boolean; skip: () => void } | undefined {
+  function locate(ctx: EngineContext, target: SkipTarget): { running: boolean; why?: string; skip: () => void } | undefined {
     for (const stage of ctx.run.stages) {
       const stageRunning = stage.groups.some((g) => g.members.some((m) => m.state === "Running"));
       if (target.type === "Stage" && stage.name === target.name) {
+        if (!stageRunning && stage.wait.state === "Running") {
+          return { running: true, why: `Stage '${stage.name}' is running (its after-stage wait is under way) and cannot be skipped; skip its AfterStageWait to end the wait now`, skip: () => {} };
+        }
         return {
-          running: stageRunning || stage.wait.state === "Running",
+          running: stageRunning,
           skip: () => {
             for (const group of stage.groups) skipGroup(group, `Skipped by user (stage '${stage.name}').`);
             skipGates(ctx, stage.beforeGates, now, `Skipped by user (stage '${stage.name}').`);
@@ -134,7 +140,8 @@ export function skipItems(ctx: EngineContext, targets: readonly SkipTarget[], no
         };
       }
       if (target.type === "AfterStageWait" && stage.name === target.name) {
-        return { running: stage.wait.state === "Running", skip: () => skipWait(stage, "Skipped by user.") };
+        // SPEC §3.9: a wait under way is not refused; it ends now.
+        return { running: false, skip: () => skipWait(stage, stage.wait.state === "Running" ? "Skipped by user: the wait ends now." : "Skipped by user.", true) };
       }
       for (const group of stage.groups) {
         if (target.type === "Group" && group.name === target.name) {

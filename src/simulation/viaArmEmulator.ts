@@ -1,8 +1,9 @@
 /**
  * `fleet-update simulate FILE --via arm-emulator`: the same scenario, but the engine talks to a freshly
  * started ARM emulator through the real Azure backend (`@azure/arm-containerservice` over HTTPS), on
- * the emulator's compressed clock. The final states and cluster versions must equal the in-process
- * simulation's; the times may differ slightly (real requests take real time).
+ * the emulator's compressed clock, which also jumps over idle time (`CompressibleClock`). The final
+ * states and cluster versions must equal the in-process simulation's; the times may differ slightly
+ * (real requests take real time).
  */
 import type { TokenCredential } from "@azure/core-auth";
 import { customImageVersions } from "../model/update";
@@ -28,6 +29,12 @@ export interface ViaArmOptions {
   credential?: TokenCredential;
   /** Receives each state change as it happens. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * Jump over idle time (default true): when the engine sleeps, no request is in flight and no upgrade
+   * runs, simulated time moves straight to its next wake-up (`CompressibleClock`), so weeks of windows
+   * take seconds. `false`: every simulated minute takes `msPerSimulatedMinute` real ms.
+   */
+  compressIdleTime?: boolean;
 }
 
 export interface ArmSimulationReport extends SimulationReport {
@@ -54,6 +61,7 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
     ...(options.faults === undefined ? {} : { faults: options.faults }),
     ...(options.throttling === undefined ? {} : { throttling: options.throttling }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
+    compressIdleTime: options.compressIdleTime ?? true,
   });
   try {
     const backend = new AzureBackend({

@@ -10,6 +10,7 @@ import { SimulatedFleet } from "../../src/backends/simulator";
 import { VirtualClock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { windowStateAt } from "../../src/engine/maintenanceWindow";
+import { isoInstant } from "../../src/model/common";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { resolveScenarioStrategy, scenarioHorizon, validateScenario, type Scenario } from "../../src/model/scenario";
 import type { SkipTarget } from "../../src/model/skip";
@@ -210,7 +211,7 @@ interface Watchers {
   /** After every event, with the tree as the pass left it. */
   onEvent?: (event: RunEvent, status: UpdateRunStatus) => void;
   /** Around every user skip: the tree before, the tree after, and what the engine threw (if it refused). */
-  onSkip?: (targets: readonly SkipTarget[], before: UpdateRunStatus, after: UpdateRunStatus, refused: unknown) => void;
+  onSkip?: (targets: readonly SkipTarget[], before: UpdateRunStatus, after: UpdateRunStatus, refused: unknown, now: number) => void;
   /**
    * Before the `pass`-th reconcile pass: extra user skips to apply then (at the instant the engine
    * wakes, when things are in flight), beyond the scenario's own actions. Observed by `onSkip` too.
@@ -235,7 +236,7 @@ async function simulateWatching(scenario: Scenario, watchers: Watchers): Promise
     } catch (e) {
       refused = e;
     }
-    watchers.onSkip?.(targets, before, engine.status(), refused);
+    watchers.onSkip?.(targets, before, engine.status(), refused, now);
     if (refused !== undefined) throw refused;
   };
   let pass = 0;
@@ -420,6 +421,13 @@ describe("engine properties over random fleets and strategies", () => {
             if (wait.status.state === "Completed" && (wait.status.startTime === undefined || wait.status.completedTime === undefined || ms(wait.status.completedTime) - ms(wait.status.startTime) < wait.waitDurationInSeconds * 1000)) {
               problems.push(`stage ${stage.name}: wait Completed after less than ${wait.waitDurationInSeconds}s (${wait.status.startTime}..${wait.status.completedTime})`);
             }
+          }
+          // A wait the user cut short (SPEC §3.9) ended at an AfterStageWait skip of this stage, and the stage not before it.
+          if (bound !== undefined && wait?.status.state === "Skipped" && wait.status.startTime !== undefined) {
+            const end = wait.status.completedTime === undefined ? Number.NaN : ms(wait.status.completedTime);
+            const skips = scenario.actions.filter((a) => a.skip?.some((t) => (t.type === "AfterStageWait" || t.type === "Stage") && t.name === stage.name)).map((a) => ms(a.at));
+            if (!skips.includes(end)) problems.push(`stage ${stage.name}: wait under way Skipped at ${wait.status.completedTime}, when no skip of its wait or stage names it`);
+            if (bound < end) problems.push(`stage ${stage.name}: done at ${stage.status.completedTime}, before its wait was cut short at ${wait.status.completedTime}`);
           }
           bounds.push({ stage: stage.name, bound });
         }
@@ -650,7 +658,7 @@ describe("engine properties over random fleets and strategies", () => {
     );
   });
 
-  it("12. a user skip (SPEC §3.9) is refused whole when it names anything running (or unknown), else skips exactly what had not started", async () => {
+  it("12. a user skip (SPEC §3.9) is refused whole when it names anything running (or unknown), else skips exactly what had not started — and a wait under way, which ends at that instant", async () => {
     // Probes: at the `pass`-th reconcile pass, skip something running now (when there is), or anything.
     const probesArb = fc.array(
       fc.record({
@@ -667,7 +675,7 @@ describe("engine properties over random fleets and strategies", () => {
             const specs = probes.find((p) => p.pass === pass)?.targets;
             return specs?.map((spec) => probeTarget(status, spec.running, spec.type, spec.pick));
           },
-          onSkip: (targets, before, after, refused) => {
+          onSkip: (targets, before, after, refused, now) => {
             const what = targets.map((t) => `${t.type} ${t.name}`).join(", ");
             const stageOf = (name: string) => before.stages.find((s) => s.name === name);
             const running = (members: ReadonlyArray<{ status: { state: UpdateState } }>) => members.some((m) => m.status.state === "Running");
@@ -687,10 +695,11 @@ describe("engine properties over random fleets and strategies", () => {
                 const stage = stageOf(t.name);
                 const waitRunning = stage?.afterStageWaitStatus?.status.state === "Running";
                 names.waits.add(t.name);
+                // A Stage whose wait is under way is running; its AfterStageWait is not refused (it ends now).
                 if (t.type === "Stage") {
                   stage?.groups.forEach((g) => g.members.forEach((m) => names.members.add(m.name)));
                   anyRunning ||= running(stage?.groups.flatMap((g) => g.members) ?? []) || waitRunning;
-                } else anyRunning ||= waitRunning;
+                }
               }
             }
             if (anyRunning !== (refused !== undefined)) {
@@ -706,8 +715,16 @@ describe("engine properties over random fleets and strategies", () => {
             }
             const [waitsBefore, waitsAfter] = [waitStates(before), waitStates(after)];
             for (const [name, was] of waitsBefore) {
-              const expected = !anyRunning && names.waits.has(name) && (was === "NotStarted" || was === "Stopped") ? "Skipped" : was;
+              const expected = !anyRunning && names.waits.has(name) && (was === "NotStarted" || was === "Stopped" || was === "Running") ? "Skipped" : was;
               if (waitsAfter.get(name) !== expected) problems.push(`skip [${what}]: wait of ${name} went ${was} -> ${waitsAfter.get(name)}, expected ${expected}`);
+              if (was !== "Running" || expected !== "Skipped") continue;
+              // A wait cut short ends at the skip's instant, and so does its stage when its groups are done.
+              const stageAfter = after.stages.find((s) => s.name === name);
+              const waitEnd = stageAfter?.afterStageWaitStatus?.status.completedTime;
+              if (waitEnd !== isoInstant(now)) problems.push(`skip [${what}]: wait of ${name} under way ended at ${waitEnd}, not at the skip (${isoInstant(now)})`);
+              if (stageAfter !== undefined && stageAfter.groups.every((g) => isDone(g.status.state)) && after.status.state === "Running" && stageAfter.status.completedTime !== waitEnd) {
+                problems.push(`skip [${what}]: stage ${name}, its groups done, is ${stageAfter.status.state} (${stageAfter.status.completedTime}) after its wait was cut short at ${waitEnd}`);
+              }
             }
           },
         });
@@ -781,16 +798,28 @@ describe("engine properties over random fleets and strategies", () => {
           const snapshot = result.clusters.find((c) => c.name === m.name);
           const succeeded = (ops.get(m.name) ?? []).find((o) => o.result === "Succeeded");
           if (snapshot === undefined) continue;
+          const newestAt = (f: string, at: number) => offeredAt(m.region, at).filter((v) => family(v) === f).sort((a, b) => dateRank(a) - dateRank(b)).pop();
+          // Latest (docs/behaviour.md): the upgrade runs part by part — the control plane (Full), then each
+          // pool it changes, in declaration order, in equal shares of its time; a pool whose version a Full
+          // upgrade moves takes its image at the start, a pool whose image alone moves at its own part's start.
+          const versionMoves = (p: { orchestratorVersion: string }) => type === "Full" && p.orchestratorVersion !== target;
+          const reimageAt = new Map<string, number>();
+          if (succeeded !== undefined && selection === "Latest" && type !== "ControlPlaneOnly") {
+            const changed = m.nodePools.filter((p) => {
+              const newest = newestAt(family(p.nodeImageVersion), succeeded.start);
+              return (newest !== undefined && newer(p.nodeImageVersion, newest) !== p.nodeImageVersion) || versionMoves(p);
+            });
+            const first = type === "Full" ? 1 : 0;
+            const share = ((succeeded.end ?? succeeded.start) - succeeded.start) / (first + changed.length);
+            changed.forEach((p, i) => reimageAt.set(p.name, versionMoves(p) ? succeeded.start : succeeded.start + (first + i) * share));
+          }
           const want = {
             kubernetesVersion: succeeded !== undefined && type !== "NodeImageOnly" ? target : m.kubernetesVersion,
             nodePools: m.nodePools.map((p) => {
               let image = p.nodeImageVersion;
               if (succeeded !== undefined && type !== "ControlPlaneOnly") {
                 const f = family(p.nodeImageVersion);
-                const pick =
-                  selection === "Latest"
-                    ? offeredAt(m.region, succeeded.start).filter((v) => family(v) === f).sort((a, b) => dateRank(a) - dateRank(b)).pop()
-                    : recorded.find((v) => family(v) === f);
+                const pick = selection === "Latest" ? (reimageAt.has(p.name) ? newestAt(f, reimageAt.get(p.name) as number) : undefined) : recorded.find((v) => family(v) === f);
                 if (pick !== undefined) image = newer(image, pick);
               }
               return { name: p.name, orchestratorVersion: succeeded !== undefined && type === "Full" ? target : p.orchestratorVersion, nodeImageVersion: image };

@@ -12,6 +12,7 @@ import {
   DEFAULT_REGION,
   FULL_TO_1_32,
   IMAGE,
+  approveAt,
   daily,
   driveScenario,
   expectNoOverlappingOperations,
@@ -461,6 +462,61 @@ describe("§3.6 node image selection", () => {
     expect(out.selectedImages).toEqual([]);
   });
 
+  it("Latest, an image released during a member's upgrade: each pool takes the newest when its own re-imaging begins (docs/behaviour.md)", async () => {
+    // A 30-minute NodeImageOnly upgrade of three pools: parts of 10 minutes, pools in declaration order.
+    // December's image appears at 00:05: after the first pool's part began, before the others'.
+    const out = await simulate(
+      scenario({
+        regions: { westeurope: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [IMAGE.OCT, IMAGE.NOV, `${IMAGE.DEC}@2026-12-05T00:05:00Z`] } },
+        members: [member("three", { minutes: 30, pools: [{ name: "first", image: IMAGE.OCT }, { name: "second", image: IMAGE.OCT }, { name: "third", image: IMAGE.OCT }] })],
+        update: "{upgrade: {type: NodeImageOnly}, nodeImageSelection: {type: Latest}}",
+      }),
+    );
+    expect(out.cluster("three").nodePools.map((p) => [p.name, p.nodeImageVersion])).toEqual([
+      ["first", IMAGE.NOV],
+      ["second", IMAGE.DEC],
+      ["third", IMAGE.DEC],
+    ]);
+    // The member asked for the images newest at its start; the operation records what it applied.
+    expect(out.member("three").message ?? "").not.toContain(IMAGE.DEC);
+    expect(out.ops("three")).toHaveLength(1);
+  });
+
+  it("Latest, Full: pools the Kubernetes upgrade moves take their image at its start; a pool whose image alone moves takes it at its own part", async () => {
+    // Full to 1.32.0 (the control plane is there; two pools lag), 40 minutes in parts of 10: control plane
+    // 00:00, 'old' (version moves) 00:10, 'img' (already on 1.32.0: image only) 00:20...
+    const out = await simulate(
+      scenario({
+        regions: { westeurope: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [IMAGE.OCT, IMAGE.NOV, `${IMAGE.DEC}@2026-12-05T00:15:00Z`] } },
+        members: [
+          member("full", {
+            version: "1.32.0",
+            pools: [{ name: "old", image: IMAGE.OCT, version: "1.31.2" }, { name: "img", image: IMAGE.OCT }, { name: "late", image: IMAGE.OCT, version: "1.31.2" }],
+            minutes: 40,
+          }),
+        ],
+        update: FULL_TO_1_32("Latest"),
+      }),
+    );
+    // ...'late' (version moves) 00:30: the Kubernetes upgrade gave it the image newest at the start.
+    expect(out.cluster("full").nodePools.map((p) => [p.name, p.orchestratorVersion, p.nodeImageVersion])).toEqual([
+      ["old", "1.32.0", IMAGE.NOV],
+      ["img", "1.32.0", IMAGE.DEC],
+      ["late", "1.32.0", IMAGE.NOV],
+    ]);
+  });
+
+  it("Consistent and Custom are not touched by the Latest rule: an image released during the upgrade is not taken", async () => {
+    const out = await simulate(
+      scenario({
+        regions: { westeurope: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [IMAGE.OCT, IMAGE.NOV, `${IMAGE.DEC}@2026-12-05T00:05:00Z`] } },
+        members: [member("two", { minutes: 30, pools: [{ name: "first", image: IMAGE.OCT }, { name: "second", image: IMAGE.OCT }] })],
+        update: "{upgrade: {type: NodeImageOnly}, nodeImageSelection: {type: Consistent}}",
+      }),
+    );
+    expect(out.cluster("two").nodePools.map((p) => p.nodeImageVersion)).toEqual([IMAGE.NOV, IMAGE.NOV]);
+  });
+
   it("Latest: a pool whose family the region does not offer keeps its image", async () => {
     const out = await simulate(
       scenario({
@@ -821,6 +877,39 @@ describe("§3.9 skip", () => {
     expect(out.stage("canary").afterStageWaitStatus?.status.state).toBe("Skipped");
     expect(out.stage("canary").status).toEqual({ state: "Completed", startTime: "2026-12-05T00:00:00Z", completedTime: "2026-12-05T00:10:00Z" });
     expect(out.opStarts("a-1")).toEqual(["2026-12-05T00:10:00Z"]);
+  });
+
+  it("AfterStageWait under way: the wait ends at that instant (Skipped) and the next stage starts then", async () => {
+    // canary's c-1 runs 00:00-00:10; its one-hour wait starts at 00:10 and is cut short at 00:25.
+    const out = await simulate(scenario({ members: fleet, strategy: twoStages, actions: [skipAt("2026-12-05T00:25:00Z", ["AfterStageWait", "canary"])] }));
+    expect(out.refusedActions).toEqual([]);
+    expect(out.stage("canary").afterStageWaitStatus).toEqual({
+      status: { state: "Skipped", startTime: "2026-12-05T00:10:00Z", completedTime: "2026-12-05T00:25:00Z" },
+      waitDurationInSeconds: 3600,
+    });
+    expect(out.transitions("wait", "canary")).toEqual(["2026-12-05T00:10:00Z NotStarted->Running", "2026-12-05T00:25:00Z Running->Skipped"]);
+    expect(out.stage("canary").status).toEqual({ state: "Completed", startTime: "2026-12-05T00:00:00Z", completedTime: "2026-12-05T00:25:00Z" });
+    expect(out.stage("prod").status.startTime).toBe("2026-12-05T00:25:00Z");
+    expect(out.opStarts("a-1")).toEqual(["2026-12-05T00:25:00Z"]);
+    expect(out.opStarts("b-1")).toEqual(["2026-12-05T00:25:00Z"]);
+    expect(out.run).toEqual({ state: "Completed", startTime: "2026-12-05T00:00:00Z", completedTime: "2026-12-05T00:45:00Z" });
+  });
+
+  it("AfterStageWait under way, with its stage's after-gate still unapproved: the wait ends, the gate still holds the next stage", async () => {
+    const strategy = "{stages: [{name: canary, groups: [{name: c}], afterStageWaitInSeconds: 3600, afterGates: [{type: Approval}]}, {name: prod, groups: [{name: a}, {name: b}]}]}";
+    const out = await simulate(
+      scenario({ members: fleet, strategy, actions: [skipAt("2026-12-05T00:25:00Z", ["AfterStageWait", "canary"]), approveAt("2026-12-05T00:40:00Z", { stage: "canary", timing: "After" })] }),
+    );
+    expect(out.stage("canary").afterStageWaitStatus?.status).toEqual({ state: "Skipped", startTime: "2026-12-05T00:10:00Z", completedTime: "2026-12-05T00:25:00Z" });
+    expect(out.opStarts("a-1")).toEqual(["2026-12-05T00:40:00Z"]);
+  });
+
+  it("skipping the Stage whose wait is under way is refused, saying to skip the wait instead", async () => {
+    const plain = await simulate(scenario({ members: fleet, strategy: twoStages }));
+    const out = await simulate(scenario({ members: fleet, strategy: twoStages, actions: [skipAt("2026-12-05T00:25:00Z", ["Stage", "canary"])] }));
+    expect(out.refusedActions).toHaveLength(1);
+    expect(out.refusedActions[0]?.message).toMatch(/stage 'canary' is running \(its after-stage wait is under way\).*skip its AfterStageWait/i);
+    expect(JSON.stringify(out.result)).toBe(JSON.stringify(plain.result));
   });
 
   it("skipping a Running member is refused for the whole batch and changes nothing", async () => {

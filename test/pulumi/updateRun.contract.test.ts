@@ -312,6 +312,41 @@ describe("approval gates and long waits (issue 5)", () => {
     expect(summaryOf(done.properties)).toMatchObject({ state: "Completed", outcome: "Succeeded" });
     for (const ops of Object.values(operationsOf(dir))) expect(ops).toHaveLength(1);
   });
+
+  it("skip of an after-stage wait under way (SPEC §3.9): the next up ends the wait at once and runs the next stage", async () => {
+    const dir = fleetDir();
+    const waitSeconds = 144_000; // 40 simulated hours: about 7 real seconds at this time scale
+    const strategy = { stages: [{ name: "canary", groups: [{ name: "canary" }], afterStageWaitInSeconds: waitSeconds }, { name: "prod", groups: [{ name: "prod" }] }] };
+    const created = await host.create("k8s-1-32", runInputs(dir, { strategy, returnAfterMinutes: 0.01 }));
+    const counting = statusOf(created.properties).stages[0]!.afterStageWaitStatus!.status;
+    expect(counting.state).toBe("Running");
+    const skipWait = runInputs(dir, { strategy, skip: [{ type: "AfterStageWait", name: "canary" }] });
+    expect(await host.diff(created.id, "k8s-1-32", created.properties, skipWait)).toMatchObject({ changes: "some", replaces: [] });
+    const done = await host.update(created.id, "k8s-1-32", created.properties, skipWait);
+    const [canary, prod] = statusOf(done.properties).stages;
+    const wait = canary!.afterStageWaitStatus!.status;
+    expect(wait.state).toBe("Skipped");
+    expect(wait.startTime).toBe(counting.startTime);
+    // Cut short: it ended long before its 40 hours, and prod started at that very instant.
+    const waited = Date.parse(wait.completedTime!) - Date.parse(wait.startTime!);
+    expect(waited).toBeLessThan(waitSeconds * 1000);
+    expect(canary!.status.completedTime).toBe(wait.completedTime);
+    expect(prod!.status.startTime).toBe(wait.completedTime);
+    expect(summaryOf(done.properties)).toMatchObject({ state: "Completed", outcome: "Succeeded" });
+    for (const ops of Object.values(operationsOf(dir))) expect(ops).toHaveLength(1);
+    // The skip can stay in the program: the wait is finished, so the next up changes nothing.
+    expect(await host.diff(created.id, "k8s-1-32", done.properties, skipWait)).toMatchObject({ changes: "none" });
+  });
+
+  it("skip of the Stage whose wait is under way fails the up, saying to skip the wait, and changes nothing", async () => {
+    const dir = fleetDir();
+    const strategy = { stages: [{ name: "canary", groups: [{ name: "canary" }], afterStageWaitInSeconds: 144_000 }, { name: "prod", groups: [{ name: "prod" }] }] };
+    const created = await host.create("k8s-1-32", runInputs(dir, { strategy, returnAfterMinutes: 0.01 }));
+    const refused = await host.update(created.id, "k8s-1-32", created.properties, runInputs(dir, { strategy, skip: [{ type: "Stage", name: "canary" }] })).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProviderCallError);
+    expect(String((refused as Error).message)).toMatch(/skip its AfterStageWait to end the wait now/);
+    expect(operationsOf(dir)["eu-1"]).toEqual([]);
+  });
 });
 
 describe("interrupted create", () => {

@@ -22,6 +22,7 @@ import type { Fleet, Region, SimulatedCluster } from "../../model/fleet";
 import { CLUSTER_STOPPED, NOT_FOUND, OPERATION_NOT_ALLOWED, UPGRADE_ABORTED } from "./errorCodes";
 import { FLEET_STATE_FORMAT, initialClusterState, runningOperation, type ClusterState, type FleetState, type OperationRecord } from "./fleetState";
 import { clusterSnapshot, operationLogEntry, toIsoInstant, type FleetSnapshot, type OperationLogEntry } from "./snapshot";
+import { latestImagesByPart } from "./latestImages";
 import { applyUpgrade, checkUpgradeRequest, type ClusterVersions } from "./upgradeRules";
 
 /** SPEC §7: an upgrade takes 10 minutes unless the cluster's `simulation.upgradeMinutes` says otherwise. */
@@ -175,6 +176,12 @@ export class SimulatedFleet implements ClusterBackend {
     });
   }
 
+  /** Whether an upgrade is under way on any cluster at `now` (read-only: settles nothing). */
+  hasOperationRunning(now: number): boolean {
+    for (const entry of this.running) if (entry.op.endAt > now) return true;
+    return false;
+  }
+
   /** Every `startUpgrade` call made to this instance, refused ones included, in call order. */
   startUpgradeCalls(): StartUpgradeCall[] {
     return structuredClone(this.startCalls);
@@ -236,6 +243,9 @@ export class SimulatedFleet implements ClusterBackend {
       startAt: now,
       endAt: now + Math.round(minutes * 60_000),
     };
+    // Latest: a pool re-imaged later in the upgrade takes the newest image then (latestImages.ts). The
+    // offers are known ahead, so the images are settled now and recorded as what the operation applies.
+    if (request.latestNodeImages === true) op.request.nodeImageVersions = latestImagesByPart(state.nodePools, request, this.region(description.region), op.startAt, op.endAt);
     const fail = simulation?.fail;
     const failedSoFar = state.operations.filter((o) => o.result === "Failed").length;
     if (fail !== undefined && (fail.attempts === undefined || failedSoFar < fail.attempts)) op.failWith = { code: fail.code, message: fail.message };

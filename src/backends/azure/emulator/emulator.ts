@@ -3,8 +3,11 @@
  * uses, over a `SimulatedFleet` (its AKS rules, operation log and errors) driven by a clock where a
  * simulated minute takes `msPerSimulatedMinute` real milliseconds.
  */
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Fleet } from "../../../model/fleet";
+import type { Clock } from "../../../engine/clock";
+import { CompressibleClock } from "../../../runtime/compressibleClock";
 import { ScaledClock } from "../../../runtime/scaledClock";
 import { SimulatedFleet, type SimulatedFleetOptions } from "../../simulator";
 import { agentPoolRoutes } from "./agentPoolRoutes";
@@ -54,6 +57,13 @@ export interface ArmEmulatorOptions {
    * clusters, each in its declared `group`); `[]` serves no fleet until one is PUT.
    */
   fleets?: FleetDeclaration[];
+  /**
+   * Jump over idle time (default false): simulated time runs from the first request on, and
+   * `clock.sleepUntil` jumps straight to the instant asked for when no upgrade runs and no request is in
+   * flight (`CompressibleClock`). For a single client that sleeps on `clock`, as `simulate --via
+   * arm-emulator` does; a server for other processes keeps running at `msPerSimulatedMinute`.
+   */
+  compressIdleTime?: boolean;
 }
 
 export interface ArmEmulator {
@@ -65,7 +75,8 @@ export interface ArmEmulator {
   fleet: SimulatedFleet;
   /** Fleet Manager's fleets, runs and their engines, for assertions. */
   fleetManager: FleetManager;
-  clock: ScaledClock;
+  /** A `ScaledClock`, or a `CompressibleClock` with `compressIdleTime`. */
+  clock: Clock;
   /** Every request answered (or reset), in order; live. */
   requests: RequestLogEntry[];
   /** Live counters. */
@@ -85,8 +96,11 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   const realNow = Date.now();
   const simulatedStart = options.startAt === undefined ? realNow : typeof options.startAt === "number" ? options.startAt : Date.parse(options.startAt);
   if (Number.isNaN(simulatedStart)) throw new RangeError(`startAt is not an instant: ${String(options.startAt)}`);
-  const clock = new ScaledClock({ realOrigin: realNow, simulatedOrigin: simulatedStart, timeScale });
-  const sim = new SimulatedFleet(options.fleet, clock, options.fleetOptions);
+  // The fleet is made after the clock, which asks it whether an upgrade runs (time runs then).
+  let sim: SimulatedFleet | undefined;
+  const jumping = options.compressIdleTime === true ? new CompressibleClock({ start: simulatedStart, timeScale, underWay: (now) => sim?.hasOperationRunning(now) ?? false }) : undefined;
+  const clock = jumping ?? new ScaledClock({ realOrigin: realNow, simulatedOrigin: simulatedStart, timeScale });
+  sim = new SimulatedFleet(options.fleet, clock, options.fleetOptions);
   const faults = options.faults === undefined ? undefined : new FaultInjector(options.faults, options.seed ?? 1);
   const throttling = options.throttling ?? true;
   const throttle = throttling === false ? undefined : new SubscriptionThrottle(throttling === true ? {} : throttling);
@@ -94,7 +108,7 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
 
   let baseUrl = "";
   const lifecycle = new Lifecycle();
-  const fleetManager = new FleetManager(options.fleet, { sim, fleet: options.fleet, clock, lifecycle }, clock, options.fleets);
+  const fleetManager = new FleetManager(options.fleet, { sim, fleet: options.fleet, clock, lifecycle }, { clock, timeScale }, options.fleets);
   const ctx: EmulatorContext = {
     sim,
     fleet: options.fleet,
@@ -111,6 +125,13 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
     { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes, ...fleetRoutes, ...updateStrategyRoutes, ...updateRunRoutes, ...gateRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
     { key: certificate.privateKeyPem, cert: certificate.certificatePem },
   );
+  if (jumping !== undefined) {
+    // Requests in flight hold the clock still: it jumps only while the emulator is idle.
+    server.on("request", (_req, res: ServerResponse) => {
+      jumping.begin();
+      res.once("close", () => jumping.end());
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => {

@@ -8,14 +8,13 @@ import type { IncomingHttpHeaders } from "node:http";
 import { UpdateRunEngine } from "../../../engine";
 import type { Fleet } from "../../../model/fleet";
 import type { RunEvent } from "../../../model/status";
-import type { ScaledClock } from "../../../runtime/scaledClock";
 import { ArmError, resourceNotFound } from "./armErrors";
 import type { ViewSource } from "./clusterView";
 import { checkSubscription, type ArmRequest, type ArmScope, type EmulatorContext } from "./context";
 import { EmulatedClusterBackend } from "./fleetBackend";
 import { FleetOperationRegistry } from "./fleetOperations";
 import { memberClusterId } from "./fleetResources";
-import { RunDriver } from "./fleetRuns";
+import { RunDriver, type RunClock } from "./fleetRuns";
 import { FLEETS, FleetStore, type FleetDeclaration, type FleetRecord, type RunRecord } from "./fleetState";
 import { validated, type RunSpec } from "./fleetValidation";
 
@@ -33,7 +32,7 @@ export class FleetManager {
   constructor(
     world: Fleet,
     source: ViewSource,
-    private readonly clock: ScaledClock,
+    private readonly time: RunClock,
     declarations?: readonly FleetDeclaration[],
   ) {
     this.store = new FleetStore(world, declarations);
@@ -65,7 +64,7 @@ export class FleetManager {
       specDigest,
       scope,
       engine,
-      driver: new RunDriver(engine, this.clock),
+      driver: new RunDriver(engine, this.time),
       events,
     };
   }

@@ -7,7 +7,13 @@
  */
 import type { SkipTarget } from "../../../model/skip";
 import type { UpdateRunEngine } from "../../../engine";
-import type { ScaledClock } from "../../../runtime/scaledClock";
+import type { Clock } from "../../../engine/clock";
+
+/** The emulator's clock and how fast it runs (simulated ms per real ms), for the driver's real-time timers. */
+export interface RunClock {
+  clock: Clock;
+  timeScale: number;
+}
 
 /**
  * A pass that throws (not a refusal: e.g. a member's cluster is gone) is retried after this much
@@ -25,8 +31,12 @@ export class RunDriver {
 
   constructor(
     private readonly engine: UpdateRunEngine,
-    private readonly clock: ScaledClock,
+    private readonly time: RunClock,
   ) {}
+
+  private get clock(): Clock {
+    return this.time.clock;
+  }
 
   start(): Promise<void> {
     return this.act((now) => this.engine.start(now));
@@ -99,7 +109,7 @@ export class RunDriver {
       wakeAt = now + RETRY_AFTER_ERROR_MS;
     }
     if (this.closed || wakeAt === undefined || (this.engine.settled && this.lastError === undefined)) return;
-    const untilWake = Math.max(0, this.clock.toReal(wakeAt) - this.clock.toReal(this.clock.now()));
+    const untilWake = Math.max(0, (wakeAt - this.clock.now()) / this.time.timeScale);
     const delay = this.lastError === undefined ? untilWake : Math.max(untilWake, MIN_REAL_RETRY_MS);
     this.timer = setTimeout(() => void this.enqueue(() => this.pass()), Math.ceil(delay));
     // The server's socket keeps the process alive; a pending wake-up alone should not.
