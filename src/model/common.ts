@@ -170,16 +170,33 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, pre
 }
 
 /**
+ * Text that opens with `{` and is valid JSON, parsed as JSON: a 100,000-member scenario takes the
+ * YAML parser ~20 times as long and ~8 times the memory. Anything else (YAML, or JSON with a syntax
+ * error, which the YAML parser then reports with its line and column) gives undefined.
+ */
+function parseJsonObject(text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!/^\s*\{/.test(body)) return undefined;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * YAML or JSON text (JSON is YAML) to a mapping, or a `ValidationError` saying where the text is
  * broken, or, when it is not a mapping, what it should be (`expected`).
  */
 export function parseYamlMapping(text: string, expected: string): Record<string, unknown> {
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (e) {
-    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
-    throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
+  let raw: unknown = parseJsonObject(text);
+  if (raw === undefined) {
+    try {
+      raw = parseYaml(text);
+    } catch (e) {
+      const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
+      throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
+    }
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ValidationError([{ path: "(root)", message: expected }]);
   return raw as Record<string, unknown>;
