@@ -2,12 +2,12 @@
  * `JSON.stringify(value, null, 2)`, written in pieces as it is produced instead of built as one
  * string: a 100,000-member simulation prints ~160 MB of JSON, which as one string costs its size
  * again in memory at the moment the process is largest. The text is the same, byte
- * for byte: containers near the top are walked here, and everything below `LEAF_DEPTH` (one
- * member's status, one event, one cluster) goes through `JSON.stringify` itself, re-indented.
+ * for byte: large containers are walked here, and every small one (one member's status, one event,
+ * one cluster) goes through `JSON.stringify` itself, re-indented.
  */
 
-/** Containers deeper than this are stringified whole (each is small). */
-const LEAF_DEPTH = 7;
+/** A container of at most this many values (nested ones counted) is stringified whole. */
+const LEAF_VALUES = 256;
 /** Bytes gathered before a write. */
 const CHUNK = 1 << 16;
 
@@ -20,7 +20,7 @@ export function writeJson(value: unknown, write: (text: string) => void): void {
       buffer = "";
     }
   };
-  emit(value, "", 0, out);
+  emit(value, "", out);
   out("\n");
   if (buffer.length > 0) write(buffer);
 }
@@ -34,8 +34,21 @@ function isContainer(value: unknown): value is object {
   return typeof value === "object" && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== "function";
 }
 
-function emit(value: unknown, indent: string, depth: number, out: (text: string) => void): void {
-  if (!isContainer(value) || depth >= LEAF_DEPTH) {
+/** Whether `value` holds more than `budget` values, counting nested ones; stops counting past it. */
+function larger(value: unknown, budget: number): boolean {
+  let left = budget;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (--left < 0) return true;
+    if (!isContainer(item)) continue;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push(child);
+  }
+  return false;
+}
+
+function emit(value: unknown, indent: string, out: (text: string) => void): void {
+  if (!isContainer(value) || !larger(value, LEAF_VALUES)) {
     const text = JSON.stringify(value, null, 2);
     out(indent === "" ? text : text.replace(/\n/g, `\n${indent}`));
     return;
@@ -50,7 +63,7 @@ function emit(value: unknown, indent: string, depth: number, out: (text: string)
     value.forEach((item, i) => {
       out(inner);
       if (skipped(item)) out("null");
-      else emit(item, inner, depth + 1, out);
+      else emit(item, inner, out);
       out(i < value.length - 1 ? ",\n" : "\n");
     });
     out(`${indent}]`);
@@ -64,7 +77,7 @@ function emit(value: unknown, indent: string, depth: number, out: (text: string)
   out("{\n");
   entries.forEach(([key, v], i) => {
     out(`${inner}${JSON.stringify(key)}: `);
-    emit(v, inner, depth + 1, out);
+    emit(v, inner, out);
     out(i < entries.length - 1 ? ",\n" : "\n");
   });
   out(`${indent}}`);

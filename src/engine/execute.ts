@@ -196,19 +196,23 @@ async function fillStage(ctx: EngineContext, stage: StageRunState, now: number):
   const decidedThisPass = new Set<MemberRunState>();
   const exhausted = new Set<GroupRunState>();
 
+  // Running members per open group, side by side with `open`: only a start in this loop changes them.
+  const counts = open.map(running);
   while (ctx.inFlight.runningInStage(stage) < cap && open.length > 0 && ctx.run.control === "Running") {
     let best = 0;
-    for (let i = 1; i < open.length; i++) if (running(open[i] as GroupRunState) < running(open[best] as GroupRunState)) best = i;
+    for (let i = 1; i < counts.length; i++) if ((counts[i] as number) < (counts[best] as number)) best = i;
     const group = open[best] as GroupRunState;
-    if (running(group) >= group.maxConcurrency) {
+    if ((counts[best] as number) >= group.maxConcurrency) {
       open.splice(best, 1);
+      counts.splice(best, 1);
       continue;
     }
     const started = await startNextMember(ctx, stage, group, now, decidedThisPass);
     if (!started) {
       open.splice(best, 1);
+      counts.splice(best, 1);
       exhausted.add(group);
-    }
+    } else counts[best] = running(group);
     refreshGroup(ctx, group, now);
   }
   // Groups that ran out of startable members sleep until their earliest Pending member may start.

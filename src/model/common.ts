@@ -58,8 +58,15 @@ export const DateSchema = z
 
 /** An epoch-ms instant as ISO 8601 UTC ending in `Z`, without milliseconds when they are zero (SPEC §5). */
 export function isoInstant(instant: number): string {
-  return new Date(instant).toISOString().replace(/\.000Z$/, "Z");
+  // A pass writes one instant many times (every event and message of the pass): the last is kept.
+  if (instant === lastInstant) return lastIso;
+  const iso = new Date(instant).toISOString().replace(/\.000Z$/, "Z");
+  lastInstant = instant;
+  lastIso = iso;
+  return iso;
 }
+let lastInstant = Number.NaN;
+let lastIso = "";
 
 /** `"N"` or `"P%"` (SPEC §6). */
 export const ConcurrencySchema = z.preprocess(

@@ -26,8 +26,10 @@ describe("writeJson", () => {
   it("writes exactly JSON.stringify(value, null, 2) and a newline", () => {
     fc.assert(
       fc.property(valueArb, (value) => {
-        const expected = JSON.stringify({ value, nested: [[[[[[[value]]]]]]] }, null, 2);
-        expect(written({ value, nested: [[[[[[[value]]]]]]] }).text).toBe(`${expected}\n`);
+        // Small enough to be written whole, and large enough to be walked (more than 256 values, nested).
+        for (const whole of [{ value, nested: [[[[[[[value]]]]]]] }, { many: Array.from({ length: 300 }, () => ({ value, list: [value, undefined] })) }]) {
+          expect(written(whole).text).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+        }
       }),
       { numRuns: 500 },
     );
