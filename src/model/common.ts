@@ -58,15 +58,18 @@ export const DateSchema = z
 
 /** An epoch-ms instant as ISO 8601 UTC ending in `Z`, without milliseconds when they are zero (SPEC §5). */
 export function isoInstant(instant: number): string {
-  // A pass writes one instant many times (every event and message of the pass): the last is kept.
-  if (instant === lastInstant) return lastIso;
-  const iso = new Date(instant).toISOString().replace(/\.000Z$/, "Z");
-  lastInstant = instant;
-  lastIso = iso;
+  // A run writes the same few instants many times (each pass's, a window's next opening, in every
+  // event and message): they are kept, a bounded number of them.
+  let iso = ISO_INSTANTS.get(instant);
+  if (iso === undefined) {
+    iso = new Date(instant).toISOString().replace(/\.000Z$/, "Z");
+    if (ISO_INSTANTS.size >= MAX_ISO_INSTANTS) ISO_INSTANTS.clear();
+    ISO_INSTANTS.set(instant, iso);
+  }
   return iso;
 }
-let lastInstant = Number.NaN;
-let lastIso = "";
+const ISO_INSTANTS = new Map<number, string>();
+const MAX_ISO_INSTANTS = 4096;
 
 /** `"N"` or `"P%"` (SPEC §6). */
 export const ConcurrencySchema = z.preprocess(

@@ -18,7 +18,7 @@
  * made just before it, and a region's offer is read once per reconcile pass (`regionOffers.ts`). A
  * stopped cluster is refused (`ClusterStopped`) before anything is written.
  */
-import type { ContainerServiceClient, ManagedCluster, MaintenanceConfiguration } from "@azure/arm-containerservice";
+import { ContainerServiceClient, type ManagedCluster, type MaintenanceConfiguration } from "@azure/arm-containerservice";
 import type { TokenCredential } from "@azure/core-auth";
 import { BackendError, CLUSTER_STOPPED, clusterStoppedMessage, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
 import type { Clock } from "../../engine/clock";
@@ -227,7 +227,7 @@ export class AzureBackend implements ClusterBackend {
     let client = clients.get(id.subscriptionId);
     if (client === undefined) {
       const { maxRetries = 6, retryDelayInMs, maxRetryDelayInMs } = this.options;
-      client = new (loadContainerServiceClient())(this.options.credential, id.subscriptionId, {
+      client = new ContainerServiceClient(this.options.credential, id.subscriptionId, {
         ...(this.options.endpoint === undefined ? {} : { endpoint: this.options.endpoint }),
         ...(this.options.trustedCaPem === undefined ? {} : { tlsOptions: { ca: this.options.trustedCaPem } }),
         retryOptions: {
@@ -280,12 +280,4 @@ function abortedUpgrade(id: ManagedClusterId, cluster: ManagedCluster): { code: 
     code: UPGRADE_ABORTED,
     message: `the upgrade of managed cluster ${id.name}${where} was aborted outside this run (provisioningState Canceled) before the cluster reached the target; start the run again to retry it from where the cluster is`,
   };
-}
-
-/**
- * The SDK is loaded when a client is first made, not with this module: it takes most of the CLI's
- * start-up time (~1 s of ~1.7 s), which `simulate` and `plan` on a file never need (issue 13).
- */
-function loadContainerServiceClient(): typeof ContainerServiceClient {
-  return (require("@azure/arm-containerservice") as typeof import("@azure/arm-containerservice")).ContainerServiceClient;
 }

@@ -3,7 +3,7 @@
  * stores or returns them.
  */
 import type { AccessToken, TokenCredential } from "@azure/core-auth";
-import type { DefaultAzureCredential } from "@azure/identity";
+import { DefaultAzureCredential } from "@azure/identity";
 
 /** The ARM emulator accepts any bearer token; this one never leaves the machine. */
 export const emulatorCredential: TokenCredential = {
@@ -11,7 +11,7 @@ export const emulatorCredential: TokenCredential = {
 };
 
 export function credentialFor(kind: "default" | "emulator"): TokenCredential {
-  return kind === "emulator" ? emulatorCredential : new (loadDefaultAzureCredential())();
+  return kind === "emulator" ? emulatorCredential : new DefaultAzureCredential();
 }
 
 const CREDENTIAL_ERRORS = new Set(["CredentialUnavailableError", "AuthenticationRequiredError", "AggregateAuthenticationError", "AuthenticationError"]);
@@ -23,9 +23,4 @@ export function credentialProblem(e: unknown): Error | undefined {
   return new Error(
     "Azure credentials are not available: log in with `az login`, or set AZURE_TENANT_ID / AZURE_CLIENT_ID / AZURE_CLIENT_SECRET (or a managed or workload identity) for DefaultAzureCredential.",
   );
-}
-
-/** Loaded when first asked for, not with this module (it slows every CLI start; issue 13). */
-function loadDefaultAzureCredential(): typeof DefaultAzureCredential {
-  return (require("@azure/identity") as typeof import("@azure/identity")).DefaultAzureCredential;
 }

@@ -1,5 +1,5 @@
 /** ARM error bodies (`{ error: { code, message } }`) as the engine's `BackendError`. */
-import type { RestError } from "@azure/core-rest-pipeline";
+import { isRestError } from "@azure/core-rest-pipeline";
 import { BackendError, OPERATION_NOT_ALLOWED } from "../../engine/backend";
 
 export interface ArmError {
@@ -16,9 +16,4 @@ export function armError(e: unknown): ArmError {
   const code = body?.error?.code ?? (isRestError(e) ? e.code : undefined) ?? (status === 409 ? OPERATION_NOT_ALLOWED : "ArmRequestFailed");
   const message = body?.error?.message ?? (e as Error).message ?? String(e);
   return { status, code, message, toBackendError: () => new BackendError(status === 409 && code === "Conflict" ? OPERATION_NOT_ALLOWED : code, message) };
-}
-
-/** `@azure/core-rest-pipeline`'s check, loaded when an error is first looked at (it slows every CLI start; issue 13). */
-function isRestError(e: unknown): e is RestError {
-  return (require("@azure/core-rest-pipeline") as typeof import("@azure/core-rest-pipeline")).isRestError(e);
 }

@@ -15,7 +15,7 @@
  * region's, once, the first time an offer needs them.
  */
 import type { ContainerServiceClient, ManagedCluster } from "@azure/arm-containerservice";
-import type { HttpClient } from "@azure/core-rest-pipeline";
+import { createDefaultHttpClient, createPipelineRequest, type HttpClient } from "@azure/core-rest-pipeline";
 import { BackendError, type RegionOffer } from "../../engine/backend";
 import { compareImageVersions, imageFamily } from "../../model/nodeImage";
 import type { ManagedClusterId } from "./armIds";
@@ -40,7 +40,7 @@ export interface RegionOfferSource {
 }
 
 export class RegionOffers {
-  private readonly http: HttpClient = corePipeline().createDefaultHttpClient();
+  private readonly http: HttpClient = createDefaultHttpClient();
   /** False once ARM answered that it does not serve the node image list. */
   private imageListServed = true;
   /** Per region, per image family: the newest image there, as last read. */
@@ -100,7 +100,7 @@ export class RegionOffers {
     let url: string | undefined =
       `${this.source.endpoint}/subscriptions/${encodeURIComponent(subscriptionId)}/providers/Microsoft.ContainerService/locations/${encodeURIComponent(region)}/nodeImageVersions?api-version=${NODE_IMAGE_VERSIONS_API}`;
     while (url !== undefined) {
-      const response = await this.source.call(() => client.pipeline.sendRequest(this.http, corePipeline().createPipelineRequest({ url: url as string, method: "GET" })));
+      const response = await this.source.call(() => client.pipeline.sendRequest(this.http, createPipelineRequest({ url: url as string, method: "GET" })));
       if (response.status === 400 || response.status === 403 || response.status === 404) {
         // Not served here (an older ARM, a sovereign cloud) or not granted: use the upgrade profiles from now on.
         this.imageListServed = false;
@@ -155,9 +155,4 @@ function parseBody(text: string | null | undefined): NodeImageList {
   } catch {
     return {};
   }
-}
-
-/** Loaded when first used, not with this module (it slows every CLI start; issue 13). */
-function corePipeline(): typeof import("@azure/core-rest-pipeline") {
-  return require("@azure/core-rest-pipeline") as typeof import("@azure/core-rest-pipeline");
 }
