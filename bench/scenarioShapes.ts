@@ -3,8 +3,8 @@
  * process (`bench/simulateRun.ts`, `bench/writeScenario.ts`). Three shapes, each showing one kind of
  * growth:
  * - `grow`: 5 stages × 40 groups, so groups grow with the fleet (1 member at a time per group);
- * - `fixed`: 5 stages × groups of 100 members (as many groups as it takes), maintenance windows on
- *   half the members;
+ * - `fixed`: groups of 100 members, 50 groups to a stage (as many stages as it takes: 20 at 100,000),
+ *   maintenance windows on half the members;
  * - `wide`: one group of every member at `maxConcurrency: "5%"`.
  * `grow` and `wide` have no windows unless asked: SPEC §3.3 ranks a member whose window opens within
  * 4 hours before one without a window, and SPEC §3.4 decides it again (a fresh cluster read) at every
@@ -47,14 +47,20 @@ interface GroupSpec {
   maxConcurrency?: string;
 }
 
+/** Groups per stage at most (the strategy's limit, as Azure's). */
+const MAX_GROUPS_PER_STAGE = 50;
+
 /** Stages of groups, with how many members each group holds, for `total` members of `shape`. */
 function layout(shape: Shape, total: number): Array<{ name: string; groups: Array<GroupSpec & { size: number }> }> {
   if (shape === "wide") return [{ name: "stage-0", groups: [{ name: "all", maxConcurrency: "5%", size: total }] }];
-  const groupsPerStage = shape === "grow" ? 40 : Math.max(1, Math.round(total / (STAGES * 100)));
-  const perGroup = Math.max(1, Math.round(total / (STAGES * groupsPerStage)));
-  return Array.from({ length: STAGES }, (_, s) => ({
+  // grow: 5 stages × 40 groups; fixed: groups of 100, 50 to a stage (5 × 200 × 100 is not a valid strategy).
+  const groupsTotal = shape === "grow" ? STAGES * 40 : Math.max(1, Math.round(total / 100));
+  const groupsPerStage = shape === "grow" ? 40 : Math.min(MAX_GROUPS_PER_STAGE, groupsTotal);
+  const stages = Math.ceil(groupsTotal / groupsPerStage);
+  const perGroup = Math.max(1, Math.round(total / groupsTotal));
+  return Array.from({ length: stages }, (_, s) => ({
     name: `stage-${s}`,
-    groups: Array.from({ length: groupsPerStage }, (_, g) => ({ name: `s${s}-g${g}`, size: perGroup })),
+    groups: Array.from({ length: Math.min(groupsPerStage, groupsTotal - s * groupsPerStage) }, (_, g) => ({ name: `s${s}-g${g}`, size: perGroup })),
   }));
 }
 
