@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --json] [-- --sizes 1000,10000]`: every figure we track, as one table (or JSON).
- * The engine on generated fleets of 1,000 / 10,000 / 50,000 members (`bench/engine.ts`), the Pulumi
+ * The engine on generated fleets of 1,000 / 10,000 / 50,000 members (`bench/engine.ts`), `simulate
+ * --json` as a whole process on scenario files of 10,000 and 100,000 members (`bench/simulate.ts`), the Pulumi
  * provider (`bench/provider.ts`), and a 200-member run through the Azure backend against the
  * throttling ARM emulator (`bench/arm.ts`). Parts run one after another so they do not compete for
  * the CPU; a run that does not complete fails the bench rather than print figures of a broken run.
@@ -8,9 +9,13 @@
 import { armFigures } from "./arm";
 import { engineFigures } from "./engine";
 import { providerFigures } from "./provider";
+import { simulateFigures } from "./simulate";
+import { SHAPES } from "./scenarioShapes";
 import { TARGETS, formatJson, formatTable, type BenchFigures } from "./report";
 
 const DEFAULT_SIZES = [1_000, 10_000, 50_000];
+/** `simulate --json` as a whole process, for each shape of `bench/scenarioShapes.ts` (issue 13). */
+const SIMULATE_SIZES = [10_000, 100_000];
 
 function sizesFrom(args: readonly string[]): number[] {
   const at = args.indexOf("--sizes");
@@ -36,9 +41,10 @@ function expectCompleted(figures: BenchFigures): void {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const engine = await engineFigures(sizesFrom(args));
+  const simulate = await simulateFigures(SHAPES.flatMap((shape) => SIMULATE_SIZES.map((members) => ({ shape, members }))));
   const provider = await providerFigures();
   const arm = await armFigures();
-  const figures: BenchFigures = { engine, provider, arm, targets: TARGETS };
+  const figures: BenchFigures = { engine, simulate, provider, arm, targets: TARGETS };
   expectCompleted(figures);
   process.stdout.write(`${args.includes("--json") ? formatJson(figures) : formatTable(figures)}\n`);
 }

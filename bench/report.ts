@@ -2,9 +2,11 @@
 import type { ArmFigures } from "./arm";
 import type { EngineFigures } from "./engine";
 import type { ProviderFigures } from "./provider";
+import { SHAPE_LABELS, type SimulateFigures } from "./simulate";
 
 export interface BenchFigures {
   engine: EngineFigures[];
+  simulate: SimulateFigures[];
   provider: ProviderFigures;
   arm: ArmFigures;
   targets: typeof TARGETS;
@@ -17,9 +19,15 @@ export const TARGETS = {
   makespanOverLowerBound: 1.001,
   providerBytes: 2048,
   armWallSeconds: 60,
+  simulate10kWallSeconds: 2,
+  simulate100kWallSeconds: 10,
+  simulate100kPeakRssMb: 1536,
 } as const;
 
-type Row = [figure: string, measured: string, target: string];
+/** `perMember`: wall time divided by the members, flat when the cost grows linearly. */
+type Row = [figure: string, measured: string, perMember: string, target: string];
+
+const perMember = (seconds: number, members: number) => `${Math.round((seconds * 1e6) / members)} µs`;
 
 const count = (n: number) => n.toLocaleString("en-US");
 
@@ -29,31 +37,38 @@ function engineRows(e: EngineFigures): Row[] {
   const w = e.withWindows;
   const p = e.withoutWindows;
   return [
-    [`${size}: wall time`, `${w.wallSeconds.toFixed(2)} s (${p.wallSeconds.toFixed(2)} s without windows)`, tracked ? `< ${TARGETS.engine10kWallSeconds} s` : ""],
-    [`${size}: peak RSS`, `${w.peakRssMb} MB (${w.rssBeforeFleetMb} MB before the fleet is built)`, tracked ? `< ${TARGETS.engine10kPeakRssMb} MB` : ""],
-    [`${size}: makespan ÷ lower bound`, `${p.makespanOverLowerBound.toFixed(5)} (${p.makespanHours} h / ${p.lowerBoundHours} h)`, `≤ ${TARGETS.makespanOverLowerBound}`],
+    [`${size}: wall time`, `${w.wallSeconds.toFixed(2)} s (${p.wallSeconds.toFixed(2)} s without windows)`, `${perMember(w.wallSeconds, e.members)} (${perMember(p.wallSeconds, e.members)})`, tracked ? `< ${TARGETS.engine10kWallSeconds} s` : ""],
+    [`${size}: peak RSS`, `${w.peakRssMb} MB (${w.rssBeforeFleetMb} MB before the fleet is built)`, "", tracked ? `< ${TARGETS.engine10kPeakRssMb} MB` : ""],
+    [`${size}: makespan ÷ lower bound`, `${p.makespanOverLowerBound.toFixed(5)} (${p.makespanHours} h / ${p.lowerBoundHours} h)`, "", `≤ ${TARGETS.makespanOverLowerBound}`],
   ];
+}
+
+function simulateRow(f: SimulateFigures): Row {
+  const target =
+    f.members === 10_000 ? `< ${TARGETS.simulate10kWallSeconds} s` : f.members === 100_000 ? `< ${TARGETS.simulate100kWallSeconds} s, < ${count(TARGETS.simulate100kPeakRssMb)} MB` : "";
+  return [`\`simulate --json\`, ${SHAPE_LABELS[f.shape]}, ${count(f.members)} members`, `${f.wallSeconds.toFixed(2)} s, peak RSS ${count(f.peakRssMb)} MB`, `${f.microsecondsPerMember} µs`, target];
 }
 
 function rows(f: BenchFigures): Row[] {
   const { provider: p, arm: a } = f;
   return [
     ...f.engine.flatMap(engineRows),
-    ["`__provider` size (UpdateRun / UpdateStrategy)", `${count(p.updateRunProviderBytes)} / ${count(p.updateStrategyProviderBytes)} bytes`, `≤ ${count(TARGETS.providerBytes)} bytes`],
-    [`Check of a ${count(p.checkMembers)}-member run: simulator (validation + plan) / Azure (validation)`, `${p.simulatorCheckMs} ms / ${p.azureCheckMs} ms`, ""],
-    [`status output of a completed ${count(p.runMembers)}-member run, per member`, `${count(p.statusBytesPerMember)} bytes (all outputs: ${count(p.outputsBytesPerMember)} bytes)`, ""],
-    [`create of that run through the provider, simulator at time scale 10⁶: wall time`, `${p.runWallSeconds.toFixed(1)} s`, ""],
-    [`ARM run: ${a.members} members against the emulator, throttling on`, `${a.upgraded}/${a.members} upgraded, ${a.state}, ${a.makespanMinutes} simulated min at ${a.msPerSimulatedMinute} ms/min`, "Completed"],
-    ["ARM requests per upgraded member", `${a.requestsPerUpgradedMember} (${count(a.requests.GET)} GET / ${count(a.requests.PUT)} PUT / ${count(a.requests.POST)} POST)`, ""],
-    ["ARM 429s seen (all retried by the SDK)", `${a.throttled}`, ""],
-    ["ARM run wall time", `${(a.wallMs / 1000).toFixed(1)} s`, `< ${TARGETS.armWallSeconds} s`],
+    ...f.simulate.map(simulateRow),
+    ["`__provider` size (UpdateRun / UpdateStrategy)", `${count(p.updateRunProviderBytes)} / ${count(p.updateStrategyProviderBytes)} bytes`, "", `≤ ${count(TARGETS.providerBytes)} bytes`],
+    [`Check of a ${count(p.checkMembers)}-member run: simulator (validation + plan) / Azure (validation)`, `${p.simulatorCheckMs} ms / ${p.azureCheckMs} ms`, "", ""],
+    [`status output of a completed ${count(p.runMembers)}-member run, per member`, `${count(p.statusBytesPerMember)} bytes (all outputs: ${count(p.outputsBytesPerMember)} bytes)`, "", ""],
+    [`create of that run through the provider, simulator at time scale 10⁶: wall time`, `${p.runWallSeconds.toFixed(1)} s`, "", ""],
+    [`ARM run: ${a.members} members against the emulator, throttling on`, `${a.upgraded}/${a.members} upgraded, ${a.state}, ${a.makespanMinutes} simulated min at ${a.msPerSimulatedMinute} ms/min`, "", "Completed"],
+    ["ARM requests per upgraded member", `${a.requestsPerUpgradedMember} (${count(a.requests.GET)} GET / ${count(a.requests.PUT)} PUT / ${count(a.requests.POST)} POST)`, "", ""],
+    ["ARM 429s seen (all retried by the SDK)", `${a.throttled}`, "", ""],
+    ["ARM run wall time", `${(a.wallMs / 1000).toFixed(1)} s`, "", `< ${TARGETS.armWallSeconds} s`],
   ];
 }
 
 /** A Markdown table, so the printed table can be pasted into the README as it is. */
 export function formatTable(figures: BenchFigures): string {
-  const all: Row[] = [["figure", "measured", "target"], ...rows(figures)];
-  const widths = [0, 1, 2].map((c) => Math.max(...all.map((r) => r[c as 0 | 1 | 2].length)));
+  const all: Row[] = [["figure", "measured", "per member", "target"], ...rows(figures)];
+  const widths = [0, 1, 2, 3].map((c) => Math.max(...all.map((r) => r[c as 0 | 1 | 2 | 3].length)));
   const line = (r: readonly string[]) => `| ${r.map((cell, c) => cell.padEnd(widths[c] as number)).join(" | ")} |`;
   const [header, ...body] = all;
   return [line(header as Row), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");

@@ -13,6 +13,7 @@ import { fanOut } from "../events/sink";
 import { closeEventSinks, openEventSinks, type EventSinkFlags } from "./eventSinks";
 import { EXIT_INVALID_INPUT, InputError, readInput, reportInputProblem, printable } from "./input";
 import { renderTree } from "./render";
+import { writeJson } from "./jsonStream";
 
 export interface CommandIO {
   stdout: (text: string) => void;
@@ -65,7 +66,7 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
   for (const m of report.excludedMembers) io.stderr(`warning: member '${m.name}' is left out of the run: ${m.reason}\n`);
   for (const a of report.refusedActions) io.stderr(`warning: action at ${a.at} refused: ${a.message}\n`);
   const requests = "requests" in report ? { requests: report.requests } : {};
-  if (options.json === true) io.stdout(`${JSON.stringify({ ...report.result, ...requests }, null, 2)}\n`);
+  if (options.json === true) writeJson({ ...report.result, ...requests }, io.stdout);
   else io.stdout(`${renderTree(report.result.status, SCENARIO_RUN_NAME)}\n`);
   // After the result is out: a slow or dead webhook delays the exit by its flush bound, not the output.
   await closeEventSinks(sinks, io);
@@ -92,7 +93,7 @@ async function simulateChainCommand(
     return EXIT_INVALID_INPUT;
   }
   for (const warning of report.warnings) io.stderr(`warning: ${warning}\n`);
-  if (options.json === true) io.stdout(`${JSON.stringify(report.result, null, 2)}\n`);
+  if (options.json === true) writeJson(report.result, io.stdout);
   else io.stdout(`${report.result.runs.map((run) => renderTree(run.status, run.name)).join("\n\n")}\n`);
   await closeEventSinks(sinks, io);
   return 0;

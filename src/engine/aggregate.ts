@@ -4,7 +4,7 @@
  * change and records what changed.
  */
 import type { UpdateState } from "../model/status";
-import { isDone } from "./runState";
+import { countStates, type StateCounts } from "./tally";
 
 /** Where the run's halt is: none, draining in-flight upgrades (Stopping), or done (Stopped). */
 export type HaltPhase = "none" | "halting" | "halted";
@@ -16,26 +16,21 @@ export type HaltPhase = "none" | "halting" | "halted";
  * Running if a child runs; Pending if every unfinished child is Pending or NotStarted; else Running.
  */
 export function aggregateChildren(children: readonly UpdateState[], started: boolean, halt: HaltPhase): UpdateState {
-  let failed = false;
-  let allSkipped = children.length > 0;
-  let allDone = true;
-  let running = false;
-  let allWaiting = true; // every unfinished child is Pending or NotStarted
-  for (const child of children) {
-    if (child === "Failed") failed = true;
-    if (child !== "Skipped") allSkipped = false;
-    if (!isDone(child)) allDone = false;
-    if (child === "Running" || child === "Stopping") running = true;
-    if (!isDone(child) && child !== "Pending" && child !== "NotStarted") allWaiting = false;
-  }
-  if (failed) return "Failed";
-  if (allSkipped) return "Skipped";
-  if (allDone && (started || children.length > 0)) return "Completed";
+  return aggregateCounts(countStates(children), started, halt);
+}
+
+/** `aggregateChildren` from how many children are in each state (what `RunTally` keeps). */
+export function aggregateCounts(c: StateCounts, started: boolean, halt: HaltPhase): UpdateState {
+  const done = c.Completed + c.Skipped;
+  if (c.Failed > 0) return "Failed";
+  if (c.total > 0 && c.Skipped === c.total) return "Skipped";
+  if (done === c.total && (started || c.total > 0)) return "Completed";
   if (!started) return "NotStarted";
   if (halt === "halting") return "Stopping";
   if (halt === "halted") return "Stopped";
-  if (running) return "Running";
-  if (allWaiting) return "Pending";
+  if (c.Running + c.Stopping > 0) return "Running";
+  // Every unfinished child is Pending or NotStarted.
+  if (c.total - done - c.Pending - c.NotStarted === 0) return "Pending";
   return "Running";
 }
 

@@ -6,6 +6,9 @@ import type { ClusterBackend, ClusterInfo, MemberRef, ProbeResult, RegionOffer }
 import { WindowTracker } from "./priority";
 import type { GroupRunState, MemberRunState, RunState, StageRunState } from "./runState";
 import { Transitions, type EventSink } from "./transitions";
+import { InFlight } from "./inFlight";
+import { GroupQueue, isCandidate } from "./readyQueue";
+import { RunTally } from "./tally";
 
 export interface EngineOptions {
   /** Receives every state change. */
@@ -46,7 +49,11 @@ export class EngineContext {
   /** Per group: earliest instant it may have something to start (0 = look now). */
   readonly groupDueAt = new Map<GroupRunState, number>();
   /** Members whose upgrade is in flight. */
-  readonly inFlight = new Set<MemberPlace>();
+  readonly inFlight = new InFlight();
+  /** Counts by state per group and stage, and the groups to aggregate again (rebuilt here on resume). */
+  readonly tally: RunTally;
+  /** Per group: its candidates in SPEC §3.3 order (rebuilt here on resume). */
+  private readonly queues = new Map<GroupRunState, GroupQueue>();
 
   constructor(
     readonly run: RunState,
@@ -54,11 +61,27 @@ export class EngineContext {
     readonly options: EngineOptions,
   ) {
     this.transitions = new Transitions(options.onEvent);
+    this.tally = new RunTally(run);
+    this.transitions.onChange = (node, from, to) => this.tally.changed(node, from, to);
+    this.tally.onCandidate = (member, group) => this.queue(group).invalidate(member);
     for (const stage of run.stages) {
       for (const group of stage.groups) {
-        for (const member of group.members) if (member.state === "Running") this.inFlight.add({ stage, group, member });
+        const queue = this.queue(group);
+        for (const member of group.members) {
+          if (member.state === "Running") this.inFlight.add({ stage, group, member });
+          if (isCandidate(member)) queue.invalidate(member);
+        }
       }
     }
+  }
+
+  queue(group: GroupRunState): GroupQueue {
+    let queue = this.queues.get(group);
+    if (queue === undefined) {
+      queue = new GroupQueue((member) => this.tally.memberIndex.get(member) as number);
+      this.queues.set(group, queue);
+    }
+    return queue;
   }
 
   ref(member: MemberRunState): MemberRef {
@@ -84,6 +107,7 @@ export class EngineContext {
   /** Mark a group as having something new to look at. */
   touch(group: GroupRunState): void {
     this.groupDueAt.set(group, 0);
+    this.tally.markGroupDirty(group);
   }
 
   pollInterval(): number {

@@ -29,6 +29,7 @@ export function startRun(ctx: EngineContext, now: number): void {
   const run = ctx.run;
   if (run.control === "Running" || run.state === "Completed" || run.state === "Skipped") return;
   run.control = "Running";
+  ctx.tally.markAllDirty(run);
   delete run.haltReason;
   if (run.startTime === undefined) run.startTime = now;
   for (const stage of run.stages) {

@@ -13,6 +13,7 @@ import { reconcile, type ReconcileResult } from "./execute";
 import { planRun, type PlanInput } from "./plan";
 import { allGates, type RunState } from "./runState";
 import { renderStatus } from "./status";
+import { appliedNodeImageVersions, failedMembers, type FailedMember } from "./results";
 
 export class UpdateRunEngine {
   private readonly ctx: EngineContext;
@@ -93,6 +94,11 @@ export class UpdateRunEngine {
 
   snapshot(): RunState {
     return structuredClone(this.ctx.run);
+  }
+
+  /** What the run leaves for the next one (`results.ts`), read from the live state, not a copy of it. */
+  results(): { failedMembers: FailedMember[]; appliedNodeImageVersions: Array<{ version: string }> } {
+    return { failedMembers: failedMembers(this.ctx.run), appliedNodeImageVersions: appliedNodeImageVersions(this.ctx.run) };
   }
 
   /** Members left out of the run because their group is in no stage (SPEC §2 warning). */

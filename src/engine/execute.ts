@@ -12,7 +12,7 @@ import { refreshGroup, refreshRun, refreshStage, hasWait } from "./refresh";
 import { startHalt } from "./halt";
 import { reachGates } from "./gates";
 import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
-import { groupExceeded, stageExceeded } from "./tolerance";
+import { groupExceedsWith, stageExceedsWith } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 
@@ -36,35 +36,43 @@ export async function reconcile(ctx: EngineContext, now: number, mode: "act" | "
 
 /** SPEC §3.5, §3.7: a started upgrade is followed to its end; a failure halts the run. */
 async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
-  for (const place of [...ctx.inFlight]) {
-    const { member } = place;
-    if ((member.checkAgainAt ?? now) > now) continue;
-    if (member.verification === undefined) {
-      const op = await ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
-      if (op.status === "InProgress") {
-        member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
-        continue;
-      }
-      if (op.status === "Failed") {
-        endFollowing(ctx, place);
-        failMember(ctx, place, op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" }, now);
-        continue;
-      }
+  const due = ctx.inFlight.due(now);
+  try {
+    for (const place of due) await followUpgrade(ctx, place, now);
+  } finally {
+    // Queued again under their new `checkAgainAt` (or the old one, if a backend call threw).
+    for (const place of due) ctx.inFlight.reschedule(place);
+  }
+}
+
+/** One in-flight member whose `checkAgainAt` has come. */
+async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number): Promise<void> {
+  const { member } = place;
+  if (member.verification === undefined) {
+    const op = await ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
+    if (op.status === "InProgress") {
+      member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
+      return;
     }
-    // Issue 5: the upgrade succeeded; verify the member's health before it counts as Completed.
-    const verdict = await verifyStep(ctx, place, now);
-    if (verdict.kind === "later") {
-      member.checkAgainAt = verdict.at;
-      member.message = verdict.message;
-      continue;
+    if (op.status === "Failed") {
+      endFollowing(ctx, place);
+      failMember(ctx, place, op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" }, now);
+      return;
     }
-    endFollowing(ctx, place);
-    if (verdict.kind === "unhealthy") {
-      failMember(ctx, place, { code: HEALTH_CHECK_FAILED, message: verdict.message }, now, verdict.message);
-    } else {
-      delete member.message;
-      ctx.transitions.transition(member, "Completed", now, "member", member.name);
-    }
+  }
+  // Issue 5: the upgrade succeeded; verify the member's health before it counts as Completed.
+  const verdict = await verifyStep(ctx, place, now);
+  if (verdict.kind === "later") {
+    member.checkAgainAt = verdict.at;
+    member.message = verdict.message;
+    return;
+  }
+  endFollowing(ctx, place);
+  if (verdict.kind === "unhealthy") {
+    failMember(ctx, place, { code: HEALTH_CHECK_FAILED, message: verdict.message }, now, verdict.message);
+  } else {
+    delete member.message;
+    ctx.transitions.transition(member, "Completed", now, "member", member.name);
   }
 }
 
@@ -87,7 +95,8 @@ function failMember(ctx: EngineContext, place: MemberPlace, error: { code: strin
   member.message = message ?? `Upgrade failed: ${error.message} (${error.code})`;
   ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error });
   ctx.touch(group);
-  if (groupExceeded(group) || stageExceeded(stage)) startHalt(ctx, "failure", now);
+  const failures = (g: GroupRunState) => ctx.tally.memberCounts(g).Failed;
+  if (groupExceedsWith(group, failures(group)) || stageExceedsWith(stage, failures, ctx.tally.stageFailures(stage))) startHalt(ctx, "failure", now);
 }
 
 /** The stage being worked on: the first one not Completed or Skipped. */
@@ -133,9 +142,10 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
 /** A group whose members have all finished reaches its after-gates; it is done once they pass. */
 function passGroupEnd(ctx: EngineContext, group: GroupRunState, now: number): void {
   if (isFinished(group.state) || group.afterGates === undefined) return;
-  if (!group.members.every((m) => isFinished(m.state)) || groupExceeded(group)) return;
+  const members = ctx.tally.memberCounts(group);
+  if (members.Completed + members.Skipped + members.Failed !== members.total || groupExceedsWith(group, members.Failed)) return;
   // A group whose members were all skipped has its gates skipped by `refreshGroup` (G7).
-  if (!group.members.every((m) => m.state === "Skipped")) reachGates(ctx, group.afterGates, now);
+  if (members.Skipped !== members.total) reachGates(ctx, group.afterGates, now);
   refreshGroup(ctx, group, now);
 }
 
@@ -178,36 +188,31 @@ function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolea
  * capped stage is shared fairly; a group that has nothing to start now drops out of this pass.
  */
 async function fillStage(ctx: EngineContext, stage: StageRunState, now: number): Promise<void> {
-  // Counted from the in-flight set, not by scanning the stage's members on every pass.
-  const running = new Map<GroupRunState, number>();
-  let stageRunning = 0;
-  for (const place of ctx.inFlight) {
-    if (place.stage !== stage) continue;
-    running.set(place.group, (running.get(place.group) ?? 0) + 1);
-    stageRunning++;
-  }
+  // Kept by the in-flight set as members start and end, not counted on every pass.
+  const running = (group: GroupRunState) => ctx.inFlight.runningIn(group);
   const cap = stage.maxConcurrency ?? Number.POSITIVE_INFINITY;
   // Issue 5: a group's before-gates hold only that group.
   const open = stage.groups.filter((g) => !isFinished(g.state) && (ctx.groupDueAt.get(g) ?? 0) <= now && reachGates(ctx, g.beforeGates, now));
   const decidedThisPass = new Set<MemberRunState>();
   const exhausted = new Set<GroupRunState>();
 
-  while (stageRunning < cap && open.length > 0 && ctx.run.control === "Running") {
+  // Running members per open group, side by side with `open`: only a start in this loop changes them.
+  const counts = open.map(running);
+  while (ctx.inFlight.runningInStage(stage) < cap && open.length > 0 && ctx.run.control === "Running") {
     let best = 0;
-    for (let i = 1; i < open.length; i++) if ((running.get(open[i] as GroupRunState) ?? 0) < (running.get(open[best] as GroupRunState) ?? 0)) best = i;
+    for (let i = 1; i < counts.length; i++) if ((counts[i] as number) < (counts[best] as number)) best = i;
     const group = open[best] as GroupRunState;
-    if ((running.get(group) ?? 0) >= group.maxConcurrency) {
+    if ((counts[best] as number) >= group.maxConcurrency) {
       open.splice(best, 1);
+      counts.splice(best, 1);
       continue;
     }
     const started = await startNextMember(ctx, stage, group, now, decidedThisPass);
-    if (started) {
-      running.set(group, (running.get(group) ?? 0) + 1);
-      stageRunning++;
-    } else {
+    if (!started) {
       open.splice(best, 1);
+      counts.splice(best, 1);
       exhausted.add(group);
-    }
+    } else counts[best] = running(group);
     refreshGroup(ctx, group, now);
   }
   // Groups that ran out of startable members sleep until their earliest Pending member may start.
@@ -229,18 +234,14 @@ async function startNextMember(
   now: number,
   decidedThisPass: Set<MemberRunState>,
 ): Promise<boolean> {
-  const candidates: Array<{ member: MemberRunState; rank: number; index: number }> = [];
   const type = ctx.run.managedClusterUpdate.upgrade.type;
-  for (let index = 0; index < group.members.length; index++) {
-    const member = group.members[index] as MemberRunState;
-    if ((member.state !== "NotStarted" && member.state !== "Pending") || decidedThisPass.has(member)) continue;
+  const queue = ctx.queue(group);
+  // The group's candidates, not decided yet in this pass, in SPEC §3.3 order (`readyQueue.ts`).
+  await queue.update(now, decidedThisPass, async (member) => {
     const cluster = await ctx.cluster(member, false);
-    const rank = ctx.windows.priorityClass(member.name, relevantWindow(cluster.maintenanceConfigurations, type), now);
-    candidates.push({ member, rank, index });
-  }
-  candidates.sort((a, b) => a.rank - b.rank || a.index - b.index);
-
-  for (const { member } of candidates) {
+    return ctx.windows.rank(member.name, relevantWindow(cluster.maintenanceConfigurations, type), now);
+  });
+  for (let member = queue.next(); member !== undefined; member = queue.next()) {
     decidedThisPass.add(member);
     const cluster = await ctx.cluster(member, true);
     const offer = await ctx.offer(cluster.region);
@@ -330,8 +331,12 @@ function describeRequest(request: { type: string; kubernetesVersion?: string; no
 
 /** The earliest instant anything can change without a user action. */
 function wakeAt(ctx: EngineContext, now: number): ReconcileResult {
-  let next = Number.POSITIVE_INFINITY;
-  for (const { member } of ctx.inFlight) next = Math.min(next, member.checkAgainAt ?? now + ctx.pollInterval());
+  let next = ctx.inFlight.earliest();
+  if (next === Number.NEGATIVE_INFINITY) {
+    // A member with no `checkAgainAt` (a journal from before it was kept) is looked at after a poll interval.
+    next = Number.POSITIVE_INFINITY;
+    for (const { member } of ctx.inFlight) next = Math.min(next, member.checkAgainAt ?? now + ctx.pollInterval());
+  }
   if (ctx.run.control === "Running") {
     const stage = ctx.run.stages[currentStageIndex(ctx)];
     if (stage !== undefined) {

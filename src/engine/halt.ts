@@ -14,6 +14,7 @@ export function startHalt(ctx: EngineContext, reason: "stop" | "failure", now: n
   }
   run.control = "Halting";
   run.haltReason = reason;
+  ctx.tally.markAllDirty(run);
   for (const stage of run.stages) {
     for (const group of stage.groups) {
       for (const member of group.members) {

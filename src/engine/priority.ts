@@ -34,10 +34,18 @@ export class WindowTracker {
   }
 
   priorityClass(member: string, window: MaintenanceWindow | undefined, now: number): PriorityClass {
-    if (window === undefined) return 3;
+    return this.rank(member, window, now).rank;
+  }
+
+  /**
+   * The class at `now`, and the first instant it may differ: when the interval is passed (and this
+   * tracker would compute another), when the next opening comes within `SOON_MS`, or when it opens.
+   */
+  rank(member: string, window: MaintenanceWindow | undefined, now: number): { rank: PriorityClass; until: number } {
+    if (window === undefined) return { rank: 3, until: Number.POSITIVE_INFINITY };
     const interval = this.interval(member, window, now);
-    if (interval === undefined) return 4;
-    if (interval.start <= now) return 1;
-    return interval.start - now <= SOON_MS ? 2 : 4;
+    if (interval === undefined) return { rank: 4, until: Number.POSITIVE_INFINITY };
+    if (interval.start <= now) return { rank: 1, until: interval.end };
+    return interval.start - now <= SOON_MS ? { rank: 2, until: interval.start } : { rank: 4, until: interval.start - SOON_MS };
   }
 }

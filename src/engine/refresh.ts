@@ -3,12 +3,12 @@
  * Also finishes a halt (SPEC §3.7, §3.8): once nothing is in flight, the run is Stopped or Failed.
  */
 import type { ErrorDetail } from "../model/status";
-import { aggregateChildren, aggregateRun, type HaltPhase } from "./aggregate";
+import { aggregateCounts, aggregateRun, type HaltPhase } from "./aggregate";
 import type { EngineContext } from "./context";
-import { isDone, isFinished, type GateRunState, type GroupRunState, type StageRunState } from "./runState";
-import { groupExceedsWith, stageFailureCount, stageOwnLimitExceeded } from "./tolerance";
+import type { GateRunState, GroupRunState, StageRunState } from "./runState";
+import type { StateCounts } from "./tally";
+import { groupExceedsWith, stageFailureCount, stageOwnLimitExceededWith } from "./tolerance";
 import { skipGates } from "./gates";
-import type { UpdateState } from "../model/status";
 
 export function haltPhase(ctx: EngineContext): HaltPhase {
   switch (ctx.run.control) {
@@ -30,58 +30,69 @@ export function hasWait(stage: StageRunState): boolean {
  * Gates that still matter to their item's state: a passed (Completed) gate changes nothing, an
  * unapproved one holds its item (Pending), a skipped one counts as skipped.
  */
-function gateStates(gates: GateRunState[] | undefined): UpdateState[] {
-  return (gates ?? []).filter((g) => g.state !== "Completed").map((g) => g.state);
+function addGateStates(counts: StateCounts, gates: GateRunState[] | undefined): void {
+  for (const g of gates ?? []) {
+    if (g.state === "Completed") continue;
+    counts[g.state]++;
+    counts.total++;
+  }
 }
 
 /**
  * A group over its members and gates (SPEC §4, issue 5): failures within `maxAllowedFailures` count
- * as finished members; one more than that fails the group.
+ * as finished members; one more than that fails the group. From the group's counts by state, kept
+ * as members change (`RunTally`): this runs after every change in the group (the engine's hot path).
  */
 export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: number): void {
-  // One pass over the members: this runs after every change in the group (the engine's hot path).
-  let failed = 0;
-  let allSkipped = group.members.length > 0;
-  let allFinished = true;
-  for (const m of group.members) {
-    if (m.state === "Failed") failed++;
-    if (m.state !== "Skipped") allSkipped = false;
-    if (!isFinished(m.state)) allFinished = false;
-  }
+  const members = ctx.tally.memberCounts(group);
+  const failed = members.Failed;
+  const allSkipped = members.total > 0 && members.Skipped === members.total;
+  const allFinished = members.Completed + members.Skipped + members.Failed === members.total;
   // G7: a group whose members were all skipped needs no approval.
   if (allSkipped) {
     skipGates(ctx, group.beforeGates, now, "Group skipped: no approval needed.");
     skipGates(ctx, group.afterGates, now, "Group skipped: no approval needed.");
   }
   // Within tolerance (issue 5) a failed member counts as finished; one more fails the group.
-  const exceeded = groupExceedsWith(group, failed);
-  const children: UpdateState[] = failed === 0 || exceeded ? group.members.map((m) => m.state) : group.members.map((m) => (m.state === "Failed" ? "Completed" : m.state));
-  children.push(...gateStates(group.beforeGates));
-  if (allFinished) children.push(...gateStates(group.afterGates));
-  const state = aggregateChildren(children, group.startTime !== undefined, haltPhase(ctx));
+  const children = { ...members };
+  if (failed > 0 && !groupExceedsWith(group, failed)) {
+    children.Completed += failed;
+    children.Failed = 0;
+  }
+  addGateStates(children, group.beforeGates);
+  if (allFinished) addGateStates(children, group.afterGates);
+  const state = aggregateCounts(children, group.startTime !== undefined, haltPhase(ctx));
   const error = state === "Failed" ? summarize(group.members.filter((m) => m.state === "Failed").map((m) => ({ name: m.name, error: m.error })), "Member") : undefined;
   ctx.transitions.transition(group, state, now, "group", group.name, undefined, error);
 }
 
+/** A stage over its groups, wait and gates; only the groups something touched are aggregated again. */
 export function refreshStage(ctx: EngineContext, stage: StageRunState, now: number): void {
-  for (const group of stage.groups) refreshGroup(ctx, group, now);
+  for (const group of ctx.tally.takeDirty(stage)) refreshGroup(ctx, group, now);
+  const groups = ctx.tally.groupCounts(stage);
   // G7: nor does a stage whose groups were all skipped, whoever skipped them.
-  if (stage.groups.every((g) => g.state === "Skipped")) {
+  if (groups.Skipped === groups.total) {
     skipGates(ctx, stage.beforeGates, now, "Stage skipped: no approval needed.");
     skipGates(ctx, stage.afterGates, now, "Stage skipped: no approval needed.");
   }
-  const children: UpdateState[] = stage.groups.map((g) => g.state);
-  const groupsDone = children.every(isDone) && !children.every((c) => c === "Skipped");
+  const children = { ...groups };
+  const groupsDone = groups.Completed + groups.Skipped === groups.total && groups.Skipped !== groups.total;
   // The wait and the after-gates count once they matter: they keep a stage whose groups are done from completing.
-  if (hasWait(stage) && groupsDone) children.push(stage.wait.state);
-  if (groupsDone) children.push(...gateStates(stage.afterGates));
-  children.push(...gateStates(stage.beforeGates));
+  if (hasWait(stage) && groupsDone) {
+    children[stage.wait.state]++;
+    children.total++;
+  }
+  if (groupsDone) addGateStates(children, stage.afterGates);
+  addGateStates(children, stage.beforeGates);
   // A stage's own tolerance (issue 5) can fail it even when each group is within its own.
   // A group past its tolerance is a Failed child already; the stage's own limit is summed only if set.
-  if (stageOwnLimitExceeded(stage)) children.push("Failed");
+  if (stageOwnLimitExceededWith(stage, ctx.tally.stageFailures(stage))) {
+    children.Failed++;
+    children.total++;
+  }
   const halt = haltPhase(ctx);
   if (halt === "halted" && stage.wait.state === "Running") ctx.transitions.transition(stage.wait, "Stopped", now, "wait", stage.name);
-  const state = aggregateChildren(children, stage.startTime !== undefined, halt);
+  const state = aggregateCounts(children, stage.startTime !== undefined, halt);
   const error = state === "Failed" ? (summarize(stage.groups.filter((g) => g.state === "Failed").map((g) => ({ name: g.name, error: g.error })), "Group") ?? toleranceError(stage)) : undefined;
   ctx.transitions.transition(stage, state, now, "stage", stage.name, undefined, error);
 }
@@ -91,6 +102,7 @@ export function refreshRun(ctx: EngineContext, now: number, stages: Iterable<Sta
   const run = ctx.run;
   if (run.control === "Halting" && ctx.inFlight.size === 0) {
     run.control = "Halted";
+    ctx.tally.markAllDirty(run);
     for (const stage of run.stages) refreshStage(ctx, stage, now);
   }
   const state = aggregateRun(

@@ -36,10 +36,20 @@ export function groupExceeded(group: GroupRunState): boolean {
 
 /** The stage's own limit, when it sets one, is past (unset: no limit beyond its groups'). */
 export function stageOwnLimitExceeded(stage: StageRunState): boolean {
-  return stage.maxAllowedFailures !== undefined && stageFailureCount(stage) > stage.maxAllowedFailures;
+  return stageOwnLimitExceededWith(stage, stageFailureCount(stage));
+}
+
+/** `stageOwnLimitExceeded` with the stage's failed members already counted. */
+export function stageOwnLimitExceededWith(stage: StageRunState, failures: number): boolean {
+  return stage.maxAllowedFailures !== undefined && failures > stage.maxAllowedFailures;
 }
 
 /** A group of the stage exceeded its tolerance, or the stage its own. */
 export function stageExceeded(stage: StageRunState): boolean {
-  return stage.groups.some(groupExceeded) || stageOwnLimitExceeded(stage);
+  return stageExceedsWith(stage, groupFailureCount, stageFailureCount(stage));
+}
+
+/** `stageExceeded` with failures counted already (the engine keeps the counts as states change). */
+export function stageExceedsWith(stage: StageRunState, groupFailures: (group: GroupRunState) => number, stageFailures: number): boolean {
+  return stage.groups.some((g) => groupExceedsWith(g, groupFailures(g))) || stageOwnLimitExceededWith(stage, stageFailures);
 }

@@ -21,6 +21,9 @@ export class Transitions {
   private readonly buffer = new Map<Timed, RunEvent>();
   private bufferedAt: number | undefined;
 
+  /** Told of every change as it is made (the engine's `RunTally` keeps its counts with it). */
+  onChange: ((node: Timed, from: UpdateState, to: UpdateState) => void) | undefined;
+
   constructor(private readonly sink: EventSink | undefined) {}
 
   /**
@@ -35,6 +38,7 @@ export class Transitions {
     if (ENDED.has(to)) node.completedTime = now;
     else delete node.completedTime;
     node.state = to;
+    this.onChange?.(node, from, to);
     if (this.sink === undefined) return;
     if (this.bufferedAt !== now) this.flush();
     this.bufferedAt = now;

@@ -15,14 +15,31 @@ export function imageDate(version: string): string {
 
 /** Compare two dotted numeric strings (`202611.24.0`, `1.32.0`) component by component. */
 export function compareDotted(a: string, b: string): number {
-  const pa = a.split(".");
-  const pb = b.split(".");
+  const pa = dottedParts(a);
+  const pb = dottedParts(b);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = Number(pa[i] ?? 0);
-    const y = Number(pb[i] ?? 0);
+    const x = pa[i] ?? 0;
+    const y = pb[i] ?? 0;
     if (x !== y) return x < y ? -1 : 1;
   }
   return 0;
+}
+
+/**
+ * A run compares the same few versions for every member, many times each: their parts are kept
+ * (issue 13). Bounded, so odd inputs cannot grow it without end.
+ */
+const PARTS = new Map<string, number[]>();
+const MAX_PARTS = 10_000;
+
+function dottedParts(version: string): number[] {
+  let parts = PARTS.get(version);
+  if (parts === undefined) {
+    parts = version.split(".").map(Number);
+    if (PARTS.size >= MAX_PARTS) PARTS.clear();
+    PARTS.set(version, parts);
+  }
+  return parts;
 }
 
 /** Newer image of the same family compares greater. */

@@ -12,7 +12,7 @@ import type { PlanInput } from "../engine/plan";
 import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
 import { summarize, type RunSummary } from "../engine/summary";
-import { appliedNodeImageVersions, failedMembers, type FailedMember } from "../engine/results";
+import type { FailedMember } from "../engine/results";
 import { isoInstant } from "../model/common";
 import type { ExcludedMember } from "../model/run";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario, type ScenarioAction } from "../model/scenario";
@@ -89,15 +89,13 @@ export async function runScenario(scenario: Scenario, target: ScenarioTarget): P
     actions: toRunActions(scenario),
     onActionRefused: (action, error) => refusedActions.push({ at: isoInstant(action.at), message: error.message }),
   });
-  // Rendered and copied once each: both walk every member.
+  // Rendered once (it walks every member); the results are read from the run, not from a copy of it.
   const status = engine.status();
-  const state = engine.snapshot();
   return {
     result: { status, summary: summarize(status), clusters: target.clusters(), events },
     excludedMembers: engine.excludedMembers,
     refusedActions,
-    failedMembers: failedMembers(state),
-    appliedNodeImageVersions: appliedNodeImageVersions(state),
+    ...engine.results(),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   type UpgradeRequest,
 } from "../../engine/backend";
 import type { Clock } from "../../engine/clock";
+import { MinHeap } from "../../engine/minHeap";
 import type { Fleet, Region, SimulatedCluster } from "../../model/fleet";
 import { CLUSTER_STOPPED, NOT_FOUND, OPERATION_NOT_ALLOWED, UPGRADE_ABORTED } from "./errorCodes";
 import { FLEET_STATE_FORMAT, initialClusterState, runningOperation, type ClusterState, type FleetState, type OperationRecord } from "./fleetState";
@@ -62,7 +63,9 @@ export class SimulatedFleet implements ClusterBackend {
   private readonly clusters = new Map<string, ClusterEntry>();
   private readonly startCalls: StartUpgradeCall[] = [];
   /** Operations not yet ended, so settling costs the running ones, not the whole fleet. */
-  private readonly running = new Set<{ state: ClusterState; op: OperationRecord }>();
+  private readonly running = new Set<RunningOperation>();
+  /** The same operations by when they end (entries no longer in `running` are skipped), so settling costs the ended ones only. */
+  private readonly endings = new MinHeap<{ at: number; entry: RunningOperation }>((a, b) => a.at - b.at);
   /** Whether the current call changed the state (and so `onStateChange` is due). */
   private changed = false;
 
@@ -75,7 +78,7 @@ export class SimulatedFleet implements ClusterBackend {
       const state = Object.hasOwn(restored, description.name) ? restored[description.name] : undefined;
       const entry = { description, state: state ? structuredClone(state) : initialClusterState(description) };
       this.clusters.set(description.name, entry);
-      for (const op of entry.state.operations) if (op.result === undefined) this.running.add({ state: entry.state, op });
+      for (const op of entry.state.operations) if (op.result === undefined) this.track({ state: entry.state, op });
     }
   }
 
@@ -209,11 +212,19 @@ export class SimulatedFleet implements ClusterBackend {
   }
 
   private settleEndedOperations(now: number): void {
-    for (const entry of this.running) {
-      if (entry.op.endAt > now) continue;
-      this.running.delete(entry);
-      this.finish(entry.state, entry.op);
+    // Each operation changes only its own cluster: the order they are settled in changes nothing.
+    for (;;) {
+      const next = this.endings.peek();
+      if (next === undefined || next.at > now) return;
+      this.endings.pop();
+      if (!this.running.delete(next.entry)) continue;
+      this.finish(next.entry.state, next.entry.op);
     }
+  }
+
+  private track(entry: RunningOperation): void {
+    this.running.add(entry);
+    this.endings.push({ at: entry.op.endAt, entry });
   }
 
   /** End an operation: apply its request, or — when it was set to fail — change nothing. */
@@ -251,7 +262,7 @@ export class SimulatedFleet implements ClusterBackend {
     if (fail !== undefined && (fail.attempts === undefined || failedSoFar < fail.attempts)) op.failWith = { code: fail.code, message: fail.message };
     state.nextOperationNumber += 1;
     state.operations.push(op);
-    this.running.add({ state, op });
+    this.track({ state, op });
     this.changed = true;
     return op;
   }
@@ -307,4 +318,9 @@ function copyRequest(request: UpgradeRequest): UpgradeRequest {
   const copy: UpgradeRequest = { type: request.type, nodeImageVersions: { ...request.nodeImageVersions } };
   if (request.kubernetesVersion !== undefined) copy.kubernetesVersion = request.kubernetesVersion;
   return copy;
+}
+
+interface RunningOperation {
+  state: ClusterState;
+  op: OperationRecord;
 }

@@ -1,0 +1,109 @@
+/**
+ * Per group, its candidates (NotStarted and Pending members) in SPEC §3.3 order — priority class,
+ * then declaration order — kept between passes, so picking the next member costs a heap pop, not a
+ * scan and sort of the whole group.
+ *
+ * A member's class changes only when its window's interval is passed (the `WindowTracker` would look
+ * again), when its next opening comes within `SOON_MS`, or when it opens; each ranked member is
+ * queued with that instant and ranked again at the first pick at or after it. A member is also
+ * ranked again when it becomes a candidate (a retry, a halt) and, after it was decided in a pass
+ * (read fresh, left Pending), at its group's first pick of a later pass. Ranking reads the cached
+ * cluster exactly when a full scan would have (candidates without a cached cluster, in declaration
+ * order), and asks the tracker whenever a scan's answer could differ, so the order and every backend
+ * call are the same as ranking all candidates at every pick.
+ */
+import type { MemberRunState } from "./runState";
+import type { PriorityClass } from "./priority";
+import { MinHeap } from "./minHeap";
+
+/** A member's class at `now` and the first instant it may be different. */
+export interface Rank {
+  rank: PriorityClass;
+  until: number;
+}
+
+interface Queued {
+  member: MemberRunState;
+  index: number;
+  version: number;
+}
+
+interface Change {
+  at: number;
+  member: MemberRunState;
+  version: number;
+}
+
+const byIndex = (a: Queued, b: Queued) => a.index - b.index;
+
+export function isCandidate(member: MemberRunState): boolean {
+  return member.state === "NotStarted" || member.state === "Pending";
+}
+
+export class GroupQueue {
+  /** One heap per priority class (index 0 = class 1), each in declaration order. */
+  private readonly classes = [new MinHeap<Queued>(byIndex), new MinHeap<Queued>(byIndex), new MinHeap<Queued>(byIndex), new MinHeap<Queued>(byIndex)];
+  private readonly changes = new MinHeap<Change>((a, b) => a.at - b.at);
+  /** The version a member is queued under; absent = not queued. */
+  private readonly version = new Map<MemberRunState, number>();
+  private nextVersion = 0;
+  /** To rank at the next pick. */
+  private readonly stale = new Set<MemberRunState>();
+  /** Decided in the pass `deferredPass`: ranked again at the first pick of another pass. */
+  private deferred: MemberRunState[] = [];
+  private deferredPass: object | undefined;
+
+  constructor(private readonly indexOf: (member: MemberRunState) => number) {}
+
+  /** Rank `member` again at the next pick (it became a candidate, or what its rank depends on changed). */
+  invalidate(member: MemberRunState): void {
+    this.stale.add(member);
+  }
+
+  /**
+   * Bring the order up to date at `now` before a pick in pass `pass` (members decided in it are not
+   * candidates again until another pass): rank the stale members and those whose rank may have
+   * changed, in declaration order.
+   */
+  async update(now: number, pass: object, rank: (member: MemberRunState) => Promise<Rank>): Promise<void> {
+    if (this.deferredPass !== pass && this.deferred.length > 0) {
+      for (const member of this.deferred) this.stale.add(member);
+      this.deferred = [];
+    }
+    this.deferredPass = pass;
+    for (;;) {
+      const top = this.changes.peek();
+      if (top === undefined || top.at > now) break;
+      this.changes.pop();
+      if (this.version.get(top.member) === top.version) this.stale.add(top.member);
+    }
+    if (this.stale.size === 0) return;
+    const members = [...this.stale].filter(isCandidate);
+    this.stale.clear();
+    members.sort((a, b) => this.indexOf(a) - this.indexOf(b));
+    for (const member of members) {
+      const { rank: cls, until } = await rank(member);
+      const version = this.nextVersion++;
+      this.version.set(member, version);
+      (this.classes[cls - 1] as MinHeap<Queued>).push({ member, index: this.indexOf(member), version });
+      if (until !== Number.POSITIVE_INFINITY) this.changes.push({ at: until, member, version });
+    }
+  }
+
+  /** Take the first candidate in order (it is decided now: not a candidate again in this pass). */
+  next(): MemberRunState | undefined {
+    for (const heap of this.classes) {
+      for (;;) {
+        const top = heap.peek();
+        if (top === undefined) break;
+        heap.pop();
+        if (this.version.get(top.member) !== top.version) continue;
+        this.version.delete(top.member);
+        if (!isCandidate(top.member)) continue;
+        this.deferred.push(top.member);
+        return top.member;
+      }
+    }
+    return undefined;
+  }
+}
