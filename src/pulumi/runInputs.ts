@@ -9,6 +9,8 @@ import { crossValidateRun } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";
 import { UpdateRunStrategySchema, allGateIds } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
+import { FLEET_CHILD_NAME, FleetIdSchema, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
+import { unsupportedInRun } from "../backends/azureFleet/unsupported";
 import { containsUnknown, dropIssuesUnderUnknowns } from "./unknowns";
 
 export const RUN_STATES = ["Running", "Stopped", "NotStarted"] as const;
@@ -36,17 +38,37 @@ export const AzureBackendSchema = z.strictObject({
   pollIntervalSeconds: z.strictObject({ initial: z.number().positive(), steady: z.number().positive() }).optional(),
 });
 
+/**
+ * Issue 12: Azure Kubernetes Fleet Manager runs the update server-side; the client creates (or
+ * attaches to) the fleet's update run, starts, stops and skips it, and follows it with GETs.
+ * Credentials exactly as the azure backend's.
+ */
+export const AzureFleetBackendSchema = z.strictObject({
+  /** ARM id of the `Microsoft.ContainerService/fleets` resource. */
+  fleetId: FleetIdSchema,
+  endpoint: AzureBackendSchema.shape.endpoint,
+  trustedCaFile: AzureBackendSchema.shape.trustedCaFile,
+  credential: AzureBackendSchema.shape.credential,
+  /** Seconds between GETs of the run while following it (default 60: 60 reads an hour). */
+  pollIntervalSeconds: z.number().positive("must be greater than 0").optional(),
+});
+
+const LOOPBACK_ENDPOINT = /^https:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/;
+
 export const BackendConfigSchema = z
   .strictObject({
     simulator: SimulatorBackendSchema.optional(),
     azure: AzureBackendSchema.optional(),
+    azureFleet: AzureFleetBackendSchema.optional(),
   })
   .superRefine((backend, ctx) => {
-    const chosen = [backend.simulator, backend.azure].filter((b) => b !== undefined).length;
-    if (chosen !== 1) ctx.addIssue({ code: "custom", message: "set exactly one of simulator, azure" });
-    const endpoint = backend.azure?.endpoint;
-    if (backend.azure?.credential === "emulator" && (endpoint === undefined || !/^https:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(endpoint))) {
-      ctx.addIssue({ code: "custom", path: ["azure", "credential"], message: "emulator credentials are only accepted with an endpoint on https://127.0.0.1 or https://localhost" });
+    const chosen = [backend.simulator, backend.azure, backend.azureFleet].filter((b) => b !== undefined).length;
+    if (chosen !== 1) ctx.addIssue({ code: "custom", message: "set exactly one of simulator, azure, azureFleet" });
+    for (const key of ["azure", "azureFleet"] as const) {
+      const endpoint = backend[key]?.endpoint;
+      if (backend[key]?.credential === "emulator" && (endpoint === undefined || !LOOPBACK_ENDPOINT.test(endpoint))) {
+        ctx.addIssue({ code: "custom", path: [key, "credential"], message: "emulator credentials are only accepted with an endpoint on https://127.0.0.1 or https://localhost" });
+      }
     }
   });
 export type BackendConfig = z.infer<typeof BackendConfigSchema>;
@@ -88,13 +110,24 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
   const issues = parsed.success ? [] : toFieldIssues(parsed.error);
   if (parsed.success && !containsUnknown(inputs)) {
     const { strategy, members, backend } = parsed.data;
-    issues.push(...crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues);
+    // On azureFleet a program may list no members (the fleet's are used): the fleet's members are
+    // checked against the strategy when they are read (`checkFleetRun`).
+    const fleetMembersLater = backend.azureFleet !== undefined && members.length === 0;
+    if (!fleetMembersLater) issues.push(...crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues);
     const gates = new Set(allGateIds(strategy));
     parsed.data.approvals.forEach((id, i) => {
       if (gates.has(id)) return;
       const known = gates.size === 0 ? "the strategy has no gates" : `its gates: ${[...gates].join(", ")}`;
       issues.push({ path: `approvals[${i}]`, message: `no gate '${id}' in this run (${known})` });
     });
+    if (backend.azureFleet !== undefined) {
+      // Issue 12: the run's name is the fleet's update run's name (an ARM child resource name).
+      const name = parsed.data.runName;
+      if (name.length > MAX_FLEET_CHILD_NAME || !FLEET_CHILD_NAME.test(name)) {
+        issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${name}'` });
+      }
+      issues.push(...unsupportedInRun({ members, approvals: parsed.data.approvals, ...(strategy === undefined ? {} : { strategy }) }));
+    }
     if (backend.azure !== undefined) {
       members.forEach((m, i) => {
         if (m.clusterResourceId === undefined) issues.push({ path: `members[${i}].clusterResourceId`, message: "is required with the Azure backend" });

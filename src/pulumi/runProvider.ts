@@ -14,12 +14,19 @@ import type { RunState } from "../engine/runState";
 import { printPlanSummary } from "../plan/forRun";
 import { canonicalJson } from "./journal";
 import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs } from "./runInputs";
+import { containsUnknown } from "./unknowns";
+import { deleteFleetRun } from "./fleetRunSession";
+import { checkFleetRun } from "../session/fleetSession";
+import { openFleetClient } from "../session/openFleet";
 import { RunNotFinishedError, forgetRun, observeRun, runSession, type UpdateRunOutputs } from "./runSession";
 
 type Props = Record<string, unknown>;
 
 export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
   const failures = checkRunInputs(news).map((issue) => ({ property: issue.path, reason: issue.message }));
+  // Issue 12: on Fleet Manager, Check reads the fleet's members (a listed member not in the fleet, or
+  // in another group, is a failure naming it).
+  if (failures.length === 0 && isFleetRun(news) && !containsUnknown(pickInputs(news))) failures.push(...(await checkAgainstFleet(pickInputs(news))));
   // Issue 6: `pulumi preview` shows the plan (stage ETAs, findings) of valid, fully known inputs.
   if (failures.length === 0) await printPlanSummary(news);
   return { inputs: news, failures };
@@ -33,7 +40,8 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<{ cha
   // `pulumi up` even when nothing in the program changed.
   const outcome = (olds.summary as { outcome?: string } | undefined)?.outcome;
   const waiting = outcome === "Pending" && (news.state ?? "Running") === "Running";
-  return { changes: replaces.length > 0 || updates.length > 0 || waiting, replaces, deleteBeforeReplace: false };
+  // Issue 12: the fleet's update run is named after the resource, so the old one goes first.
+  return { changes: replaces.length > 0 || updates.length > 0 || waiting, replaces, deleteBeforeReplace: isFleetRun(news) };
 }
 
 export async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
@@ -44,15 +52,16 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Props }
 
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const parsed = parseInputsOrThrow(news);
-  const { engineState, plan } = olds as Partial<UpdateRunOutputs>;
-  const { outputs } = await runSession(parsed, { id, ...(engineState === undefined ? {} : { engineState }), ...(plan === undefined ? {} : { plan }) }).catch(keepInputs(news));
+  const { engineState, plan, fleetRun } = olds as Partial<UpdateRunOutputs>;
+  const { outputs } = await runSession(parsed, { id, ...(engineState === undefined ? {} : { engineState }), ...(plan === undefined ? {} : { plan }), ...(fleetRun === undefined ? {} : { fleetRun }) }).catch(keepInputs(news));
   return { outs: { ...news, ...outputs } };
 }
 
 export async function read(id: string, props: Props): Promise<{ id: string; props: Props }> {
   const engineState = props.engineState as RunState | undefined;
-  if (engineState === undefined) return { id, props };
-  const outputs = await observeRun(parseInputsOrThrow(props), id, engineState);
+  const fleetRun = props.fleetRun as UpdateRunOutputs["fleetRun"];
+  if (engineState === undefined && fleetRun === undefined) return { id, props };
+  const outputs = await observeRun(parseInputsOrThrow(props), id, engineState, fleetRun);
   return { id, props: { ...props, ...outputs } };
 }
 
@@ -60,6 +69,7 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
 export async function remove(id: string, props: Props): Promise<void> {
   // The journal goes too, so a run created again later with the same inputs is a new run.
   const parsed = UpdateRunInputsSchema.safeParse(pickInputs(props));
+  if (parsed.success && parsed.data.backend.azureFleet !== undefined) return deleteFleetRun(parsed.data);
   if (parsed.success) forgetRun(parsed.data, id);
 }
 
@@ -76,6 +86,23 @@ function parseInputsOrThrow(raw: Props) {
   } catch (e) {
     if (e instanceof ValidationError) throw new Error(`invalid UpdateRun inputs:\n${e.message}`);
     throw e;
+  }
+}
+
+function isFleetRun(props: Props): boolean {
+  const backend = props.backend as { azureFleet?: unknown } | undefined;
+  return backend !== null && typeof backend === "object" && backend.azureFleet !== undefined;
+}
+
+/** The fleet's members against the program (issue 12); an unreachable fleet is one failure naming the backend. */
+async function checkAgainstFleet(inputs: Props): Promise<Array<{ property: string; reason: string }>> {
+  const parsed = parseRunInputs(inputs);
+  try {
+    await checkFleetRun(parsed, openFleetClient(parsed.backend.azureFleet as NonNullable<typeof parsed.backend.azureFleet>));
+    return [];
+  } catch (e) {
+    if (e instanceof ValidationError) return e.issues.map((i) => ({ property: i.path, reason: i.message }));
+    return [{ property: "backend.azureFleet.fleetId", reason: `cannot read the fleet's members: ${(e as Error).message}` }];
   }
 }
 

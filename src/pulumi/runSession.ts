@@ -20,6 +20,7 @@ import { pendingGates, waitingLine } from "../session/waiting";
 import { planAtRunStart } from "../plan/forRun";
 import type { Plan } from "../plan/types";
 import { identityHash, type JournalEntry } from "./journal";
+import { runFleetPulumiSession, observeFleetRun, type FleetRunRecord } from "./fleetRunSession";
 import { RUN_IDENTITY_FIELDS, type UpdateRunInputs } from "./runInputs";
 
 export { JOURNAL_DIRECTORY } from "../session/openBackend";
@@ -35,8 +36,10 @@ export interface UpdateRunOutputs {
   failedMembers: FailedMember[];
   /** One image per family actually applied: a retry or promotion run takes them as `customNodeImageVersions`. */
   appliedNodeImageVersions: Array<{ version: string }>;
-  /** The engine's state, to resume from (plain JSON). */
-  engineState: RunState;
+  /** The engine's state, to resume from (plain JSON). Absent on azureFleet: Fleet Manager holds the run. */
+  engineState?: RunState;
+  /** Issue 12, azureFleet only: the fleet's update run (ARM id) and the skips already sent to it. */
+  fleetRun?: FleetRunRecord;
   /** Issue 6: the run as predicted when it was created (`fleet-update plan`'s JSON); simulated fleet only. */
   plan?: Plan;
 }
@@ -85,7 +88,9 @@ export interface SessionResult {
  * Create (no `previous`) or continue (`previous` = the stored engine state) a run, then drive it.
  * Throws `RunNotFinishedError` when it failed or did not settle before the deadline.
  */
-export async function runSession(inputs: UpdateRunInputs, previous?: { id: string; engineState?: RunState; plan?: Plan }): Promise<SessionResult> {
+export async function runSession(inputs: UpdateRunInputs, previous?: { id: string; engineState?: RunState; plan?: Plan; fleetRun?: FleetRunRecord }): Promise<SessionResult> {
+  // Issue 12: Fleet Manager runs the update server-side; the client creates or attaches and follows.
+  if (inputs.backend.azureFleet !== undefined) return runFleetPulumiSession(inputs, previous?.fleetRun);
   const opened = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
   const identity = runIdentity(inputs as unknown as Record<string, unknown>);
   const choice = chooseRun(inputs.runName, identity, opened.journal.read(), previous);
@@ -105,7 +110,9 @@ export async function runSession(inputs: UpdateRunInputs, previous?: { id: strin
 }
 
 /** `pulumi refresh`: follow what is in flight, start nothing. */
-export async function observeRun(inputs: UpdateRunInputs, id: string, engineState: RunState): Promise<UpdateRunOutputs> {
+export async function observeRun(inputs: UpdateRunInputs, id: string, engineState: RunState | undefined, fleetRun?: FleetRunRecord): Promise<UpdateRunOutputs> {
+  if (inputs.backend.azureFleet !== undefined) return observeFleetRun(inputs, fleetRun);
+  if (engineState === undefined) throw new Error(`update run ${inputs.runName}: no engine state to observe`);
   const { backend, clock, journal } = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
   const journaled = journal.read();
   const state = journaled?.runId === id ? journaled.engineState : engineState;
@@ -168,6 +175,7 @@ function unfinishedReason(engine: UpdateRunEngine, outputs: UpdateRunOutputs, no
 
 /** `pulumi destroy`: forget the run — its journal, if it is this run's. Clusters are never touched. */
 export function forgetRun(inputs: Pick<UpdateRunInputs, "backend" | "runName">, id: string): void {
+  if (inputs.backend.azureFleet !== undefined) return;
   const journal = journalFor(inputs.backend, inputs.runName);
   if (journal.read()?.runId === id) journal.remove();
 }

@@ -41,8 +41,25 @@ export interface AzureBackendArgs {
   pollIntervalSeconds?: pulumi.Input<{ initial: pulumi.Input<number>; steady: pulumi.Input<number> }>;
 }
 
+/**
+ * Issue 12: Azure Kubernetes Fleet Manager runs the update server-side; `pulumi up` creates (or
+ * attaches to) the fleet's update run named after this resource, starts, stops and skips it, and
+ * follows it. Credentials as `azure`'s. Members are the fleet's: `members` may be empty.
+ */
+export interface AzureFleetBackendArgs {
+  /** ARM id of the `Microsoft.ContainerService/fleets` resource. */
+  fleetId: pulumi.Input<string>;
+  endpoint?: pulumi.Input<string>;
+  trustedCaFile?: pulumi.Input<string>;
+  credential?: pulumi.Input<"default" | "emulator">;
+  /** Seconds between GETs of the run while following it (default 60). */
+  pollIntervalSeconds?: pulumi.Input<number>;
+}
+
 /** Where the clusters are: exactly one of these. */
 export interface BackendArgs {
+  /** Fleet Manager runs the update; the fleet's members are the run's (issue 12). */
+  azureFleet?: pulumi.Input<AzureFleetBackendArgs>;
   /** The embedded simulated fleet. */
   simulator?: pulumi.Input<SimulatorBackendArgs>;
   /** Real AKS clusters; members then need `clusterResourceId`. */
@@ -176,6 +193,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         appliedNodeImageVersions: undefined,
         plan: undefined,
         engineState: undefined,
+        fleetRun: undefined,
       },
       opts,
     );
