@@ -110,10 +110,10 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
   const issues = parsed.success ? [] : toFieldIssues(parsed.error);
   if (parsed.success && !containsUnknown(inputs)) {
     const { strategy, members, backend } = parsed.data;
-    // On azureFleet a program may list no members (the fleet's are used): the fleet's members are
-    // checked against the strategy when they are read (`checkFleetRun`).
-    const fleetMembersLater = backend.azureFleet !== undefined && members.length === 0;
-    if (!fleetMembersLater) issues.push(...crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues);
+    // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
+    // checked against them when they are read (`checkFleetRun`); here only the list itself.
+    const cross = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues;
+    issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
     const gates = new Set(allGateIds(strategy));
     parsed.data.approvals.forEach((id, i) => {
       if (gates.has(id)) return;
