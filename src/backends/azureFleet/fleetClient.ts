@@ -24,6 +24,9 @@ export interface FleetClientOptions {
   lroIntervalMs?: number;
   /** SDK retries of 429s and transient failures (default 6). */
   maxRetries?: number;
+  /** Real ms before the SDK's first retry of a 5xx or dropped connection, and its cap (compressed for the emulator). */
+  retryDelayInMs?: number;
+  maxRetryDelayInMs?: number;
 }
 
 /** A member of the fleet, as `fleets/{f}/members` lists it. */
@@ -66,7 +69,11 @@ export class FleetClient {
     this.client = new ContainerServiceFleetClient(options.credential, this.fleet.subscriptionId, {
       ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
       ...(options.trustedCaPem === undefined ? {} : { tlsOptions: { ca: options.trustedCaPem } }),
-      retryOptions: { maxRetries: options.maxRetries ?? 6 },
+      retryOptions: {
+        maxRetries: options.maxRetries ?? 6,
+        ...(options.retryDelayInMs === undefined ? {} : { retryDelayInMs: options.retryDelayInMs }),
+        ...(options.maxRetryDelayInMs === undefined ? {} : { maxRetryDelayInMs: options.maxRetryDelayInMs }),
+      },
     });
     const counts = this.counts;
     this.client.pipeline.addPolicy(
