@@ -93,7 +93,9 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
 
     let definition;
     if (scenario.updateStrategyId !== undefined && scenario.strategy === undefined && strategy !== undefined) {
-      await client.putStrategy(scenario.updateStrategyId, toFleetStrategy(strategy));
+      await client.putStrategy(scenario.updateStrategyId, toFleetStrategy(strategy)).catch(async (e: unknown) => {
+        if (!(e instanceof FleetRequestError && e.statusCode === 412 && (await client.getStrategy(scenario.updateStrategyId as string)) !== undefined)) throw e;
+      });
       definition = { updateStrategyId: client.strategyId(scenario.updateStrategyId), managedClusterUpdate: toFleetManagedClusterUpdate(scenario.managedClusterUpdate) };
     } else {
       definition = { ...(strategy === undefined ? {} : { strategy: toFleetStrategy(strategy) }), managedClusterUpdate: toFleetManagedClusterUpdate(scenario.managedClusterUpdate) };
@@ -108,7 +110,13 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       seen = status;
       return status;
     };
-    await client.createRun(name, definition);
+    try {
+      await client.createRun(name, definition);
+    } catch (e) {
+      // A create applied whose answer was lost, then retried by the SDK: If-None-Match refuses the
+      // second; the run is there.
+      if (!(e instanceof FleetRequestError && e.statusCode === 412 && (await client.getRun(name)) !== undefined)) throw e;
+    }
     const refusedActions: ArmSimulationReport["refusedActions"] = [];
     const actions = [...scenario.actions].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
     // Skips at the run's start come before its first step (in process they apply before the engine
