@@ -65,6 +65,7 @@ describe("runEmulatorCommand", () => {
     started.push(emulator);
     expect(out.join("")).toContain(`ARM emulator listening on ${emulator.url}`);
     expect(out.join("")).toContain(`certificate: ${certFile}`);
+    expect(out.join("")).toMatch(/Fleet Manager: fleet 'fleet' \(\d+ members\)/);
     expect(fs.readFileSync(certFile, "utf8")).toBe(emulator.certificatePem);
     const res = await raw(emulator, "GET", clusterPath("one"));
     expect(res.body.properties.kubernetesVersion).toBe("1.31.2");

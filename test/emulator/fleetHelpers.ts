@@ -65,10 +65,10 @@ export function fleetPath(rest = ""): string {
 }
 
 /** GET the run until `done` holds for it (or `timeoutMs` of real time passes); the run then. */
-export async function waitForRun(client: ContainerServiceFleetClient, run: string, done: (r: UpdateRun) => boolean, timeoutMs = 10_000): Promise<UpdateRun> {
+export async function waitForRun(client: ContainerServiceFleetClient, run: string, done: (r: UpdateRun) => boolean, timeoutMs = 10_000, fleet = FLEET): Promise<UpdateRun> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const got = await client.updateRuns.get(RESOURCE_GROUP, FLEET, run);
+    const got = await client.updateRuns.get(RESOURCE_GROUP, fleet, run);
     if (done(got)) return got;
     if (Date.now() > deadline) throw new Error(`run '${run}' did not get there in ${timeoutMs} ms: ${JSON.stringify(got.properties?.status?.status)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

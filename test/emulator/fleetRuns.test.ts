@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { ArmEmulator } from "../../src/backends/azure/emulator";
 import { sdkClient } from "./helpers";
-import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, runState, startFleetEmulator, strategyId, waitForRun } from "./fleetHelpers";
+import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, runState, SUBSCRIPTION, startFleetEmulator, strategyId, waitForRun } from "./fleetHelpers";
 
 let emulator: ArmEmulator;
 beforeEach(async () => {
@@ -26,6 +26,40 @@ describe("fleet and members", () => {
     for await (const m of client.fleetMembers.listByFleet(RESOURCE_GROUP, FLEET)) members.push(m);
     expect(members.map((m) => [m.name, m.properties?.group])).toEqual([["canary-1", "canary"], ["prod-1", "prod"], ["prod-2", "prod"], ["prod-3", "prod"], ["dev-1", "dev"]]);
     expect(members[0]?.properties?.clusterResourceId).toMatch(/\/resourceGroups\/rg-fleet\/providers\/Microsoft\.ContainerService\/managedClusters\/canary-1$/);
+  });
+});
+
+describe("declared fleets and members", () => {
+  test("option fleets: a fleet of some clusters under other member names; members joined (PUT), regrouped (PATCH) and removed (DELETE) count for runs created after", async () => {
+    await emulator.close();
+    emulator = await startFleetEmulator({ fleets: [{ name: "blue", location: "westeurope", members: [{ name: "first", cluster: "prod-1", group: "wave" }] }] });
+    const client = fleetClient(emulator);
+    await expect(client.fleets.get(RESOURCE_GROUP, FLEET)).rejects.toMatchObject({ statusCode: 404 });
+    const blue = await client.fleets.get(RESOURCE_GROUP, "blue");
+    expect(blue.location).toBe("westeurope");
+    const clusterId = (name: string) => `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/${name}`;
+    const joined = await client.fleetMembers.create(RESOURCE_GROUP, "blue", "second", { properties: { clusterResourceId: clusterId("prod-2"), group: "later" } }).pollUntilDone();
+    expect(joined.properties).toMatchObject({ clusterResourceId: clusterId("prod-2"), group: "later", provisioningState: "Succeeded" });
+    const regrouped = await client.fleetMembers.updateAsync(RESOURCE_GROUP, "blue", "second", { properties: { group: "wave" } }).pollUntilDone();
+    expect(regrouped.properties?.group).toBe("wave");
+    await client.fleetMembers.create(RESOURCE_GROUP, "blue", "third", { properties: { clusterResourceId: clusterId("prod-3"), group: "wave" } }).pollUntilDone();
+    await client.fleetMembers.delete(RESOURCE_GROUP, "blue", "third").pollUntilDone();
+    await expect(client.fleetMembers.get(RESOURCE_GROUP, "blue", "third")).rejects.toMatchObject({ statusCode: 404 });
+    await expect(
+      client.fleetMembers.create(RESOURCE_GROUP, "blue", "ghost", { properties: { clusterResourceId: clusterId("nowhere") } }).pollUntilDone(),
+    ).rejects.toMatchObject({ statusCode: 400, message: expect.stringContaining("properties.clusterResourceId") });
+
+    await client.updateRuns.createOrUpdate(RESOURCE_GROUP, "blue", "wave-run", { properties: { strategy: { stages: [{ name: "one", groups: [{ name: "wave" }] }] }, managedClusterUpdate: FULL_132 } }).pollUntilDone();
+    // Joined after the run was created: not in it (a run snapshots its members).
+    await client.fleetMembers.create(RESOURCE_GROUP, "blue", "late", { properties: { clusterResourceId: clusterId("dev-1"), group: "wave" } }).pollUntilDone();
+    await client.updateRuns.start(RESOURCE_GROUP, "blue", "wave-run", FAST_POLL).pollUntilDone();
+    const done = await waitForRun(client, "wave-run", (r) => runState(r) === "Completed", 10_000, "blue");
+    const members = done.properties?.status?.stages?.[0]?.groups?.[0]?.members ?? [];
+    expect(members.map((m) => [m.name, m.clusterResourceId, m.status?.state])).toEqual([
+      ["first", clusterId("prod-1"), "Completed"],
+      ["second", clusterId("prod-2"), "Completed"],
+    ]);
+    expect(emulator.fleet.operationLog().map((o) => o.member).sort()).toEqual(["prod-1", "prod-2"]);
   });
 });
 
@@ -61,6 +95,9 @@ describe("a run through the SDK", () => {
       const cluster = await aks.managedClusters.get(RESOURCE_GROUP, name);
       expect([cluster.currentKubernetesVersion, cluster.provisioningState]).toEqual(["1.32.0", "Succeeded"]);
     }
+    // The engine's events are kept beside the run (not served by ARM): the run ended Completed.
+    const events = emulator.fleetManager.run(FLEET, "run-1")?.events ?? [];
+    expect(events.filter((e) => e.scope === "run").map((e) => e.to)).toEqual(["Running", "Completed"]);
     // Stage order held: every prod upgrade began after the canary's ended and its 10-minute wait.
     const log = emulator.fleet.operationLog();
     const canaryEnd = log.find((o) => o.member === "canary-1")?.endTime as string;

@@ -163,6 +163,7 @@ export async function runEmulatorCommand(fleetFile: string, flags: EmulatorFlags
       `certificate: ${certFile}`,
       `  trust it with NODE_EXTRA_CA_CERTS=${certFile}, or pass its PEM as tlsOptions.ca`,
       `fleet: ${fleet.members.length} cluster(s) in ${Object.keys(fleet.regions).join(", ")}; a simulated minute takes ${minute} ms`,
+      `Fleet Manager: ${[...emulator.fleetManager.store.fleets.values()].map((f) => `fleet '${f.name}' (${f.members.size} members)`).join(", ")}, api-version 2025-03-01`,
       "",
     ].join("\n"),
   );

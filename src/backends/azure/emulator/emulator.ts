@@ -14,6 +14,7 @@ import type { EmulatorContext } from "./context";
 import { FaultInjector, type FaultOptions } from "./faults";
 import { FleetManager } from "./fleetManager";
 import { fleetRoutes } from "./fleetRoutes";
+import { gateRoutes } from "./gateRoutes";
 import type { FleetDeclaration } from "./fleetState";
 import { Lifecycle } from "./lifecycle";
 import { lifecycleRoutes } from "./lifecycleRoutes";
@@ -107,7 +108,7 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
     ...(options.resourceGroup === undefined ? {} : { resourceGroup: options.resourceGroup }),
   };
   const server = createArmServer(
-    { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes, ...fleetRoutes, ...updateStrategyRoutes, ...updateRunRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
+    { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes, ...fleetRoutes, ...updateStrategyRoutes, ...updateRunRoutes, ...gateRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
     { key: certificate.privateKeyPem, cert: certificate.certificatePem },
   );
   await new Promise<void>((resolve, reject) => {

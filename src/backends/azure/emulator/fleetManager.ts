@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { UpdateRunEngine } from "../../../engine";
 import type { Fleet } from "../../../model/fleet";
+import type { RunEvent } from "../../../model/status";
 import type { ScaledClock } from "../../../runtime/scaledClock";
 import { ArmError, resourceNotFound } from "./armErrors";
 import type { ViewSource } from "./clusterView";
@@ -47,8 +48,13 @@ export class FleetManager {
       clusterResourceId: memberClusterId(scope, m),
       ...(m.group === undefined ? {} : { group: m.group }),
     }));
+    const events: RunEvent[] = [];
     const engine = validated(
-      () => UpdateRunEngine.create({ name, members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: spec.managedClusterUpdate }, this.backend, { recheckUnknownAfterMs: RECHECK_UNKNOWN_MS }),
+      () =>
+        UpdateRunEngine.create({ name, members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: spec.managedClusterUpdate }, this.backend, {
+          recheckUnknownAfterMs: RECHECK_UNKNOWN_MS,
+          onEvent: (event) => events.push(event),
+        }),
       "properties",
     );
     return {
@@ -60,7 +66,13 @@ export class FleetManager {
       scope,
       engine,
       driver: new RunDriver(engine, this.clock),
+      events,
     };
+  }
+
+  /** A run by fleet and name, for assertions (its `engine`, `events`). */
+  run(fleet: string, run: string): RunRecord | undefined {
+    return this.store.get(fleet)?.runs.get(run.toLowerCase());
   }
 
   close(): void {

@@ -6,6 +6,8 @@
 import crypto from "node:crypto";
 import { defaultStrategy } from "../../../engine/plan";
 import { clusterId, type ArmScope } from "./context";
+import type { GateStatus, UpdateRunStatus } from "../../../model/status";
+import { gateArmId } from "./fleetGates";
 import { FLEETS, type FleetMemberRecord, type FleetRecord, type RunRecord, type StrategyRecord } from "./fleetState";
 
 export function fleetId(scope: ArmScope, fleet: string): string {
@@ -64,9 +66,21 @@ export function runBody(scope: ArmScope, fleet: FleetRecord, run: RunRecord): Re
     ...(run.updateStrategyId === undefined ? {} : { updateStrategyId: run.updateStrategyId }),
     strategy: run.strategy ?? defaultStrategy(),
     managedClusterUpdate: run.managedClusterUpdate,
-    status: run.engine.status(),
+    status: withGateArmIds(run.engine.status(), (gateId) => gateArmId(scope, fleet, run.name, gateId)),
   };
   return { id: `${fleetId(scope, fleet.name)}/updateRuns/${run.name}`, name: run.name, type: `${FLEETS}/updateRuns`, eTag: eTag(properties), properties };
+}
+
+/** Fleet names a gate in a run's status by the gate resource's ARM id (our engine: by `canary/after/0`). */
+function withGateArmIds(status: UpdateRunStatus, armId: (gateId: string) => string): UpdateRunStatus {
+  const map = (gates: GateStatus[] | undefined) => gates?.map((g) => ({ ...g, gateId: armId(g.gateId) }));
+  const item = <T extends { beforeGates?: GateStatus[]; afterGates?: GateStatus[] }>(x: T): T => {
+    const out = { ...x };
+    if (x.beforeGates !== undefined) out.beforeGates = map(x.beforeGates);
+    if (x.afterGates !== undefined) out.afterGates = map(x.afterGates);
+    return out;
+  };
+  return { ...status, stages: status.stages.map((stage) => ({ ...item(stage), groups: stage.groups.map(item) })) };
 }
 
 export function runETag(scope: ArmScope, fleet: FleetRecord, run: RunRecord): string {

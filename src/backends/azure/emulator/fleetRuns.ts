@@ -9,8 +9,12 @@ import type { SkipTarget } from "../../../model/skip";
 import type { UpdateRunEngine } from "../../../engine";
 import type { ScaledClock } from "../../../runtime/scaledClock";
 
-/** A pass that throws (a bug, not a refusal) is retried after this much simulated time. */
+/**
+ * A pass that throws (not a refusal: e.g. a member's cluster is gone) is retried after this much
+ * simulated time, and at least this much real time, so a fast clock does not spin on it.
+ */
 const RETRY_AFTER_ERROR_MS = 60_000;
+const MIN_REAL_RETRY_MS = 1000;
 
 export class RunDriver {
   private queue: Promise<void> = Promise.resolve();
@@ -95,7 +99,8 @@ export class RunDriver {
       wakeAt = now + RETRY_AFTER_ERROR_MS;
     }
     if (this.closed || wakeAt === undefined || (this.engine.settled && this.lastError === undefined)) return;
-    const delay = Math.max(0, this.clock.toReal(wakeAt) - this.clock.toReal(this.clock.now()));
+    const untilWake = Math.max(0, this.clock.toReal(wakeAt) - this.clock.toReal(this.clock.now()));
+    const delay = this.lastError === undefined ? untilWake : Math.max(untilWake, MIN_REAL_RETRY_MS);
     this.timer = setTimeout(() => void this.enqueue(() => this.pass()), Math.ceil(delay));
     // The server's socket keeps the process alive; a pending wake-up alone should not.
     this.timer.unref();

@@ -8,6 +8,7 @@ import type { Fleet } from "../../../model/fleet";
 import type { UpdateRunStrategy } from "../../../model/strategy";
 import type { ManagedClusterUpdate } from "../../../model/update";
 import type { UpdateRunEngine } from "../../../engine";
+import type { RunEvent } from "../../../model/status";
 import type { ArmScope } from "./context";
 import type { RunDriver } from "./fleetRuns";
 
@@ -48,6 +49,8 @@ export interface RunRecord {
   scope: ArmScope;
   engine: UpdateRunEngine;
   driver: RunDriver;
+  /** Every state change of the run (SPEC §7 `events`): not served by ARM, kept for tests and parity checks. */
+  events: RunEvent[];
 }
 
 export interface FleetRecord {

@@ -17,7 +17,7 @@ export class FieldValidationError extends ArmError {
     super(400, "InvalidRequestContent", issues.map((i) => `${i.path}: ${i.message}`).join("; "));
   }
 
-  override get body(): ArmErrorBody {
+  override get body(): ArmErrorBody & { error: { target?: string; details: Array<{ code: string; target: string; message: string }> } } {
     const [first] = this.issues;
     return {
       error: {
@@ -26,7 +26,7 @@ export class FieldValidationError extends ArmError {
         ...(first === undefined ? {} : { target: first.path }),
         details: this.issues.map((i) => ({ code: this.code, target: i.path, message: i.message })),
       },
-    } as ArmErrorBody;
+    };
   }
 }
 

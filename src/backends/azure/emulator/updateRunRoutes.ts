@@ -108,7 +108,7 @@ export const updateRunRoutes: Route[] = [
     if (run === undefined) return { status: 204 };
     await run.driver.catchUp();
     checkFleetPreconditions(request.headers, runETag(scope, fleet, run), `update run '${run.name}'`);
-    if (isActive(run) && run.engine.state !== "NotStarted") {
+    if (isActive(run)) {
       throw new ArmError(409, "UpdateRunInProgress", `Update run '${run.name}' is ${run.engine.state}; stop it (and let its in-flight upgrades finish) before deleting it.`);
     }
     run.driver.close();

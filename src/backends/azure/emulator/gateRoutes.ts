@@ -1,0 +1,49 @@
+/**
+ * Fleet gates: list, GET, and PATCH `{properties: {state: "Completed"}}` to approve one (our engine's
+ * `approve`, applied at once to the server-side run). Any other state is refused (400 naming
+ * `properties.state`): a gate is skipped with its stage or group, not by a PATCH.
+ */
+import { resourceNotFound } from "./armErrors";
+import type { ArmRequest, EmulatorContext } from "./context";
+import { gateBody, gatesOf, type FleetGate } from "./fleetGates";
+import { checkFleetPreconditions, findFleet, FLEET_PATH } from "./fleetManager";
+import { list } from "./fleetResources";
+import { FLEETS } from "./fleetState";
+import { FieldValidationError } from "./fleetValidation";
+import { route, type Route } from "./router";
+
+const GATE_PATH = `${FLEET_PATH}/gates/{gate}`;
+
+async function findGate(ctx: EmulatorContext, request: ArmRequest) {
+  const found = findFleet(ctx, request);
+  await Promise.all([...found.fleet.runs.values()].map((r) => r.driver.catchUp()));
+  const wanted = (request.params.gate ?? "").toLowerCase();
+  const gate: FleetGate | undefined = gatesOf(found.fleet).find((g) => g.name === wanted);
+  if (gate === undefined) throw resourceNotFound(`${FLEETS}/gates`, request.params.gate ?? "", found.scope.resourceGroup);
+  return { ...found, gate };
+}
+
+export const gateRoutes: Route[] = [
+  route("GET", `${FLEET_PATH}/gates`, async (ctx, request) => {
+    const { fleet, scope } = findFleet(ctx, request);
+    await Promise.all([...fleet.runs.values()].map((r) => r.driver.catchUp()));
+    return { status: 200, body: list(gatesOf(fleet).map((g) => gateBody(scope, fleet, g))) };
+  }),
+
+  route("GET", GATE_PATH, async (ctx, request) => {
+    const { fleet, scope, gate } = await findGate(ctx, request);
+    return { status: 200, body: gateBody(scope, fleet, gate) };
+  }),
+
+  route("PATCH", GATE_PATH, async (ctx, request) => {
+    const { fleet, scope, gate } = await findGate(ctx, request);
+    checkFleetPreconditions(request.headers, gateBody(scope, fleet, gate).eTag as string, `gate '${gate.name}'`);
+    const state = (request.body as { properties?: { state?: unknown } } | undefined)?.properties?.state;
+    if (state !== "Completed") {
+      throw new FieldValidationError([{ path: "properties.state", message: `must be Completed (to approve the gate), got ${JSON.stringify(state ?? null)}` }]);
+    }
+    await gate.run.driver.approve([gate.gateId]);
+    const after = gatesOf(fleet).find((g) => g.name === gate.name) ?? gate;
+    return { status: 200, body: gateBody(scope, fleet, after) };
+  }),
+];

@@ -1,0 +1,67 @@
+/**
+ * Approval gates on the emulator's Fleet Manager: a run whose strategy has gates (sent as plain ARM
+ * JSON: SDK 2.0.0 has no gates and drops them) waits at a gate, which is listed under
+ * `fleets/{fleet}/gates`, until a PATCH approves it; the server-side run then goes on.
+ */
+import { afterEach, beforeEach, expect, test } from "vitest";
+import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import { raw } from "./helpers";
+import { FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, fleetPath, runState, startFleetEmulator, waitForRun } from "./fleetHelpers";
+
+let emulator: ArmEmulator;
+beforeEach(async () => {
+  emulator = await startFleetEmulator();
+});
+afterEach(async () => {
+  await emulator.close();
+});
+
+const GATED = {
+  stages: [
+    { name: "canary", groups: [{ name: "canary" }], afterGates: [{ type: "Approval", displayName: "Canary looks good" }] },
+    { name: "prod", groups: [{ name: "prod" }, { name: "dev" }] },
+  ],
+};
+
+test("the run waits at the canary's after-gate until it is approved by PATCH; the gate's eTag and state are checked", async () => {
+  const put = await raw(emulator, "PUT", fleetPath("/updateRuns/gated"), { body: { properties: { strategy: GATED, managedClusterUpdate: FULL_132 } } });
+  expect(put.status).toBe(201);
+  const client = fleetClient(emulator);
+  await client.updateRuns.start(RESOURCE_GROUP, FLEET, "gated", FAST_POLL).pollUntilDone();
+
+  // The canary is upgraded, then its stage waits for approval: prod is not touched meanwhile.
+  await waitForRun(client, "gated", (r) => r.properties?.status?.stages?.[0]?.groups?.[0]?.members?.[0]?.status?.state === "Completed");
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(emulator.fleet.operationLog().map((o) => o.member)).toEqual(["canary-1"]);
+
+  const gates = await raw(emulator, "GET", fleetPath("/gates"));
+  expect(gates.status).toBe(200);
+  expect(gates.body.value).toHaveLength(1);
+  const gate = gates.body.value[0];
+  expect(gate.name).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  expect(gate.properties).toMatchObject({
+    displayName: "Canary looks good",
+    gateType: "Approval",
+    state: "Pending",
+    target: { id: fleetPath("/updateRuns/gated"), updateRunProperties: { name: "canary", stage: "canary", timing: "After" } },
+  });
+  const run = await raw(emulator, "GET", fleetPath("/updateRuns/gated"));
+  expect(run.body.properties.status.stages[0].afterGates).toEqual([{ displayName: "Canary looks good", gateId: gate.id, status: expect.objectContaining({ state: "Pending" }) }]);
+
+  const wrongState = await raw(emulator, "PATCH", fleetPath(`/gates/${gate.name}`), { body: { properties: { state: "Skipped" } } });
+  expect([wrongState.status, wrongState.body.error.details[0].target]).toEqual([400, "properties.state"]);
+  const stale = await raw(emulator, "PATCH", fleetPath(`/gates/${gate.name}`), { body: { properties: { state: "Completed" } }, headers: { "If-Match": `"not-${gate.eTag}"` } });
+  expect(stale.status).toBe(412);
+  expect(emulator.fleet.operationLog()).toHaveLength(1);
+
+  const approved = await raw(emulator, "PATCH", fleetPath(`/gates/${gate.name}`), { body: { properties: { state: "Completed" } }, headers: { "If-Match": `"${gate.eTag}"` } });
+  expect([approved.status, approved.body.properties.state]).toEqual([200, "Completed"]);
+  const done = await waitForRun(client, "gated", (r) => runState(r) === "Completed");
+  expect(done.properties?.status?.stages?.map((s) => s.status?.state)).toEqual(["Completed", "Completed"]);
+  expect(emulator.fleet.operationLog().map((o) => o.member).sort()).toEqual(["canary-1", "dev-1", "prod-1", "prod-2", "prod-3"]);
+});
+
+test("an unknown gate is 404", async () => {
+  const answer = await raw(emulator, "GET", fleetPath("/gates/00000000-0000-0000-0000-000000000000"));
+  expect(answer.status).toBe(404);
+});
