@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { ValidationError, friendlyErrors, parseYamlMapping, toFieldIssues, type FieldIssue } from "../model/common";
-import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, type BackendConfig, type UpdateRunInputs } from "../pulumi/runInputs";
+import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, withFleetDefaults, type BackendConfig, type UpdateRunInputs } from "../pulumi/runInputs";
 
 export interface BackendFlags {
   /** `simulator:FLEET_FILE`, `azure` or `azure-fleet:FLEET_ID`. */
@@ -82,7 +82,7 @@ export function parseRunSpec(text: string, file: string, backend: BackendConfig)
   const inputs = { ...rest, runName, backend };
   issues.push(...checkRunInputs(inputs).map((i) => ({ path: i.path.replace(/^runName\b/, "name"), message: i.message })));
   if (issues.length > 0) throw new ValidationError(issues);
-  return UpdateRunInputsSchema.parse(inputs);
+  return UpdateRunInputsSchema.parse(withFleetDefaults(inputs));
 }
 
 function flagName(key: keyof BackendFlags): string {

@@ -103,9 +103,16 @@ function withoutProvider(raw: Record<string, unknown>): Record<string, unknown> 
   return rest;
 }
 
+/** Issue 12: on azureFleet the members are the fleet's, so `members` may be left out (= none listed). */
+export function withFleetDefaults(inputs: Record<string, unknown>): Record<string, unknown> {
+  const backend = inputs.backend as { azureFleet?: unknown } | undefined;
+  const onFleet = backend !== null && typeof backend === "object" && backend.azureFleet !== undefined;
+  return onFleet && inputs.members === undefined ? { ...inputs, members: [] } : inputs;
+}
+
 /** Every problem with the inputs, by field path; values unknown at preview are accepted. */
 export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
-  const inputs = withoutProvider(raw);
+  const inputs = withFleetDefaults(withoutProvider(raw));
   const parsed = UpdateRunInputsSchema.safeParse(inputs, { error: friendlyErrors });
   const issues = parsed.success ? [] : toFieldIssues(parsed.error);
   if (parsed.success && !containsUnknown(inputs)) {
@@ -142,5 +149,5 @@ export function parseRunInputs(raw: Record<string, unknown>): UpdateRunInputs {
   const issues = checkRunInputs(raw);
   if (containsUnknown(withoutProvider(raw))) issues.push({ path: "(inputs)", message: "values are still unknown" });
   if (issues.length > 0) throw new ValidationError(issues);
-  return UpdateRunInputsSchema.parse(withoutProvider(raw));
+  return UpdateRunInputsSchema.parse(withFleetDefaults(withoutProvider(raw)));
 }
