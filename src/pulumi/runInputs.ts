@@ -80,6 +80,8 @@ export const UpdateRunInputsSchema = z.strictObject({
   backend: BackendConfigSchema,
   members: z.array(MemberSchema),
   strategy: UpdateRunStrategySchema.optional(),
+  /** Issue 12, azureFleet only: the ARM id of a fleet update strategy (an `UpdateStrategy`'s `updateStrategyId`), instead of `strategy`. */
+  updateStrategyId: z.string({ error: "must be the ARM id of a fleet update strategy" }).min(1, "must not be empty").optional(),
   managedClusterUpdate: ManagedClusterUpdateSchema,
   state: z.enum(RUN_STATES, { error: `must be one of ${RUN_STATES.join(", ")}` }).default("Running"),
   skip: z.array(SkipTargetSchema).default([]),
@@ -92,7 +94,7 @@ export const UpdateRunInputsSchema = z.strictObject({
 export type UpdateRunInputs = z.infer<typeof UpdateRunInputsSchema>;
 
 /** Inputs that change what the run is: a change of any of them is a new run (replace). */
-export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "managedClusterUpdate"] as const;
+export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate"] as const;
 /** Inputs applied to the same run in place. */
 export const RUN_CONTROL_FIELDS = ["state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes"] as const;
 
@@ -127,6 +129,16 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
       const known = gates.size === 0 ? "the strategy has no gates" : `its gates: ${[...gates].join(", ")}`;
       issues.push({ path: `approvals[${i}]`, message: `no gate '${id}' in this run (${known})` });
     });
+    const strategyId = parsed.data.updateStrategyId;
+    if (strategyId !== undefined) {
+      const prefix = `${backend.azureFleet?.fleetId ?? ""}/updateStrategies/`;
+      const name = strategyId.slice(prefix.length);
+      if (backend.azureFleet === undefined) issues.push({ path: "updateStrategyId", message: "is taken with the azureFleet backend only (a strategy kept in Fleet Manager); pass the stages as `strategy`" });
+      else if (strategy !== undefined) issues.push({ path: "updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" });
+      else if (strategyId.slice(0, prefix.length).toLowerCase() !== prefix.toLowerCase() || !FLEET_CHILD_NAME.test(name) || name.length > MAX_FLEET_CHILD_NAME) {
+        issues.push({ path: "updateStrategyId", message: `must be the ARM id of an update strategy of the run's fleet: ${prefix}<name>` });
+      }
+    }
     if (backend.azureFleet !== undefined) {
       // Issue 12: the run's name is the fleet's update run's name (an ARM child resource name).
       const name = parsed.data.runName;

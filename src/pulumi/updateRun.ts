@@ -128,6 +128,11 @@ export interface UpdateRunArgs {
   members: pulumi.Input<pulumi.Input<MemberArgs>[]>;
   /** The sequence: an `UpdateStrategy`'s `strategy` output or inline stages. Omitted: one by one. */
   strategy?: pulumi.Input<UpdateStrategyArgs | undefined>;
+  /**
+   * azureFleet only (issue 12), instead of `strategy`: the ARM id of a strategy kept in Fleet Manager —
+   * an `UpdateStrategy` with `backend.azureFleet`'s `updateStrategyId`. Fleet snapshots it at creation.
+   */
+  updateStrategyId?: pulumi.Input<string>;
   /** What to do to each member: upgrade type, Kubernetes version, node image selection. */
   managedClusterUpdate: pulumi.Input<ManagedClusterUpdateArgs>;
   /** "Running" (default) runs to the end; "Stopped" lets in-flight upgrades finish and starts no more; "NotStarted" holds a new run. */

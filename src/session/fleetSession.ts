@@ -60,9 +60,19 @@ function reached(state: UpdateState, asked: UpdateRunInputs["state"]): boolean {
 /** Validate against the fleet's members (Check does the same): problems are a ValidationError. */
 export async function checkFleetRun(inputs: UpdateRunInputs, client: FleetClient): Promise<{ excluded: ExcludedMember[] }> {
   const members = await client.listMembers();
-  const checked = checkMembersAgainstFleet(inputs.members, members, client.fleet.fleetName, inputs.strategy);
+  const strategy = inputs.strategy ?? (await referencedStrategy(inputs, client));
+  const checked = checkMembersAgainstFleet(inputs.members, members, client.fleet.fleetName, strategy);
   if (checked.issues.length > 0) throw new ValidationError(checked.issues);
   return { excluded: checked.excluded };
+}
+
+/** The fleet update strategy `updateStrategyId` names, read from the fleet; a missing one is named. */
+async function referencedStrategy(inputs: UpdateRunInputs, client: FleetClient): Promise<UpdateRunStrategy | undefined> {
+  if (inputs.updateStrategyId === undefined) return undefined;
+  const name = inputs.updateStrategyId.split("/").at(-1) as string;
+  const found = await client.getStrategy(name);
+  if (found === undefined) throw new ValidationError([{ path: "updateStrategyId", message: `fleet '${client.fleet.fleetName}' has no update strategy '${name}'` }]);
+  return fromFleetStrategy(found.properties?.strategy);
 }
 
 /** Create the fleet's run, or attach to the one of that name; a different run of that name is refused. */
@@ -73,6 +83,7 @@ async function createOrAttach(inputs: UpdateRunInputs, client: FleetClient): Pro
   try {
     return await client.createRun(name, {
       ...(inputs.strategy === undefined ? {} : { strategy: toFleetStrategy(inputs.strategy) }),
+      ...(inputs.updateStrategyId === undefined ? {} : { updateStrategyId: inputs.updateStrategyId }),
       managedClusterUpdate: toFleetManagedClusterUpdate(inputs.managedClusterUpdate),
     });
   } catch (e) {

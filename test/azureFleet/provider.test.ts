@@ -10,6 +10,7 @@ import { FleetSchema } from "../../src/model/fleet";
 import type { ArmEmulator } from "../../src/backends/azure/emulator";
 import { startArmEmulator } from "../../src/backends/azure/emulator";
 import * as provider from "../../src/pulumi/runProvider";
+import * as strategyProvider from "../../src/pulumi/strategyProvider";
 import { RunNotFinishedError, type UpdateRunOutputs } from "../../src/pulumi/runSession";
 import { sdkClient, IMAGE_OCT, IMAGE_NOV } from "../emulator/helpers";
 import { CANARY_THEN_PROD, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, groupedFleet, runState, startFleetEmulator, waitForRun } from "../emulator/fleetHelpers";
@@ -114,6 +115,23 @@ describe("a run through the provider", () => {
     expect(failures[1]?.reason).toContain("'nope' is not a member of fleet 'fleet'");
     const ok = await provider.check({}, inputs());
     expect(ok.failures).toEqual([]);
+  });
+
+  test("a strategy kept in Fleet (UpdateStrategy's updateStrategyId) is referenced by id and snapshotted", async () => {
+    const base = inputs();
+    const created = await strategyProvider.create({ stages: CANARY_THEN_PROD.stages, backend: base.backend, strategyName: "rollout" });
+    const { strategy: _inline, ...byId } = inputs({ backend: base.backend, updateStrategyId: created.outs.updateStrategyId });
+    expect((await provider.check({}, byId)).failures).toEqual([]);
+    const { outs } = await provider.create(byId);
+    const out = outs as unknown as UpdateRunOutputs;
+    expect(out.summary.outcome).toBe("Succeeded");
+    expect(out.strategySnapshot.stages.map((s) => s.name)).toEqual(["canary", "prod"]);
+    const put = emulator.requests.find((r) => r.method === "PUT" && r.path.endsWith("/updateRuns/k8s-1-32"));
+    expect(put?.status).toBeLessThan(300);
+    const bad = await provider.check({}, { ...byId, updateStrategyId: `${String(created.outs.updateStrategyId)}-nope` });
+    expect(bad.failures.map((f) => f.property)).toEqual(["updateStrategyId"]);
+    const both = await provider.check({}, { ...byId, strategy: CANARY_THEN_PROD });
+    expect(both.failures.map((f) => f.property)).toEqual(["updateStrategyId"]);
   });
 
   test("diff replaces before creating (the fleet's run is named after the resource)", async () => {
