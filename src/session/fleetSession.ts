@@ -165,9 +165,11 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   }
   record.skipsSent = dedupe([...record.skipsSent, ...inputs.skip]);
   const state = status.status.state;
+  let startSent = false;
   if (inputs.state === "Running" && (state === "NotStarted" || state === "Stopped" || state === "Failed")) {
     run = await client.startRun(inputs.runName);
     status = observe(run);
+    startSent = true;
   } else if (inputs.state !== "Running" && (state === "Running" || (state as string) === "Pending")) {
     run = await client.stopRun(inputs.runName);
     status = observe(run);
@@ -180,6 +182,13 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   const interrupted = (): boolean => options.stop?.isPending === true;
   let end: FollowEnd;
   for (;;) {
+    // A run found Stopping while `Running` is asked for is started again once its stop has ended.
+    if (inputs.state === "Running" && !startSent && status.status.state === "Stopped") {
+      run = await client.startRun(inputs.runName);
+      status = observe(run);
+      startSent = true;
+      continue;
+    }
     if (reached(status.status.state, inputs.state)) {
       end = ENDED.has(status.status.state) ? "settled" : "asked";
       break;
