@@ -3,11 +3,13 @@
  * The engine on generated fleets of 1,000 / 10,000 / 50,000 members (`bench/engine.ts`), `simulate
  * --json` as a whole process on scenario files of 10,000 and 100,000 members (`bench/simulate.ts`), the Pulumi
  * provider (`bench/provider.ts`), and a 200-member run through the Azure backend against the
- * throttling ARM emulator (`bench/arm.ts`). Parts run one after another so they do not compete for
+ * throttling ARM emulator (`bench/arm.ts`), and the same fleet run by the emulator's Fleet Manager and
+ * followed through the azureFleet client (`bench/fleet.ts`). Parts run one after another so they do not compete for
  * the CPU; a run that does not complete fails the bench rather than print figures of a broken run.
  */
 import { armFigures } from "./arm";
 import { engineFigures } from "./engine";
+import { fleetFigures } from "./fleet";
 import { providerFigures } from "./provider";
 import { simulateFigures } from "./simulate";
 import { SHAPES } from "./scenarioShapes";
@@ -33,6 +35,7 @@ function expectCompleted(figures: BenchFigures): void {
     ]),
     ["provider run", figures.provider.runState],
     ["ARM run", figures.arm.state],
+    ["Fleet Manager run", figures.fleet.state],
   ];
   const broken = runs.filter(([, state]) => state !== "Completed");
   if (broken.length > 0) throw new Error(`runs did not complete: ${broken.map(([run, state]) => `${run}: ${state}`).join(", ")}`);
@@ -44,7 +47,8 @@ async function main(): Promise<void> {
   const simulate = await simulateFigures(SHAPES.flatMap((shape) => SIMULATE_SIZES.map((members) => ({ shape, members }))));
   const provider = await providerFigures();
   const arm = await armFigures();
-  const figures: BenchFigures = { engine, simulate, provider, arm, targets: TARGETS };
+  const fleet = await fleetFigures();
+  const figures: BenchFigures = { engine, simulate, provider, arm, fleet, targets: TARGETS };
   expectCompleted(figures);
   process.stdout.write(`${args.includes("--json") ? formatJson(figures) : formatTable(figures)}\n`);
 }

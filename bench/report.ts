@@ -1,6 +1,7 @@
 /** The benchmark's one table (and the same figures as JSON): every figure we track, with its target. */
 import type { ArmFigures } from "./arm";
 import type { EngineFigures } from "./engine";
+import type { FleetFigures } from "./fleet";
 import type { ProviderFigures } from "./provider";
 import { SHAPE_LABELS, type SimulateFigures } from "./simulate";
 
@@ -9,6 +10,7 @@ export interface BenchFigures {
   simulate: SimulateFigures[];
   provider: ProviderFigures;
   arm: ArmFigures;
+  fleet: FleetFigures;
   targets: typeof TARGETS;
 }
 
@@ -62,6 +64,18 @@ function rows(f: BenchFigures): Row[] {
     ["ARM requests per upgraded member", `${a.requestsPerUpgradedMember} (${count(a.requests.GET)} GET / ${count(a.requests.PUT)} PUT / ${count(a.requests.POST)} POST)`, "", ""],
     ["ARM 429s seen (all retried by the SDK)", `${a.throttled}`, "", ""],
     ["ARM run wall time", `${(a.wallMs / 1000).toFixed(1)} s`, "", `< ${TARGETS.armWallSeconds} s`],
+    ["ARM requests per simulated hour of the run (direct ARM)", `${Math.round((a.requests.GET + a.requests.PUT + a.requests.POST) / (a.makespanMinutes / 60))}`, "", ""],
+    ...fleetRows(f.fleet),
+  ];
+}
+
+/** Issue 12: the same fleet on Fleet Manager, beside the direct-ARM figures. */
+function fleetRows(fl: FleetFigures): Row[] {
+  return [
+    [`Fleet Manager run: ${fl.members} members (no maxConcurrency), throttling on`, `${fl.upgraded}/${fl.members} upgraded, ${fl.state}, ${fl.makespanMinutes} simulated min at ${fl.msPerSimulatedMinute} ms/min`, "", "Completed"],
+    [`Fleet Manager: client requests per hour while following (a GET every ${fl.pollSeconds} s)`, `${fl.requestsPerHour} (${count(fl.requests.GET)} GET / ${count(fl.requests.PUT)} PUT / ${count(fl.requests.POST)} POST; ${fl.requests.throttled} × 429)`, "", ""],
+    ["Fleet Manager: client requests per upgraded member", `${fl.requestsPerUpgradedMember}`, "", ""],
+    ["Fleet Manager run wall time", `${(fl.wallMs / 1000).toFixed(1)} s`, "", ""],
   ];
 }
 

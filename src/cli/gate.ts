@@ -19,6 +19,8 @@ export async function gateCommand(action: "list" | "approve", file: string, gate
   let opened;
   try {
     inputs = parseRunSpec(readInput(file), file, backendFromFlags(flags, process.cwd()));
+    // Issue 12: Fleet Manager's API (2025-03-01) has no gates; such a run cannot have any.
+    if (inputs.backend.azureFleet !== undefined) throw new InputError("--backend: Fleet Manager (api-version 2025-03-01) has no approval gates: a run on azure-fleet has none to list or approve");
     opened = openBackend(inputs.backend, inputs.runName);
   } catch (e) {
     if (e instanceof ValidationError) {

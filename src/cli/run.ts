@@ -27,6 +27,7 @@ import { EXIT_INTERRUPTED, exitCodeFor, resultText } from "./runOutcome";
 import { LineProgress, TreeProgress, type ProgressOutput, type RunProgress } from "./runProgress";
 import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
+import { runFleetCommand } from "./runFleet";
 
 export interface RunOptions extends BackendFlags, EventSinkFlags {
   json?: boolean;
@@ -44,6 +45,8 @@ interface Prepared {
 }
 
 export async function runCommand(file: string, options: RunOptions, io: CommandIO): Promise<number> {
+  // Issue 12: Fleet Manager runs the update; the command creates or attaches and follows (runFleet.ts).
+  if (options.backend?.startsWith("azure-fleet:") === true) return runFleetCommand(file, options, io);
   const prepared = prepare(file, options, io);
   if (typeof prepared === "number") return prepared;
   const { inputs, opened, identity, choice } = prepared;
@@ -144,7 +147,7 @@ function isFileError(e: unknown): boolean {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === "string" && typeof (e as NodeJS.ErrnoException).path === "string";
 }
 
-function openProgress(mode: string, runName: string, io: CommandIO, status: () => UpdateRunStatus | undefined): RunProgress {
+export function openProgress(mode: string, runName: string, io: CommandIO, status: () => UpdateRunStatus | undefined): RunProgress {
   const out: ProgressOutput = {
     write: io.stderr,
     // A pseudo-terminal may report no size (0 × 0): then the default size is assumed.

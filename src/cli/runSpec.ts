@@ -6,11 +6,13 @@
  */
 import path from "node:path";
 import { ValidationError, friendlyErrors, parseYamlMapping, toFieldIssues, type FieldIssue } from "../model/common";
-import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, type BackendConfig, type UpdateRunInputs } from "../pulumi/runInputs";
+import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, withFleetDefaults, type BackendConfig, type UpdateRunInputs } from "../pulumi/runInputs";
 
 export interface BackendFlags {
-  /** `simulator:FLEET_FILE` or `azure`. */
+  /** `simulator:FLEET_FILE`, `azure` or `azure-fleet:FLEET_ID`. */
   backend?: string;
+  /** azure-fleet: seconds between GETs of the run while following it. */
+  pollSeconds?: string;
   timeScale?: string;
   endpoint?: string;
   caFile?: string;
@@ -18,20 +20,36 @@ export interface BackendFlags {
 }
 
 const SIMULATOR_PREFIX = "simulator:";
+/** Issue 12: `azure-fleet:/subscriptions/…/fleets/NAME`. */
+const AZURE_FLEET_PREFIX = "azure-fleet:";
 
 /** The backend the flags name, paths resolved against `baseDir`; problems are named by flag. */
 export function backendFromFlags(flags: BackendFlags, baseDir: string): BackendConfig {
   const issues: FieldIssue[] = [];
   const azureOnly = (["endpoint", "caFile", "credential"] as const).filter((k) => flags[k] !== undefined);
   let raw: unknown;
+  if (flags.pollSeconds !== undefined && flags.backend?.startsWith(AZURE_FLEET_PREFIX) !== true) issues.push({ path: "--poll-seconds", message: "applies to --backend azure-fleet:FLEET_ID only" });
   if (flags.backend === undefined) {
-    issues.push({ path: "--backend", message: "is required: simulator:FLEET_FILE or azure" });
+    issues.push({ path: "--backend", message: "is required: simulator:FLEET_FILE, azure or azure-fleet:FLEET_ID" });
   } else if (flags.backend.startsWith(SIMULATOR_PREFIX)) {
     const fleetFile = flags.backend.slice(SIMULATOR_PREFIX.length);
     for (const key of azureOnly) issues.push({ path: flagName(key), message: "applies to --backend azure only" });
     const timeScale = flags.timeScale === undefined ? undefined : Number(flags.timeScale);
     if (timeScale !== undefined && !Number.isFinite(timeScale)) issues.push({ path: "--time-scale", message: "must be a number greater than 0" });
     raw = { simulator: { fleetFile: fleetFile === "" ? "" : path.resolve(baseDir, fleetFile), ...(timeScale === undefined || !Number.isFinite(timeScale) ? {} : { timeScale }) } };
+  } else if (flags.backend.startsWith(AZURE_FLEET_PREFIX)) {
+    if (flags.timeScale !== undefined) issues.push({ path: "--time-scale", message: "applies to --backend simulator:FLEET_FILE only" });
+    const poll = flags.pollSeconds === undefined ? undefined : Number(flags.pollSeconds);
+    if (poll !== undefined && !(Number.isFinite(poll) && poll > 0)) issues.push({ path: "--poll-seconds", message: "must be a number of seconds greater than 0" });
+    raw = {
+      azureFleet: {
+        fleetId: flags.backend.slice(AZURE_FLEET_PREFIX.length),
+        ...(flags.endpoint === undefined ? {} : { endpoint: flags.endpoint }),
+        ...(flags.caFile === undefined ? {} : { trustedCaFile: path.resolve(baseDir, flags.caFile) }),
+        ...(flags.credential === undefined ? {} : { credential: flags.credential }),
+        ...(poll === undefined || !(Number.isFinite(poll) && poll > 0) ? {} : { pollIntervalSeconds: poll }),
+      },
+    };
   } else if (flags.backend === "azure") {
     if (flags.timeScale !== undefined) issues.push({ path: "--time-scale", message: "applies to --backend simulator:FLEET_FILE only" });
     raw = {
@@ -42,7 +60,7 @@ export function backendFromFlags(flags: BackendFlags, baseDir: string): BackendC
       },
     };
   } else {
-    issues.push({ path: "--backend", message: `must be simulator:FLEET_FILE or azure, got '${flags.backend}'` });
+    issues.push({ path: "--backend", message: `must be simulator:FLEET_FILE, azure or azure-fleet:FLEET_ID, got '${flags.backend}'` });
   }
   const parsed = raw === undefined ? undefined : BackendConfigSchema.safeParse(raw, { error: friendlyErrors });
   if (parsed?.success === false) issues.push(...toFieldIssues(parsed.error).map((i) => ({ path: flagForBackendPath(i.path), message: i.message })));
@@ -64,7 +82,7 @@ export function parseRunSpec(text: string, file: string, backend: BackendConfig)
   const inputs = { ...rest, runName, backend };
   issues.push(...checkRunInputs(inputs).map((i) => ({ path: i.path.replace(/^runName\b/, "name"), message: i.message })));
   if (issues.length > 0) throw new ValidationError(issues);
-  return UpdateRunInputsSchema.parse(inputs);
+  return UpdateRunInputsSchema.parse(withFleetDefaults(inputs));
 }
 
 function flagName(key: keyof BackendFlags): string {
@@ -74,8 +92,8 @@ function flagName(key: keyof BackendFlags): string {
 /** `azure.credential` → `--credential`: what the user typed, not the provider's field. */
 function flagForBackendPath(fieldPath: string): string {
   if (fieldPath.startsWith("simulator.timeScale")) return "--time-scale";
-  if (fieldPath.startsWith("azure.endpoint")) return "--endpoint";
-  if (fieldPath.startsWith("azure.trustedCaFile")) return "--ca-file";
-  if (fieldPath.startsWith("azure.credential")) return "--credential";
+  if (/^azure(Fleet)?\.endpoint/.test(fieldPath)) return "--endpoint";
+  if (/^azure(Fleet)?\.trustedCaFile/.test(fieldPath)) return "--ca-file";
+  if (/^azure(Fleet)?\.credential/.test(fieldPath)) return "--credential";
   return "--backend";
 }

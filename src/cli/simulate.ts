@@ -9,6 +9,7 @@ import type { RunEvent } from "../model/status";
 import { simulateChain } from "../simulation/simulateChain";
 import { SCENARIO_RUN_NAME, simulateScenario } from "../simulation/simulateScenario";
 import { simulateScenarioViaArm } from "../simulation/viaArmEmulator";
+import { simulateScenarioViaFleet } from "../simulation/viaFleetEmulator";
 import { fanOut } from "../events/sink";
 import { closeEventSinks, openEventSinks, type EventSinkFlags } from "./eventSinks";
 import { EXIT_INVALID_INPUT, InputError, readInput, reportInputProblem, printable } from "./input";
@@ -24,7 +25,7 @@ export { EXIT_INVALID_INPUT };
 
 export interface SimulateOptions extends EventSinkFlags {
   json?: boolean;
-  /** "arm-emulator": through the real Azure backend against a freshly started ARM emulator. */
+  /** "arm-emulator": through the real Azure backend against a freshly started ARM emulator; "fleet-emulator": through the azureFleet backend against its Fleet Manager. */
   via?: string;
 }
 
@@ -37,8 +38,8 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
     if (code === undefined) throw e;
     return code;
   }
-  if (options.via !== undefined && options.via !== "arm-emulator") {
-    io.stderr(`--via: unknown backend '${options.via}' (known: arm-emulator)\n`);
+  if (options.via !== undefined && options.via !== "arm-emulator" && options.via !== "fleet-emulator") {
+    io.stderr(`--via: unknown backend '${options.via}' (known: arm-emulator, fleet-emulator)\n`);
     return EXIT_INVALID_INPUT;
   }
   if (parsed.kind === "chain" && options.via !== undefined) {
@@ -58,9 +59,19 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
   const scenario = parsed.scenario;
   let report;
   try {
-    report = options.via === "arm-emulator" ? await simulateScenarioViaArm(scenario, { onEvent }) : await simulateScenario(scenario, { onEvent });
+    report =
+      options.via === "arm-emulator"
+        ? await simulateScenarioViaArm(scenario, { onEvent })
+        : options.via === "fleet-emulator"
+          ? await simulateScenarioViaFleet(scenario, { onEvent })
+          : await simulateScenario(scenario, { onEvent });
   } catch (e) {
     await closeEventSinks(sinks, io);
+    // Issue 12: a scenario feature Fleet Manager lacks, named by its field path.
+    if (e instanceof ValidationError && options.via === "fleet-emulator") {
+      for (const issue of e.issues) io.stderr(`${file}: ${printable(issue.path)}: ${printable(issue.message)}\n`);
+      return EXIT_INVALID_INPUT;
+    }
     throw e;
   }
   for (const m of report.excludedMembers) io.stderr(`warning: member '${m.name}' is left out of the run: ${m.reason}\n`);

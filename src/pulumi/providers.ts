@@ -21,5 +21,5 @@ export const updateStrategyProvider: pulumi.dynamic.ResourceProvider = {
   create: (inputs) => require("pulumi-fleet-update/dist/pulumi/strategyProvider").create(inputs),
   update: (id, olds, news) => require("pulumi-fleet-update/dist/pulumi/strategyProvider").update(id, olds, news),
   read: (id, props) => require("pulumi-fleet-update/dist/pulumi/strategyProvider").read(id, props),
-  delete: () => require("pulumi-fleet-update/dist/pulumi/strategyProvider").remove(),
+  delete: (id, props) => require("pulumi-fleet-update/dist/pulumi/strategyProvider").remove(id, props),
 };

@@ -9,6 +9,8 @@ import { crossValidateRun } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";
 import { UpdateRunStrategySchema, allGateIds } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
+import { FLEET_CHILD_NAME, FleetIdSchema, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
+import { unsupportedInRun } from "../backends/azureFleet/unsupported";
 import { containsUnknown, dropIssuesUnderUnknowns } from "./unknowns";
 
 export const RUN_STATES = ["Running", "Stopped", "NotStarted"] as const;
@@ -36,17 +38,37 @@ export const AzureBackendSchema = z.strictObject({
   pollIntervalSeconds: z.strictObject({ initial: z.number().positive(), steady: z.number().positive() }).optional(),
 });
 
+/**
+ * Issue 12: Azure Kubernetes Fleet Manager runs the update server-side; the client creates (or
+ * attaches to) the fleet's update run, starts, stops and skips it, and follows it with GETs.
+ * Credentials exactly as the azure backend's.
+ */
+export const AzureFleetBackendSchema = z.strictObject({
+  /** ARM id of the `Microsoft.ContainerService/fleets` resource. */
+  fleetId: FleetIdSchema,
+  endpoint: AzureBackendSchema.shape.endpoint,
+  trustedCaFile: AzureBackendSchema.shape.trustedCaFile,
+  credential: AzureBackendSchema.shape.credential,
+  /** Seconds between GETs of the run while following it (default 60: 60 reads an hour). */
+  pollIntervalSeconds: z.number().positive("must be greater than 0").optional(),
+});
+
+const LOOPBACK_ENDPOINT = /^https:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/;
+
 export const BackendConfigSchema = z
   .strictObject({
     simulator: SimulatorBackendSchema.optional(),
     azure: AzureBackendSchema.optional(),
+    azureFleet: AzureFleetBackendSchema.optional(),
   })
   .superRefine((backend, ctx) => {
-    const chosen = [backend.simulator, backend.azure].filter((b) => b !== undefined).length;
-    if (chosen !== 1) ctx.addIssue({ code: "custom", message: "set exactly one of simulator, azure" });
-    const endpoint = backend.azure?.endpoint;
-    if (backend.azure?.credential === "emulator" && (endpoint === undefined || !/^https:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(endpoint))) {
-      ctx.addIssue({ code: "custom", path: ["azure", "credential"], message: "emulator credentials are only accepted with an endpoint on https://127.0.0.1 or https://localhost" });
+    const chosen = [backend.simulator, backend.azure, backend.azureFleet].filter((b) => b !== undefined).length;
+    if (chosen !== 1) ctx.addIssue({ code: "custom", message: "set exactly one of simulator, azure, azureFleet" });
+    for (const key of ["azure", "azureFleet"] as const) {
+      const endpoint = backend[key]?.endpoint;
+      if (backend[key]?.credential === "emulator" && (endpoint === undefined || !LOOPBACK_ENDPOINT.test(endpoint))) {
+        ctx.addIssue({ code: "custom", path: [key, "credential"], message: "emulator credentials are only accepted with an endpoint on https://127.0.0.1 or https://localhost" });
+      }
     }
   });
 export type BackendConfig = z.infer<typeof BackendConfigSchema>;
@@ -58,6 +80,8 @@ export const UpdateRunInputsSchema = z.strictObject({
   backend: BackendConfigSchema,
   members: z.array(MemberSchema),
   strategy: UpdateRunStrategySchema.optional(),
+  /** Issue 12, azureFleet only: the ARM id of a fleet update strategy (an `UpdateStrategy`'s `updateStrategyId`), instead of `strategy`. */
+  updateStrategyId: z.string({ error: "must be the ARM id of a fleet update strategy" }).min(1, "must not be empty").optional(),
   managedClusterUpdate: ManagedClusterUpdateSchema,
   state: z.enum(RUN_STATES, { error: `must be one of ${RUN_STATES.join(", ")}` }).default("Running"),
   skip: z.array(SkipTargetSchema).default([]),
@@ -70,7 +94,7 @@ export const UpdateRunInputsSchema = z.strictObject({
 export type UpdateRunInputs = z.infer<typeof UpdateRunInputsSchema>;
 
 /** Inputs that change what the run is: a change of any of them is a new run (replace). */
-export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "managedClusterUpdate"] as const;
+export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate"] as const;
 /** Inputs applied to the same run in place. */
 export const RUN_CONTROL_FIELDS = ["state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes"] as const;
 
@@ -81,20 +105,48 @@ function withoutProvider(raw: Record<string, unknown>): Record<string, unknown> 
   return rest;
 }
 
+/** Issue 12: on azureFleet the members are the fleet's, so `members` may be left out (= none listed). */
+export function withFleetDefaults(inputs: Record<string, unknown>): Record<string, unknown> {
+  const backend = inputs.backend as { azureFleet?: unknown } | undefined;
+  const onFleet = backend !== null && typeof backend === "object" && backend.azureFleet !== undefined;
+  return onFleet && inputs.members === undefined ? { ...inputs, members: [] } : inputs;
+}
+
 /** Every problem with the inputs, by field path; values unknown at preview are accepted. */
 export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
-  const inputs = withoutProvider(raw);
+  const inputs = withFleetDefaults(withoutProvider(raw));
   const parsed = UpdateRunInputsSchema.safeParse(inputs, { error: friendlyErrors });
   const issues = parsed.success ? [] : toFieldIssues(parsed.error);
   if (parsed.success && !containsUnknown(inputs)) {
     const { strategy, members, backend } = parsed.data;
-    issues.push(...crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues);
+    // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
+    // checked against them when they are read (`checkFleetRun`); here only the list itself.
+    const cross = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues;
+    issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
     const gates = new Set(allGateIds(strategy));
     parsed.data.approvals.forEach((id, i) => {
       if (gates.has(id)) return;
       const known = gates.size === 0 ? "the strategy has no gates" : `its gates: ${[...gates].join(", ")}`;
       issues.push({ path: `approvals[${i}]`, message: `no gate '${id}' in this run (${known})` });
     });
+    const strategyId = parsed.data.updateStrategyId;
+    if (strategyId !== undefined) {
+      const prefix = `${backend.azureFleet?.fleetId ?? ""}/updateStrategies/`;
+      const name = strategyId.slice(prefix.length);
+      if (backend.azureFleet === undefined) issues.push({ path: "updateStrategyId", message: "is taken with the azureFleet backend only (a strategy kept in Fleet Manager); pass the stages as `strategy`" });
+      else if (strategy !== undefined) issues.push({ path: "updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" });
+      else if (strategyId.slice(0, prefix.length).toLowerCase() !== prefix.toLowerCase() || !FLEET_CHILD_NAME.test(name) || name.length > MAX_FLEET_CHILD_NAME) {
+        issues.push({ path: "updateStrategyId", message: `must be the ARM id of an update strategy of the run's fleet: ${prefix}<name>` });
+      }
+    }
+    if (backend.azureFleet !== undefined) {
+      // Issue 12: the run's name is the fleet's update run's name (an ARM child resource name).
+      const name = parsed.data.runName;
+      if (name.length > MAX_FLEET_CHILD_NAME || !FLEET_CHILD_NAME.test(name)) {
+        issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${name}'` });
+      }
+      issues.push(...unsupportedInRun({ members, approvals: parsed.data.approvals, ...(strategy === undefined ? {} : { strategy }) }));
+    }
     if (backend.azure !== undefined) {
       members.forEach((m, i) => {
         if (m.clusterResourceId === undefined) issues.push({ path: `members[${i}].clusterResourceId`, message: "is required with the Azure backend" });
@@ -109,5 +161,5 @@ export function parseRunInputs(raw: Record<string, unknown>): UpdateRunInputs {
   const issues = checkRunInputs(raw);
   if (containsUnknown(withoutProvider(raw))) issues.push({ path: "(inputs)", message: "values are still unknown" });
   if (issues.length > 0) throw new ValidationError(issues);
-  return UpdateRunInputsSchema.parse(withoutProvider(raw));
+  return UpdateRunInputsSchema.parse(withFleetDefaults(withoutProvider(raw)));
 }

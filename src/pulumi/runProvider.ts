@@ -16,6 +16,10 @@ import type { RunState } from "../engine/runState";
 import { printPlanSummary } from "../plan/forRun";
 import { canonicalJson } from "./journal";
 import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs } from "./runInputs";
+import { containsUnknown } from "./unknowns";
+import { deleteFleetRun } from "./fleetRunSession";
+import { checkFleetRun } from "../session/fleetSession";
+import { openFleetClient } from "../session/openFleet";
 import { RunNotFinishedError, forgetRun, observeRun, runSession, type UpdateRunOutputs } from "./runSession";
 import { projectDirIssues, projectDirOf, withoutProjectDir } from "./projectDir";
 
@@ -24,6 +28,9 @@ type Props = Record<string, unknown>;
 export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
   const issues = [...checkRunInputs(withoutProjectDir(news)), ...projectDirIssues(news)];
   const failures = issues.map((issue) => ({ property: issue.path, reason: issue.message }));
+  // Issue 12: on Fleet Manager, Check reads the fleet's members (a listed member not in the fleet, or
+  // in another group, is a failure naming it).
+  if (failures.length === 0 && isFleetRun(news) && !containsUnknown(pickInputs(news))) failures.push(...(await checkAgainstFleet(pickInputs(news), projectDirOf(news))));
   // Issue 6: `pulumi preview` shows the plan (stage ETAs, findings) of valid, fully known inputs —
   // for a run about to be created (or replaced); an existing run's plan is its `plan` output.
   if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(changedBetween(olds, news))) await printPlanSummary(withoutProjectDir(news), projectDirOf(news));
@@ -39,7 +46,8 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<{ cha
   // `pulumi up` even when nothing in the program changed.
   const outcome = (olds.summary as { outcome?: string } | undefined)?.outcome;
   const waiting = outcome === "Pending" && (news.state ?? "Running") === "Running";
-  return { changes: replaces.length > 0 || updates.length > 0 || waiting, replaces, deleteBeforeReplace: false };
+  // Issue 12: the fleet's update run is named after the resource, so the old one goes first.
+  return { changes: replaces.length > 0 || updates.length > 0 || waiting, replaces, deleteBeforeReplace: isFleetRun(news) };
 }
 
 export async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
@@ -50,8 +58,8 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Props }
 
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const parsed = parseInputsOrThrow(news);
-  const { engineState, plan } = olds as Partial<UpdateRunOutputs>;
-  const { outputs } = await runSession(parsed, projectDirOf(news), { id, ...(engineState === undefined ? {} : { engineState }), ...(plan === undefined ? {} : { plan }) }).catch(keepInputs(news));
+  const { engineState, plan, fleetRun } = olds as Partial<UpdateRunOutputs>;
+  const { outputs } = await runSession(parsed, projectDirOf(news), { id, ...(engineState === undefined ? {} : { engineState }), ...(plan === undefined ? {} : { plan }), ...(fleetRun === undefined ? {} : { fleetRun }) }).catch(keepInputs(news));
   return { outs: { ...news, ...outputs } };
 }
 
@@ -68,8 +76,9 @@ export const CANNOT_IMPORT =
 export async function read(id: string, props: Props): Promise<{ id: string; props: Props }> {
   if (props.runName === undefined) throw new Error(CANNOT_IMPORT);
   const engineState = props.engineState as RunState | undefined;
-  if (engineState === undefined) return { id, props };
-  const outputs = await observeRun(parseInputsOrThrow(props), projectDirOf(props), id, engineState);
+  const fleetRun = props.fleetRun as UpdateRunOutputs["fleetRun"];
+  if (engineState === undefined && fleetRun === undefined) return { id, props };
+  const outputs = await observeRun(parseInputsOrThrow(props), projectDirOf(props), id, engineState, fleetRun);
   return { id, props: { ...props, ...outputs } };
 }
 
@@ -77,6 +86,7 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
 export async function remove(id: string, props: Props): Promise<void> {
   // The journal goes too, so a run created again later with the same inputs is a new run.
   const parsed = UpdateRunInputsSchema.safeParse(pickInputs(props));
+  if (parsed.success && parsed.data.backend.azureFleet !== undefined) return deleteFleetRun(parsed.data, projectDirOf(props));
   if (parsed.success) forgetRun(parsed.data, id, projectDirOf(props));
 }
 
@@ -98,6 +108,23 @@ function parseInputsOrThrow(raw: Props) {
 
 function changedBetween(olds: Props, news: Props): (field: string) => boolean {
   return (field) => canonicalJson(olds[field] ?? null) !== canonicalJson(news[field] ?? null);
+}
+
+function isFleetRun(props: Props): boolean {
+  const backend = props.backend as { azureFleet?: unknown } | undefined;
+  return backend !== null && typeof backend === "object" && backend.azureFleet !== undefined;
+}
+
+/** The fleet's members against the program (issue 12); an unreachable fleet is one failure naming the backend. */
+async function checkAgainstFleet(inputs: Props, projectDir: string): Promise<Array<{ property: string; reason: string }>> {
+  const parsed = parseRunInputs(inputs);
+  try {
+    await checkFleetRun(parsed, openFleetClient(parsed.backend.azureFleet as NonNullable<typeof parsed.backend.azureFleet>, projectDir));
+    return [];
+  } catch (e) {
+    if (e instanceof ValidationError) return e.issues.map((i) => ({ property: i.path, reason: i.message }));
+    return [{ property: "backend.azureFleet.fleetId", reason: `cannot read the fleet's members: ${(e as Error).message}` }];
+  }
 }
 
 /** Stored properties hold inputs and outputs together; the inputs are these. */

@@ -26,6 +26,7 @@ import { hostEngineAddress, watchEngine } from "./engineWatch";
 import { identityHash, type JournalEntry, type RunJournal } from "./journal";
 import type { ClusterBackend } from "../engine/backend";
 import type { Clock } from "../engine/clock";
+import { runFleetPulumiSession, observeFleetRun, type FleetRunRecord } from "./fleetRunSession";
 import { RUN_IDENTITY_FIELDS, type UpdateRunInputs } from "./runInputs";
 
 export { JOURNAL_DIRECTORY } from "../session/openBackend";
@@ -43,11 +44,16 @@ export interface UpdateRunOutputs {
   appliedNodeImageVersions: Array<{ version: string }>;
   /**
    * Members the run Completed whose clusters no longer report what it applied, as the last
-   * `pulumi refresh` found them (empty until a refresh finds some).
+   * `pulumi refresh` found them (empty until a refresh finds some; not computed on azureFleet).
    */
   drift: MemberDrift[];
-  /** The engine's state, to resume from (plain JSON), without the members' health checks; a secret output. */
-  engineState: RunState;
+  /**
+   * The engine's state, to resume from (plain JSON), without the members' health checks; a secret
+   * output. Absent on azureFleet: Fleet Manager holds the run.
+   */
+  engineState?: RunState;
+  /** Issue 12, azureFleet only: the fleet's update run (ARM id) and the skips already sent to it. */
+  fleetRun?: FleetRunRecord;
   /** Issue 6: the run as predicted when it was created (`fleet-update plan`'s JSON); simulated fleet only. */
   plan?: Plan;
 }
@@ -97,7 +103,9 @@ export interface SessionResult {
  * Relative paths are resolved against `projectDir` (the Pulumi project's folder, `projectDir.ts`).
  * Throws `RunNotFinishedError` when it failed or did not settle before the deadline.
  */
-export async function runSession(inputs: UpdateRunInputs, projectDir: string, previous?: { id: string; engineState?: RunState; plan?: Plan }): Promise<SessionResult> {
+export async function runSession(inputs: UpdateRunInputs, projectDir: string, previous?: { id: string; engineState?: RunState; plan?: Plan; fleetRun?: FleetRunRecord }): Promise<SessionResult> {
+  // Issue 12: Fleet Manager runs the update server-side; the client creates or attaches and follows.
+  if (inputs.backend.azureFleet !== undefined) return runFleetPulumiSession(inputs, projectDir, previous?.fleetRun);
   const opened = openBackend(inputs.backend, inputs.runName, projectDir, customImageVersions(inputs.managedClusterUpdate));
   const identity = runIdentity(inputs as unknown as Record<string, unknown>);
   const choice = chooseRun(inputs.runName, identity, opened.journal.read(), previous);
@@ -145,7 +153,9 @@ function exitWhenEngineGone(runName: string, session: Session): () => void {
 }
 
 /** `pulumi refresh`: follow what is in flight, start nothing. */
-export async function observeRun(inputs: UpdateRunInputs, projectDir: string, id: string, engineState: RunState): Promise<UpdateRunOutputs> {
+export async function observeRun(inputs: UpdateRunInputs, projectDir: string, id: string, engineState: RunState | undefined, fleetRun?: FleetRunRecord): Promise<UpdateRunOutputs> {
+  if (inputs.backend.azureFleet !== undefined) return observeFleetRun(inputs, projectDir, fleetRun);
+  if (engineState === undefined) throw new Error(`update run ${inputs.runName}: no engine state to observe`);
   const { backend, clock, journal, releaseJournalLease } = openBackend(inputs.backend, inputs.runName, projectDir, customImageVersions(inputs.managedClusterUpdate));
   try {
     return await observe(inputs, id, engineState, backend, clock, journal);
@@ -220,6 +230,7 @@ function unfinishedReason(engine: UpdateRunEngine, outputs: UpdateRunOutputs, no
 
 /** `pulumi destroy`: forget the run — its journal, if it is this run's. Clusters are never touched. */
 export function forgetRun(inputs: Pick<UpdateRunInputs, "backend" | "runName">, id: string, projectDir: string): void {
+  if (inputs.backend.azureFleet !== undefined) return;
   const journal = journalFor(inputs.backend, inputs.runName, projectDir);
   if (journal.read()?.runId === id) {
     journal.remove();

@@ -3,7 +3,14 @@
  * Azure's `UpdateRunStrategy` shape. Changing it never touches a run already started: runs snapshot
  * their strategy (SPEC §1).
  */
-import { friendlyErrors, toFieldIssues } from "../model/common";
+import { z } from "zod";
+import { friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
+import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
+import { FLEET_CHILD_NAME, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
+import { fromFleetStrategy, toFleetStrategy } from "../backends/azureFleet/toFleet";
+import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
+import { openFleetClient } from "../session/openFleet";
+import { AzureFleetBackendSchema } from "./runInputs";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../model/strategy";
 import { canonicalJson, identityHash } from "./journal";
 import { dropIssuesUnderUnknowns } from "./unknowns";
@@ -14,12 +21,14 @@ function strategyOf(props: Props): unknown {
   return { stages: props.stages };
 }
 
-/** What the resource's props may hold besides inputs: the serialized provider and the output. */
-const KNOWN_PROPS = new Set(["stages", "strategy", "__provider"]);
+/** What the resource's props may hold besides inputs: the serialized provider and the outputs. */
+const KNOWN_PROPS = new Set(["stages", "strategy", "__provider", "backend", "strategyName", "updateStrategyId", "eTag"]);
 
 export async function check(_olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
   const parsed = UpdateRunStrategySchema.safeParse(strategyOf(news), { error: friendlyErrors });
   const issues = parsed.success ? [] : dropIssuesUnderUnknowns(strategyOf(news), toFieldIssues(parsed.error));
+  // Issue 12: a strategy kept in Fleet Manager (`backend.azureFleet`).
+  if (news.backend !== undefined) issues.push(...dropIssuesUnderUnknowns(news, fleetStrategyIssues(news, parsed.success ? parsed.data : undefined)));
   // A misspelt input (`stagess` from a YAML program, say) must not be ignored silently.
   const unknown = Object.keys(news).filter((key) => !KNOWN_PROPS.has(key));
   const failures = [...unknown.map((key) => ({ property: key, reason: "unknown field (UpdateStrategy takes stages)" })), ...issues.map((i) => ({ property: i.path, reason: i.message }))];
@@ -29,8 +38,11 @@ export async function check(_olds: Props, news: Props): Promise<{ inputs: Props;
   return { inputs: news, failures };
 }
 
-export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean }> {
-  return { changes: canonicalJson(olds.stages ?? null) !== canonicalJson(news.stages ?? null) };
+export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }> {
+  const stages = canonicalJson(olds.stages ?? null) !== canonicalJson(news.stages ?? null);
+  // Issue 12: another fleet (or none) is another resource; the same name goes first.
+  const moved = canonicalJson(olds.backend ?? null) !== canonicalJson(news.backend ?? null) || canonicalJson(olds.strategyName ?? null) !== canonicalJson(news.strategyName ?? null);
+  return moved ? { changes: true, replaces: ["backend"], deleteBeforeReplace: true } : { changes: stages };
 }
 
 function normalized(props: Props): UpdateRunStrategy {
@@ -39,17 +51,74 @@ function normalized(props: Props): UpdateRunStrategy {
 }
 
 export async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
-  return { id: `strategy-${identityHash(inputs.stages)}`, outs: { ...inputs, strategy: normalized(inputs) } };
+  const strategy = normalized(inputs);
+  const fleet = fleetOf(inputs);
+  if (fleet !== undefined) {
+    const kept = await putFleetStrategy(fleet, strategy, undefined);
+    return { id: kept.updateStrategyId, outs: { ...inputs, strategy, ...kept } };
+  }
+  return { id: `strategy-${identityHash(inputs.stages)}`, outs: { ...inputs, strategy } };
 }
 
-export async function update(_id: string, _olds: Props, news: Props): Promise<{ outs: Props }> {
-  return { outs: { ...news, strategy: normalized(news) } };
+export async function update(_id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  const strategy = normalized(news);
+  const fleet = fleetOf(news);
+  if (fleet !== undefined) return { outs: { ...news, strategy, ...(await putFleetStrategy(fleet, strategy, olds.eTag as string | undefined)) } };
+  return { outs: { ...news, strategy } };
 }
 
 export async function read(id: string, props: Props): Promise<{ id: string; props: Props }> {
   // Issue 11: nothing to read a strategy from but its stored inputs (an import has none).
   if (props.stages === undefined) throw new Error("an UpdateStrategy cannot be imported (`pulumi import` or the `import` option): declare it in the program and `pulumi up` (it only validates its stages)");
-  return { id, props };
+  const fleet = fleetOf(props);
+  if (fleet === undefined) return { id, props };
+  const found = await fleet.client.getStrategy(fleet.name);
+  if (found === undefined) return { id: "", props: {} };
+  const strategy = fromFleetStrategy(found.properties?.strategy) ?? { stages: [] };
+  return { id, props: { ...props, stages: strategy.stages, strategy, ...(found.eTag === undefined ? {} : { eTag: found.eTag }) } };
 }
 
-export async function remove(): Promise<void> {}
+/** Issue 12: a strategy kept in Fleet Manager is deleted there (runs already created keep their snapshot). */
+export async function remove(_id?: string, props?: Props): Promise<void> {
+  const fleet = props === undefined ? undefined : fleetOf(props);
+  if (fleet !== undefined) await fleet.client.deleteStrategy(fleet.name, props?.eTag as string | undefined);
+}
+
+const StrategyBackendSchema = z.strictObject({ azureFleet: AzureFleetBackendSchema });
+
+function fleetStrategyIssues(news: Props, strategy: UpdateRunStrategy | undefined): FieldIssue[] {
+  const parsed = StrategyBackendSchema.safeParse(news.backend, { error: friendlyErrors });
+  const issues = parsed.success ? [] : toFieldIssues(parsed.error, ["backend"]);
+  const name = news.strategyName;
+  if (typeof name !== "string" || name.length > MAX_FLEET_CHILD_NAME || !FLEET_CHILD_NAME.test(name)) {
+    issues.push({ path: "strategyName", message: `names the fleet's update strategy: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters` });
+  }
+  issues.push(...unsupportedInStrategy(strategy, ""));
+  return issues;
+}
+
+function fleetOf(props: Props): { client: FleetClient; name: string } | undefined {
+  const backend = props.backend as { azureFleet?: unknown } | undefined;
+  if (backend?.azureFleet === undefined) return undefined;
+  const config = AzureFleetBackendSchema.parse(backend.azureFleet);
+  return { client: openFleetClient(config), name: props.strategyName as string };
+}
+
+/**
+ * Create with `If-None-Match: *`, update with the eTag read last (`If-Match`): a strategy changed
+ * outside Pulumi since is not overwritten. A create whose strategy exists already (a create killed
+ * after Fleet took it) takes the one there and writes over it with its eTag.
+ */
+async function putFleetStrategy(fleet: { client: FleetClient; name: string }, strategy: UpdateRunStrategy, eTag: string | undefined): Promise<{ updateStrategyId: string; eTag?: string }> {
+  const body = toFleetStrategy(strategy);
+  let kept;
+  try {
+    kept = await fleet.client.putStrategy(fleet.name, body, eTag);
+  } catch (e) {
+    if (!(e instanceof FleetRequestError && e.statusCode === 412)) throw e;
+    if (eTag !== undefined) throw new Error(`update strategy '${fleet.name}' was changed in fleet '${fleet.client.fleet.fleetName}' outside Pulumi: run \`pulumi refresh\`, then \`pulumi up\``);
+    const there = await fleet.client.getStrategy(fleet.name);
+    kept = await fleet.client.putStrategy(fleet.name, body, there?.eTag);
+  }
+  return { updateStrategyId: kept.id ?? fleet.client.strategyId(fleet.name), ...(kept.eTag === undefined ? {} : { eTag: kept.eTag }) };
+}

@@ -48,8 +48,25 @@ export interface AzureBackendArgs {
   pollIntervalSeconds?: pulumi.Input<{ initial: pulumi.Input<number>; steady: pulumi.Input<number> }>;
 }
 
+/**
+ * Issue 12: Azure Kubernetes Fleet Manager runs the update server-side; `pulumi up` creates (or
+ * attaches to) the fleet's update run named after this resource, starts, stops and skips it, and
+ * follows it. Credentials as `azure`'s. Members are the fleet's: `members` may be empty.
+ */
+export interface AzureFleetBackendArgs {
+  /** ARM id of the `Microsoft.ContainerService/fleets` resource. */
+  fleetId: pulumi.Input<string>;
+  endpoint?: pulumi.Input<string>;
+  trustedCaFile?: pulumi.Input<string>;
+  credential?: pulumi.Input<"default" | "emulator">;
+  /** Seconds between GETs of the run while following it (default 60). */
+  pollIntervalSeconds?: pulumi.Input<number>;
+}
+
 /** Where the clusters are: exactly one of these. */
 export interface BackendArgs {
+  /** Fleet Manager runs the update; the fleet's members are the run's (issue 12). */
+  azureFleet?: pulumi.Input<AzureFleetBackendArgs>;
   /** The embedded simulated fleet. */
   simulator?: pulumi.Input<SimulatorBackendArgs>;
   /** Real AKS clusters; members then need `clusterResourceId`. */
@@ -118,6 +135,11 @@ export interface UpdateRunArgs {
   members: pulumi.Input<pulumi.Input<MemberArgs>[]>;
   /** The sequence: an `UpdateStrategy`'s `strategy` output or inline stages. Omitted: one by one. */
   strategy?: pulumi.Input<UpdateStrategyArgs | undefined>;
+  /**
+   * azureFleet only (issue 12), instead of `strategy`: the ARM id of a strategy kept in Fleet Manager —
+   * an `UpdateStrategy` with `backend.azureFleet`'s `updateStrategyId`. Fleet snapshots it at creation.
+   */
+  updateStrategyId?: pulumi.Input<string>;
   /** What to do to each member: upgrade type, Kubernetes version, node image selection. */
   managedClusterUpdate: pulumi.Input<ManagedClusterUpdateArgs>;
   /** "Running" (default) runs to the end; "Stopped" lets in-flight upgrades finish and starts no more; "NotStarted" holds a new run. */
@@ -215,6 +237,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         plan: undefined,
         drift: undefined,
         engineState: undefined,
+        fleetRun: undefined,
       },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...UPDATE_RUN_SECRET_OUTPUTS] },
     );

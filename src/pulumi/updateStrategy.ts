@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { UpdateRunStrategy } from "../model/strategy";
 import { updateStrategyProvider } from "./providers";
+import type { AzureFleetBackendArgs } from "./updateRun";
 
 /** An approval gate (Azure Fleet's gate configuration shape). */
 export interface GateArgs {
@@ -56,13 +57,25 @@ export interface UpdateStrategyArgs {
   stages: pulumi.Input<pulumi.Input<UpdateStageArgs>[]>;
 }
 
+/**
+ * Issue 12: keep the strategy in Fleet Manager too, as `fleets/{f}/updateStrategies/{resource name}`
+ * (created, updated with its eTag, deleted on destroy). Credentials as `UpdateRun`'s azureFleet.
+ */
+export interface UpdateStrategyResourceArgs extends UpdateStrategyArgs {
+  backend?: pulumi.Input<{ azureFleet: pulumi.Input<AzureFleetBackendArgs> }>;
+}
+
 export class UpdateStrategy extends pulumi.dynamic.Resource {
   /** The stages as given. */
   declare readonly stages: pulumi.Output<UpdateRunStrategy["stages"]>;
   /** The validated strategy, normalized: pass it to `UpdateRun`'s `strategy`. */
   declare readonly strategy: pulumi.Output<UpdateRunStrategy>;
 
-  constructor(name: string, args: UpdateStrategyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(updateStrategyProvider, name, { stages: args.stages, strategy: undefined }, opts);
+  /** Issue 12, with `backend.azureFleet`: the ARM id of the fleet's update strategy. */
+  declare readonly updateStrategyId: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: UpdateStrategyResourceArgs, opts?: pulumi.CustomResourceOptions) {
+    const fleet = args.backend === undefined ? {} : { backend: args.backend, strategyName: name, updateStrategyId: undefined, eTag: undefined };
+    super(updateStrategyProvider, name, { stages: args.stages, strategy: undefined, ...fleet }, opts);
   }
 }

@@ -233,7 +233,7 @@ managedClusterUpdate: {upgrade: {type: Full}}
     const dir = workspace();
     const unknown = await runCli(dir, ["run", "rollout.yaml", "--backend", "aws"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("--backend: must be simulator:FLEET_FILE or azure, got 'aws'");
+    expect(unknown.stderr).toContain("--backend: must be simulator:FLEET_FILE, azure or azure-fleet:FLEET_ID, got 'aws'");
     const mixed = await runCli(dir, runArgs(0, "--endpoint", "https://127.0.0.1:1"));
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain("--time-scale: must be greater than 0");

@@ -155,7 +155,7 @@ describe("fleet-update plan", () => {
     expect(missingFleet.stderr).toMatch(/^--backend: cannot read .*nowhere\.yaml/);
     const noBackend = await plan(join(dir, "rollout.yaml"));
     expect([noBackend.code, noBackend.stderr]).toEqual([2, `${join(dir, "rollout.yaml")}: backend: a run spec needs its backend: --backend simulator:FLEET_FILE or azure, or a backend field\n`]);
-    expect((await plan(join(dir, "rollout.yaml"), { backend: "gcp" })).stderr).toBe("--backend: must be simulator:FLEET_FILE or azure, got 'gcp'\n");
+    expect((await plan(join(dir, "rollout.yaml"), { backend: "gcp" })).stderr).toBe("--backend: must be simulator:FLEET_FILE, azure or azure-fleet:FLEET_ID, got 'gcp'\n");
   });
 
   it("exits 2 with one line per problem naming the field path: scenario, run spec, missing member, options", async () => {

@@ -1,0 +1,58 @@
+/**
+ * Issue 12, Fleet Manager figures: the 200-member scenario of `bench/arm.ts` (2 stages × 10 groups ×
+ * 10 members, 10-minute upgrades; without `maxConcurrency`, which Fleet lacks, so each group takes
+ * its members one at a time) executed server-side by the ARM emulator's Fleet Manager and followed
+ * through the azureFleet client, one GET per simulated minute (the backend's default poll interval,
+ * 60 s), with ARM's throttling on. What the client costs ARM: its requests per simulated hour of
+ * following (every request it sent, each SDK retry included), and per upgraded member.
+ */
+import { FLEET_SCENARIO_200, fleetScenario } from "./armScenario";
+import { simulateScenarioViaFleet } from "../src/simulation/viaFleetEmulator";
+import { validateScenario } from "../src/model/scenario";
+
+const MS_PER_SIMULATED_MINUTE = 100;
+
+export interface FleetFigures {
+  members: number;
+  upgraded: number;
+  state: string;
+  /** Requests the client sent, by method, and 429s it was answered. */
+  requests: { GET: number; PUT: number; POST: number; throttled: number };
+  /** Simulated minutes from the run's start to its end: the time the client followed it. */
+  makespanMinutes: number;
+  /** (GET + PUT + POST) ÷ simulated hours followed. */
+  requestsPerHour: number;
+  requestsPerUpgradedMember: number;
+  /** Seconds of simulated time between GETs while following. */
+  pollSeconds: number;
+  wallMs: number;
+  msPerSimulatedMinute: number;
+}
+
+export async function fleetFigures(): Promise<FleetFigures> {
+  const base = fleetScenario({ ...FLEET_SCENARIO_200, maxConcurrency: "1" });
+  // Fleet Manager has no maxConcurrency: the same stages and groups without it (one at a time).
+  const scenario = validateScenario({ ...base, strategy: { stages: base.strategy?.stages.map((s) => ({ name: s.name, groups: s.groups.map((g) => ({ name: g.name })) })) } });
+  const began = performance.now();
+  const report = await simulateScenarioViaFleet(scenario, { msPerSimulatedMinute: MS_PER_SIMULATED_MINUTE, pollMs: MS_PER_SIMULATED_MINUTE, throttling: true });
+  const wallMs = performance.now() - began;
+  const { status, clusters } = report.result;
+  const upgraded = clusters.filter((c) => c.operations.some((o) => o.result === "Succeeded")).length;
+  const { GET, PUT, POST, throttled } = report.clientRequests;
+  const started = Date.parse(status.status.startTime ?? scenario.start);
+  const ended = status.status.completedTime === undefined ? Number.NaN : Date.parse(status.status.completedTime);
+  const minutes = (ended - started) / 60_000;
+  const total = GET + PUT + POST;
+  return {
+    members: scenario.members.length,
+    upgraded,
+    state: status.status.state,
+    requests: { GET, PUT, POST, throttled },
+    makespanMinutes: Math.round(minutes * 10) / 10,
+    requestsPerHour: Math.round((total / (minutes / 60)) * 10) / 10,
+    requestsPerUpgradedMember: upgraded === 0 ? Number.NaN : Math.round((total / upgraded) * 100) / 100,
+    pollSeconds: 60,
+    wallMs: Math.round(wallMs),
+    msPerSimulatedMinute: MS_PER_SIMULATED_MINUTE,
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * Fleet Manager through `@azure/arm-containerservicefleet` (api-version 2025-03-01): update runs,
+ * update strategies and members of one fleet. No HTTP, retry or long-running-operation polling is
+ * written here: the SDK's pipeline retries 429s (after `Retry-After`) and transient failures, and its
+ * pollers follow `start`, `stop`, `skip`, creates and deletes. A counting policy records every request
+ * sent (each retry included) for the bench and the tests; it sees no token (it runs before signing's
+ * header matters to nobody: it reads only the method and the status).
+ */
+import { ContainerServiceFleetClient, type FleetUpdateStrategy, type SkipTarget, type UpdateRun, type UpdateRunStrategy as FleetStrategy, type ManagedClusterUpdate as FleetManagedClusterUpdate } from "@azure/arm-containerservicefleet";
+import type { TokenCredential } from "@azure/core-auth";
+import { isRestError } from "@azure/core-rest-pipeline";
+import { credentialProblem } from "../azure/credentials";
+import { parseFleetId, type FleetId } from "./fleetId";
+
+export interface FleetClientOptions {
+  /** ARM id of the `Microsoft.ContainerService/fleets` resource. */
+  fleetId: string;
+  credential: TokenCredential;
+  /** ARM endpoint; default the Azure public cloud. */
+  endpoint?: string;
+  /** Extra CA certificates (PEM) to trust, e.g. the emulator's. */
+  trustedCaPem?: string;
+  /** How often the SDK's pollers read a long-running operation (default the SDK's, 2 s). */
+  lroIntervalMs?: number;
+  /** SDK retries of 429s and transient failures (default 6). */
+  maxRetries?: number;
+  /** Real ms before the SDK's first retry of a 5xx or dropped connection, and its cap (compressed for the emulator). */
+  retryDelayInMs?: number;
+  maxRetryDelayInMs?: number;
+}
+
+/** A member of the fleet, as `fleets/{f}/members` lists it. */
+export interface FleetMemberInfo {
+  name: string;
+  group?: string;
+  clusterResourceId: string;
+}
+
+/** Requests sent, by method, and 429s answered (each retried by the SDK). */
+export interface RequestCounts {
+  GET: number;
+  PUT: number;
+  POST: number;
+  PATCH: number;
+  DELETE: number;
+  throttled: number;
+}
+
+/** An ARM error in one line: `<code>: <message>` (ARM's error body), never a token or header. */
+export class FleetRequestError extends Error {
+  constructor(
+    readonly statusCode: number | undefined,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "FleetRequestError";
+  }
+}
+
+export class FleetClient {
+  readonly fleet: FleetId;
+  readonly counts: RequestCounts = { GET: 0, PUT: 0, POST: 0, PATCH: 0, DELETE: 0, throttled: 0 };
+  private readonly client: ContainerServiceFleetClient;
+  private readonly lro: { updateIntervalInMs?: number };
+
+  constructor(options: FleetClientOptions) {
+    this.fleet = parseFleetId(options.fleetId);
+    this.client = new ContainerServiceFleetClient(options.credential, this.fleet.subscriptionId, {
+      ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+      ...(options.trustedCaPem === undefined ? {} : { tlsOptions: { ca: options.trustedCaPem } }),
+      retryOptions: {
+        maxRetries: options.maxRetries ?? 6,
+        ...(options.retryDelayInMs === undefined ? {} : { retryDelayInMs: options.retryDelayInMs }),
+        ...(options.maxRetryDelayInMs === undefined ? {} : { maxRetryDelayInMs: options.maxRetryDelayInMs }),
+      },
+    });
+    const counts = this.counts;
+    this.client.pipeline.addPolicy(
+      {
+        name: "fleetUpdateRequestCounter",
+        async sendRequest(request, next) {
+          const method = request.method as keyof RequestCounts;
+          if (method in counts && method !== "throttled") counts[method] += 1;
+          const response = await next(request);
+          if (response.status === 429) counts.throttled += 1;
+          return response;
+        },
+      },
+      { afterPhase: "Retry" },
+    );
+    this.lro = options.lroIntervalMs === undefined ? {} : { updateIntervalInMs: options.lroIntervalMs };
+  }
+
+  /** `/subscriptions/…/fleets/{f}/updateRuns/{name}`. */
+  runId(name: string): string {
+    return `${this.fleetPath()}/updateRuns/${name}`;
+  }
+
+  strategyId(name: string): string {
+    return `${this.fleetPath()}/updateStrategies/${name}`;
+  }
+
+  async listMembers(): Promise<FleetMemberInfo[]> {
+    return this.call(async () => {
+      const out: FleetMemberInfo[] = [];
+      for await (const m of this.client.fleetMembers.listByFleet(this.fleet.resourceGroup, this.fleet.fleetName)) {
+        out.push({ name: m.name ?? "", clusterResourceId: m.properties?.clusterResourceId ?? "", ...(m.properties?.group ? { group: m.properties.group } : {}) });
+      }
+      return out;
+    });
+  }
+
+  /** The run, or undefined when the fleet has none of that name. */
+  async getRun(name: string): Promise<UpdateRun | undefined> {
+    return this.call(() => this.client.updateRuns.get(this.fleet.resourceGroup, this.fleet.fleetName, name), { notFound: true });
+  }
+
+  /** Create only (`If-None-Match: *`): a run of that name created meanwhile is never overwritten. */
+  async createRun(name: string, definition: { strategy?: FleetStrategy; updateStrategyId?: string; managedClusterUpdate: FleetManagedClusterUpdate }): Promise<UpdateRun> {
+    return this.call(() => this.client.updateRuns.createOrUpdate(this.fleet.resourceGroup, this.fleet.fleetName, name, { properties: definition }, { ifNoneMatch: "*", ...this.lro }));
+  }
+
+  async startRun(name: string): Promise<UpdateRun> {
+    return this.call(() => this.client.updateRuns.start(this.fleet.resourceGroup, this.fleet.fleetName, name, this.lro));
+  }
+
+  async stopRun(name: string): Promise<UpdateRun> {
+    return this.call(() => this.client.updateRuns.stop(this.fleet.resourceGroup, this.fleet.fleetName, name, this.lro));
+  }
+
+  async skip(name: string, targets: SkipTarget[]): Promise<UpdateRun> {
+    return this.call(() => this.client.updateRuns.skip(this.fleet.resourceGroup, this.fleet.fleetName, name, { targets }, this.lro));
+  }
+
+  async deleteRun(name: string): Promise<void> {
+    await this.call(() => this.client.updateRuns.delete(this.fleet.resourceGroup, this.fleet.fleetName, name, this.lro), { notFound: true });
+  }
+
+  async getStrategy(name: string): Promise<FleetUpdateStrategy | undefined> {
+    return this.call(() => this.client.fleetUpdateStrategies.get(this.fleet.resourceGroup, this.fleet.fleetName, name), { notFound: true });
+  }
+
+  /** Create (`If-None-Match: *`) without an eTag; update only the version read (`If-Match`) with one. */
+  async putStrategy(name: string, strategy: FleetStrategy, eTag?: string): Promise<FleetUpdateStrategy> {
+    const condition = eTag === undefined ? { ifNoneMatch: "*" } : { ifMatch: eTag };
+    return this.call(() => this.client.fleetUpdateStrategies.createOrUpdate(this.fleet.resourceGroup, this.fleet.fleetName, name, { properties: { strategy } }, { ...condition, ...this.lro }));
+  }
+
+  async deleteStrategy(name: string, eTag?: string): Promise<void> {
+    await this.call(() => this.client.fleetUpdateStrategies.delete(this.fleet.resourceGroup, this.fleet.fleetName, name, { ...(eTag === undefined ? {} : { ifMatch: eTag }), ...this.lro }), { notFound: true });
+  }
+
+  private fleetPath(): string {
+    const { subscriptionId, resourceGroup, fleetName } = this.fleet;
+    return `/subscriptions/${subscriptionId}/resourceGroups/${resourceGroup}/providers/Microsoft.ContainerService/fleets/${fleetName}`;
+  }
+
+  /** SDK errors as one clear error; `notFound` turns a 404 into undefined. */
+  private async call<T>(request: () => PromiseLike<T>, opts: { notFound: true }): Promise<T | undefined>;
+  private async call<T>(request: () => PromiseLike<T>): Promise<T>;
+  private async call<T>(request: () => PromiseLike<T>, opts?: { notFound: true }): Promise<T | undefined> {
+    try {
+      return await request();
+    } catch (e) {
+      const credentials = credentialProblem(e);
+      if (credentials !== undefined) throw credentials;
+      const status = isRestError(e) ? e.statusCode : undefined;
+      if (status === 404 && opts?.notFound === true) return undefined;
+      const body = isRestError(e) ? (e.details as { error?: { code?: string; message?: string } } | undefined) : undefined;
+      const code = body?.error?.code ?? (isRestError(e) ? e.code : undefined) ?? "FleetRequestFailed";
+      const message = body?.error?.message ?? (e as Error).message ?? String(e);
+      throw new FleetRequestError(status, code, `${code}: ${message}`);
+    }
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * Issue 12: one call's work on a run executed by Azure Kubernetes Fleet Manager. The engine runs
+ * server-side, so this is not a `ClusterBackend` session: it creates the fleet's update run named
+ * after ours — or attaches to it when the fleet already has it (a killed client, the next `up`), never
+ * creating a second — maps the user's controls to Fleet's calls (`state` → start / stop, new `skip`
+ * entries → skip with only those targets), then follows the run with GETs until it ends, reaches the
+ * state asked for, or the client's own deadline. The run goes on server-side whatever the client does.
+ */
+import type { UpdateRun } from "@azure/arm-containerservicefleet";
+import { ValidationError } from "../model/common";
+import type { ExcludedMember } from "../model/run";
+import type { SkipTarget } from "../model/skip";
+import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
+import type { UpdateRunStrategy } from "../model/strategy";
+import { canonicalJson } from "../pulumi/journal";
+import type { UpdateRunInputs } from "../pulumi/runInputs";
+import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
+import { fromFleetStatus } from "../backends/azureFleet/fromFleet";
+import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
+import { statusChanges } from "../backends/azureFleet/statusEvents";
+import { fromFleetStrategy, sameManagedClusterUpdate, toFleetManagedClusterUpdate, toFleetStrategy } from "../backends/azureFleet/toFleet";
+import { DEFAULT_FLEET_POLL_SECONDS } from "./openFleet";
+import type { StopRequest } from "./stopRequest";
+
+/** What the client keeps between calls (an output): the run's ARM id and the skips already sent. */
+export interface FleetRunRecord {
+  id: string;
+  skipsSent: SkipTarget[];
+}
+
+export type FollowEnd = "settled" | "asked" | "returned" | "deadline" | "interrupted";
+
+export interface FleetSessionResult {
+  record: FleetRunRecord;
+  status: UpdateRunStatus;
+  strategySnapshot: UpdateRunStrategy;
+  excludedMembers: ExcludedMember[];
+  /** Why following ended: the run ended, reached the state asked for, returnAfterMinutes, the deadline, or a stop of the client. */
+  end: FollowEnd;
+}
+
+export interface FleetSessionOptions {
+  /** The skips sent by earlier calls (the previous `fleetRun` output). */
+  previous?: FleetRunRecord;
+  onEvent?: (event: RunEvent) => void;
+  /** Ends following at once (Ctrl-C): the run goes on server-side. */
+  stop?: StopRequest;
+  /** Real time; injectable for tests. */
+  now?: () => number;
+}
+
+const ENDED: ReadonlySet<UpdateState> = new Set(["Completed", "Failed", "Skipped", "Stopped"]);
+
+/** Is the status where the user asked the run to be (so following can end)? */
+function reached(state: UpdateState, asked: UpdateRunInputs["state"]): boolean {
+  if (ENDED.has(state)) return true;
+  return asked === "NotStarted" && state === "NotStarted";
+}
+
+/** Validate against the fleet's members (Check does the same): problems are a ValidationError. */
+export async function checkFleetRun(inputs: UpdateRunInputs, client: FleetClient): Promise<{ excluded: ExcludedMember[] }> {
+  const members = await client.listMembers();
+  const strategy = inputs.strategy ?? (await referencedStrategy(inputs, client));
+  const checked = checkMembersAgainstFleet(inputs.members, members, client.fleet.fleetName, strategy);
+  if (checked.issues.length > 0) throw new ValidationError(checked.issues);
+  return { excluded: checked.excluded };
+}
+
+/** The fleet update strategy `updateStrategyId` names, read from the fleet; a missing one is named. */
+async function referencedStrategy(inputs: UpdateRunInputs, client: FleetClient): Promise<UpdateRunStrategy | undefined> {
+  if (inputs.updateStrategyId === undefined) return undefined;
+  const name = inputs.updateStrategyId.split("/").at(-1) as string;
+  const found = await client.getStrategy(name);
+  if (found === undefined) throw new ValidationError([{ path: "updateStrategyId", message: `fleet '${client.fleet.fleetName}' has no update strategy '${name}'` }]);
+  return fromFleetStrategy(found.properties?.strategy);
+}
+
+/** Create the fleet's run, or attach to the one of that name; a different run of that name is refused. */
+async function createOrAttach(inputs: UpdateRunInputs, client: FleetClient): Promise<UpdateRun> {
+  const name = inputs.runName;
+  const found = await client.getRun(name);
+  if (found !== undefined) return attachable(found, inputs, client);
+  try {
+    return await client.createRun(name, {
+      ...(inputs.strategy === undefined ? {} : { strategy: toFleetStrategy(inputs.strategy) }),
+      ...(inputs.updateStrategyId === undefined ? {} : { updateStrategyId: inputs.updateStrategyId }),
+      managedClusterUpdate: toFleetManagedClusterUpdate(inputs.managedClusterUpdate),
+    });
+  } catch (e) {
+    // Created meanwhile (If-None-Match: *): attach to it, never a second run.
+    if (e instanceof FleetRequestError && (e.statusCode === 412 || e.statusCode === 409)) {
+      const raced = await client.getRun(name);
+      if (raced !== undefined) return attachable(raced, inputs, client);
+    }
+    throw e;
+  }
+}
+
+function attachable(run: UpdateRun, inputs: UpdateRunInputs, client: FleetClient): UpdateRun {
+  const where = `update run '${inputs.runName}' of fleet '${client.fleet.fleetName}'`;
+  if (!sameManagedClusterUpdate(run.properties?.managedClusterUpdate, inputs.managedClusterUpdate)) {
+    throw new ValidationError([{ path: "managedClusterUpdate", message: `${where} exists with another managedClusterUpdate: give this run another name, or delete that run` }]);
+  }
+  const theirs = fromFleetStrategy(run.properties?.strategy);
+  if (inputs.strategy !== undefined && theirs !== undefined && canonicalJson(fromFleetStrategy(toFleetStrategy(inputs.strategy))) !== canonicalJson(theirs)) {
+    throw new ValidationError([{ path: "strategy", message: `${where} exists with another strategy: give this run another name, or delete that run` }]);
+  }
+  return run;
+}
+
+const key = (t: SkipTarget) => `${t.type}/${t.name}`;
+
+/** States of every skippable item, by `Type/name`. */
+function skippableStates(status: UpdateRunStatus): Map<string, UpdateState> {
+  const out = new Map<string, UpdateState>();
+  for (const stage of status.stages) {
+    out.set(`Stage/${stage.name}`, stage.status.state);
+    if (stage.afterStageWaitStatus !== undefined) out.set(`AfterStageWait/${stage.name}`, stage.afterStageWaitStatus.status.state);
+    for (const group of stage.groups) {
+      out.set(`Group/${group.name}`, group.status.state);
+      for (const m of group.members) out.set(`Member/${m.name}`, m.status.state);
+    }
+  }
+  return out;
+}
+
+/**
+ * The skip entries to send: new since the last call (not in `sent`), and not already finished in the
+ * fleet's status (a client killed after its skip was applied but before its outputs were saved).
+ */
+export function newSkipTargets(skip: readonly SkipTarget[], sent: readonly SkipTarget[], status: UpdateRunStatus): SkipTarget[] {
+  const already = new Set(sent.map(key));
+  const states = skippableStates(status);
+  const seen = new Set<string>();
+  return skip.filter((t) => {
+    const k = key(t);
+    if (already.has(k) || seen.has(k)) return false;
+    seen.add(k);
+    const state = states.get(k);
+    return state === undefined || !(state === "Skipped" || state === "Completed" || state === "Failed");
+  });
+}
+
+export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClient, pollIntervalSeconds: number | undefined, options: FleetSessionOptions = {}): Promise<FleetSessionResult> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const { excluded } = await checkFleetRun(inputs, client);
+  let run = await createOrAttach(inputs, client);
+  const record: FleetRunRecord = { id: run.id ?? client.runId(inputs.runName), skipsSent: [...(options.previous?.skipsSent ?? [])] };
+
+  let seen: UpdateRunStatus | undefined;
+  const observe = (r: UpdateRun): UpdateRunStatus => {
+    const status = fromFleetStatus(r.properties?.status);
+    for (const event of statusChanges(inputs.runName, seen, status, now())) options.onEvent?.(event);
+    seen = status;
+    return status;
+  };
+  let status = observe(run);
+
+  // Controls, in the order the engine applies them: skips, then start or stop.
+  const skips = newSkipTargets(inputs.skip, record.skipsSent, status);
+  if (skips.length > 0) {
+    run = await client.skip(inputs.runName, skips.map((t) => ({ type: t.type, name: t.name })));
+    status = observe(run);
+  }
+  record.skipsSent = dedupe([...record.skipsSent, ...inputs.skip]);
+  const state = status.status.state;
+  let startSent = false;
+  if (inputs.state === "Running" && (state === "NotStarted" || state === "Stopped" || state === "Failed")) {
+    run = await client.startRun(inputs.runName);
+    status = observe(run);
+    startSent = true;
+  } else if (inputs.state !== "Running" && (state === "Running" || (state as string) === "Pending")) {
+    run = await client.stopRun(inputs.runName);
+    status = observe(run);
+  }
+
+  // Follow with GETs.
+  const intervalMs = (pollIntervalSeconds ?? DEFAULT_FLEET_POLL_SECONDS) * 1000;
+  const deadline = started + inputs.timeoutMinutes * 60_000;
+  const returnAt = inputs.returnAfterMinutes === undefined ? undefined : started + inputs.returnAfterMinutes * 60_000;
+  const interrupted = (): boolean => options.stop?.isPending === true;
+  let end: FollowEnd;
+  for (;;) {
+    // A run found Stopping while `Running` is asked for is started again once its stop has ended.
+    if (inputs.state === "Running" && !startSent && status.status.state === "Stopped") {
+      run = await client.startRun(inputs.runName);
+      status = observe(run);
+      startSent = true;
+      continue;
+    }
+    if (reached(status.status.state, inputs.state)) {
+      end = ENDED.has(status.status.state) ? "settled" : "asked";
+      break;
+    }
+    if (interrupted()) {
+      end = "interrupted";
+      break;
+    }
+    const t = now();
+    if (returnAt !== undefined && t >= returnAt) {
+      end = "returned";
+      break;
+    }
+    if (t >= deadline) {
+      end = "deadline";
+      break;
+    }
+    const wake = Math.min(t + intervalMs, deadline, returnAt ?? Infinity);
+    await (options.stop === undefined ? new Promise((r) => setTimeout(r, Math.max(0, wake - t))) : options.stop.sleep(Math.max(0, wake - t)));
+    if (interrupted()) {
+      end = "interrupted";
+      break;
+    }
+    const read = await client.getRun(inputs.runName);
+    if (read === undefined) throw new Error(`update run '${inputs.runName}' was deleted from fleet '${client.fleet.fleetName}' while it was followed`);
+    run = read;
+    status = observe(run);
+  }
+
+  const strategySnapshot = fromFleetStrategy(run.properties?.strategy) ?? inputs.strategy ?? { stages: status.stages.map((s) => ({ name: s.name, groups: s.groups.map((g) => ({ name: g.name })) })) };
+  return { record, status, strategySnapshot, excludedMembers: excluded, end };
+}
+
+function dedupe(targets: SkipTarget[]): SkipTarget[] {
+  const out = new Map<string, SkipTarget>();
+  for (const t of targets) out.set(key(t), { type: t.type, name: t.name });
+  return [...out.values()];
+}

@@ -1,0 +1,106 @@
+/**
+ * Issue 12 through the command line: `fleet-update run --backend azure-fleet:FLEET_ID` creates and
+ * follows the fleet's run (JSON and exit code as `run`'s; running it again attaches), `plan` reads the
+ * fleet's members then their clusters, `simulate --via fleet-emulator --json` has `--via
+ * arm-emulator`'s shape, and a flag or a feature Fleet lacks is named.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import { planCommand } from "../../src/cli/plan";
+import { runCommand } from "../../src/cli/run";
+import { simulateCommand, type CommandIO } from "../../src/cli/simulate";
+import type { Plan } from "../../src/plan/types";
+import { CANARY_THEN_PROD, FULL_132, startFleetEmulator } from "../emulator/fleetHelpers";
+import { FLEET_ID, caFile } from "./support";
+
+function capture(): CommandIO & { out: string; err: string } {
+  const io = { out: "", err: "", stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) };
+  return io;
+}
+
+let emulator: ArmEmulator;
+let dir: string;
+let flags: Record<string, string>;
+beforeEach(async () => {
+  emulator = await startFleetEmulator();
+  const ca = caFile(emulator);
+  dir = path.dirname(ca);
+  flags = { backend: `azure-fleet:${FLEET_ID}`, endpoint: emulator.url, caFile: ca, credential: "emulator", pollSeconds: "0.02", progress: "lines" };
+});
+afterEach(async () => {
+  await emulator.close();
+});
+
+function spec(fields: Record<string, unknown>): string {
+  const file = path.join(dir, "cli-run.yaml");
+  fs.writeFileSync(file, JSON.stringify(fields));
+  return file;
+}
+
+describe("fleet-update run --backend azure-fleet:", () => {
+  test("runs to Completed (exit 0, the JSON of run), and again attaches to the same run", async () => {
+    const file = spec({ strategy: CANARY_THEN_PROD, managedClusterUpdate: FULL_132 });
+    const io = capture();
+    expect(await runCommand(file, { ...flags, json: true }, io)).toBe(0);
+    const result = JSON.parse(io.out) as { status: { status: { state: string } }; summary: { outcome: string }; failedMembers: unknown[]; appliedNodeImageVersions: unknown[] };
+    expect(Object.keys(result)).toEqual(["status", "summary", "failedMembers", "appliedNodeImageVersions"]);
+    expect(result.summary.outcome).toBe("Succeeded");
+    expect(io.err).toMatch(/\[cli-run\] \S+ member canary-1 \w+ → Completed/);
+    const again = capture();
+    expect(await runCommand(file, { ...flags, json: true }, again)).toBe(0);
+    const puts = emulator.requests.filter((r) => r.method === "PUT" && r.path.endsWith("/updateRuns/cli-run") && r.status < 300);
+    expect(puts).toHaveLength(1);
+    expect(emulator.fleet.operationLog()).toHaveLength(5);
+  });
+
+  test("state NotStarted: created, not started (exit 4)", async () => {
+    const io = capture();
+    const code = await runCommand(spec({ managedClusterUpdate: FULL_132, state: "NotStarted" }), flags, io);
+    expect(code).toBe(4);
+    expect(io.out).toMatch(/NotStarted/);
+  });
+
+  test("a feature Fleet lacks, and a flag for another backend, are named (exit 2)", async () => {
+    const io = capture();
+    const strategy = { stages: [{ name: "all", groups: [{ name: "canary", maxConcurrency: "2" }, { name: "prod" }, { name: "dev" }] }] };
+    expect(await runCommand(spec({ strategy, managedClusterUpdate: FULL_132 }), { ...flags, timeScale: "60" }, io)).toBe(2);
+    expect(io.err).toContain("--time-scale: applies to --backend simulator:FLEET_FILE only");
+    const feature = capture();
+    expect(await runCommand(spec({ strategy, managedClusterUpdate: FULL_132 }), flags, feature)).toBe(2);
+    expect(feature.err).toContain("strategy.stages[0].groups[0].maxConcurrency: Fleet Manager");
+    expect(emulator.requests.filter((r) => r.path.includes("/updateRuns/"))).toEqual([]);
+  });
+
+  test("a member not in the fleet is named, nothing created", async () => {
+    const io = capture();
+    expect(await runCommand(spec({ members: [{ name: "ghost", group: "prod" }], managedClusterUpdate: FULL_132 }), flags, io)).toBe(2);
+    expect(io.err).toContain("members[0].name: member 'ghost' is not a member of fleet 'fleet'");
+    expect(emulator.requests.filter((r) => r.method === "PUT")).toEqual([]);
+  });
+});
+
+test("plan --backend azure-fleet: reads the fleet's members and their clusters (GETs only)", async () => {
+  const io = capture();
+  const { pollSeconds: _p, progress: _g, ...planFlags } = flags;
+  expect(await planCommand(spec({ strategy: CANARY_THEN_PROD, managedClusterUpdate: FULL_132 }), { ...planFlags, json: true }, io)).toBe(0);
+  const plan = JSON.parse(io.out) as Plan;
+  expect(plan.members.map((m) => `${m.name} ${m.stage}/${m.group}`)).toEqual(["canary-1 canary/canary", "prod-1 prod/prod", "prod-2 prod/prod", "prod-3 prod/prod", "dev-1 prod/dev"]);
+  expect(plan.run.predictedState).toBe("Completed");
+  expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+});
+
+test("simulate --via fleet-emulator --json: the shape of --via arm-emulator; Fleet's missing features named", async () => {
+  const scenario = path.resolve(__dirname, "../../../shared/scenarios/02-staged-parallel.yaml");
+  const io = capture();
+  expect(await simulateCommand(scenario, { via: "fleet-emulator", json: true }, io)).toBe(0);
+  const result = JSON.parse(io.out) as Record<string, unknown> & { status: { status: { state: string } } };
+  expect(Object.keys(result)).toEqual(["status", "summary", "clusters", "events", "requests"]);
+  expect(result.status.status.state).toBe("Completed");
+
+  const bad = path.resolve(__dirname, "../report/gatedRun.yaml");
+  const refused = capture();
+  expect(await simulateCommand(bad, { via: "fleet-emulator", json: true }, refused)).toBe(2);
+  expect(refused.err).toMatch(/gatedRun\.yaml: (strategy|actions)\S*(Gates|approve)/);
+});

@@ -1,0 +1,120 @@
+/**
+ * Issue 12: `backend.azureFleet` inputs — the fleet id, the run name Fleet can take, and our features
+ * Fleet Manager lacks refused at Check with the field named; and the fleet's members checked against
+ * the program (not in the fleet, another group, unlisted members the run would update).
+ */
+import { describe, expect, it } from "vitest";
+import { checkRunInputs } from "../../src/pulumi/runInputs";
+import { checkMembersAgainstFleet } from "../../src/backends/azureFleet/members";
+import { parseFleetId } from "../../src/backends/azureFleet/fleetId";
+
+const FLEET_ID = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/prod-fleet";
+const CLUSTER = (n: string) => `/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/${n}`;
+const FULL = { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } };
+
+function inputs(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { runName: "k8s-1-32", backend: { azureFleet: { fleetId: FLEET_ID } }, members: [], managedClusterUpdate: FULL, ...extra };
+}
+
+const paths = (raw: Record<string, unknown>) => checkRunInputs(raw).map((i) => i.path);
+
+describe("backend.azureFleet: shape", () => {
+  it("accepts a fleet id and no members (the fleet's are used)", () => {
+    expect(checkRunInputs(inputs({ strategy: { stages: [{ name: "canary", groups: [{ name: "canary" }] }] } }))).toEqual([]);
+  });
+
+  it("names a malformed fleet id", () => {
+    const issues = checkRunInputs(inputs({ backend: { azureFleet: { fleetId: "/subscriptions/x/fleets/y" } } }));
+    expect(issues.map((i) => i.path)).toEqual(["backend.azureFleet.fleetId"]);
+    expect(issues[0]?.message).toMatch(/ARM fleet id/);
+  });
+
+  it("refuses two backends at once and emulator credentials off loopback", () => {
+    expect(paths(inputs({ backend: { azureFleet: { fleetId: FLEET_ID }, azure: {} } }))).toEqual(["backend"]);
+    expect(paths(inputs({ backend: { azureFleet: { fleetId: FLEET_ID, credential: "emulator", endpoint: "https://management.azure.com" } } }))).toEqual(["backend.azureFleet.credential"]);
+  });
+
+  it("the run name must be a Fleet child resource name", () => {
+    const issues = checkRunInputs(inputs({ runName: "K8s_Upgrade" }));
+    expect(issues.map((i) => i.path)).toEqual(["runName"]);
+    expect(checkRunInputs(inputs({ runName: "a".repeat(51) })).map((i) => i.path)).toEqual(["runName"]);
+  });
+
+  it("parses the fleet id", () => {
+    expect(parseFleetId(FLEET_ID)).toEqual({ subscriptionId: "00000000-0000-0000-0000-000000000001", resourceGroup: "rg", fleetName: "prod-fleet" });
+  });
+});
+
+describe("features Fleet Manager lacks are refused, naming the field", () => {
+  it("maxConcurrency, maxAllowedFailures and gates on stages and groups", () => {
+    const strategy = {
+      stages: [
+        { name: "canary", maxConcurrency: "2", maxAllowedFailures: "1", beforeGates: [{ type: "Approval" }], afterGates: [{ type: "Approval" }], groups: [{ name: "canary", maxConcurrency: "50%", maxAllowedFailures: "10%", beforeGates: [{ type: "Approval" }], afterGates: [{ type: "Approval" }] }] },
+      ],
+    };
+    expect(paths(inputs({ strategy }))).toEqual([
+      "strategy.stages[0].maxConcurrency",
+      "strategy.stages[0].maxAllowedFailures",
+      "strategy.stages[0].beforeGates",
+      "strategy.stages[0].afterGates",
+      "strategy.stages[0].groups[0].maxConcurrency",
+      "strategy.stages[0].groups[0].maxAllowedFailures",
+      "strategy.stages[0].groups[0].beforeGates",
+      "strategy.stages[0].groups[0].afterGates",
+    ]);
+  });
+
+  it("a member's health probe and approvals", () => {
+    const members = [{ name: "a", healthCheck: { url: "https://a.example/healthz" } }];
+    const got = checkRunInputs(inputs({ members }));
+    expect(got.map((i) => i.path)).toEqual(["members[0].healthCheck"]);
+    expect(got[0]?.message).toMatch(/server-side/);
+  });
+
+  it("the same inputs are valid on the azure backend (the refusal is Fleet's)", () => {
+    const strategy = { stages: [{ name: "canary", groups: [{ name: "canary", maxConcurrency: "2" }] }] };
+    const members = [{ name: "a", group: "canary", clusterResourceId: CLUSTER("a") }];
+    expect(checkRunInputs(inputs({ backend: { azure: {} }, members, strategy }))).toEqual([]);
+    expect(paths(inputs({ members, strategy }))).toEqual(["strategy.stages[0].groups[0].maxConcurrency"]);
+  });
+});
+
+describe("members are the fleet's", () => {
+  const fleet = [
+    { name: "canary-1", group: "canary", clusterResourceId: CLUSTER("canary-1") },
+    { name: "eu-1", group: "prod", clusterResourceId: CLUSTER("eu-1") },
+    { name: "lab-1", group: "lab", clusterResourceId: CLUSTER("lab-1") },
+  ];
+  const strategy = { stages: [{ name: "canary", groups: [{ name: "canary" }] }, { name: "prod", groups: [{ name: "prod" }] }] };
+
+  it("no members listed: the fleet's, the ones in no stage excluded", () => {
+    const got = checkMembersAgainstFleet([], fleet, "prod-fleet", strategy);
+    expect(got.issues).toEqual([]);
+    expect(got.members.map((m) => m.name)).toEqual(["canary-1", "eu-1", "lab-1"]);
+    expect(got.excluded.map((m) => m.name)).toEqual(["lab-1"]);
+  });
+
+  it("a member not in the fleet, or in another group, is named", () => {
+    const got = checkMembersAgainstFleet([{ name: "canary-1", group: "prod" }, { name: "eu-1", group: "prod" }, { name: "us-9", group: "prod" }], fleet, "prod-fleet", strategy);
+    expect(got.issues.map((i) => i.path)).toEqual(["members[0].group", "members[2].name"]);
+    expect(got.issues[0]?.message).toContain("'canary-1' is in group 'canary' in fleet 'prod-fleet'");
+    expect(got.issues[1]?.message).toContain("'us-9' is not a member of fleet 'prod-fleet'");
+  });
+
+  it("a listed subset of the members the run updates is refused (Fleet updates them all)", () => {
+    const got = checkMembersAgainstFleet([{ name: "eu-1", group: "prod" }], fleet, "prod-fleet", strategy);
+    expect(got.issues.map((i) => i.path)).toEqual(["members"]);
+    expect(got.issues[0]?.message).toContain("'canary-1'");
+    expect(got.issues[0]?.message).not.toContain("lab-1");
+  });
+
+  it("a strategy group no fleet member belongs to is SPEC §2's error", () => {
+    const got = checkMembersAgainstFleet([], fleet, "prod-fleet", { stages: [{ name: "s", groups: [{ name: "typo" }] }] });
+    expect(got.issues.map((i) => i.path)).toEqual(["strategy.stages[0].groups[0].name"]);
+  });
+
+  it("a listed clusterResourceId must be the fleet member's", () => {
+    const got = checkMembersAgainstFleet([{ name: "canary-1", group: "canary", clusterResourceId: CLUSTER("other") }, { name: "eu-1", group: "prod" }], fleet, "prod-fleet", strategy);
+    expect(got.issues.map((i) => i.path)).toEqual(["members[0].clusterResourceId"]);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * Issue 12 end to end: `UpdateRun`'s provider on `backend.azureFleet` against the ARM emulator serving
+ * Fleet Manager (which runs the update server-side with our engine). Create starts and follows the
+ * fleet's run; a second create attaches (never a second run); state and skip become Fleet's stop,
+ * start and skip (only new targets); a failure fails the call with the status kept; Check names
+ * members the fleet does not have; delete removes the run record, never a run in flight.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { FleetSchema } from "../../src/model/fleet";
+import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import { startArmEmulator } from "../../src/backends/azure/emulator";
+import * as provider from "../../src/pulumi/runProvider";
+import * as strategyProvider from "../../src/pulumi/strategyProvider";
+import { RunNotFinishedError, type UpdateRunOutputs } from "../../src/pulumi/runSession";
+import { sdkClient, IMAGE_OCT, IMAGE_NOV } from "../emulator/helpers";
+import { CANARY_THEN_PROD, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, groupedFleet, runState, startFleetEmulator, waitForRun } from "../emulator/fleetHelpers";
+import { fleetBackend, runRequests } from "./support";
+
+let emulator: ArmEmulator;
+afterEach(async () => {
+  await emulator?.close();
+});
+
+function inputs(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { runName: "k8s-1-32", backend: fleetBackend(emulator), members: [], strategy: CANARY_THEN_PROD, managedClusterUpdate: FULL_132, ...extra };
+}
+
+async function runsInFleet(): Promise<string[]> {
+  const names: string[] = [];
+  for await (const r of fleetClient(emulator).updateRuns.listByFleet(RESOURCE_GROUP, FLEET)) names.push(r.name ?? "");
+  return names;
+}
+
+describe("a run through the provider", () => {
+  beforeEach(async () => {
+    emulator = await startFleetEmulator();
+  });
+
+  test("create starts the fleet's run and follows it to Completed; outputs in today's shape", async () => {
+    const { id, outs } = await provider.create(inputs());
+    const out = outs as unknown as UpdateRunOutputs;
+    expect(id).toMatch(/\/fleets\/fleet\/updateRuns\/k8s-1-32$/);
+    expect(out.status.status.state).toBe("Completed");
+    expect(out.summary).toMatchObject({ state: "Completed", outcome: "Succeeded", members: { total: 5, Completed: 5 } });
+    expect(out.failedMembers).toEqual([]);
+    expect(out.strategySnapshot.stages.map((s) => s.name)).toEqual(["canary", "prod"]);
+    expect(out.engineState).toBeUndefined();
+    expect(out.fleetRun).toEqual({ id, skipsSent: [] });
+    for (const name of ["canary-1", "prod-1", "prod-2", "prod-3", "dev-1"]) {
+      expect((await sdkClient(emulator).managedClusters.get(RESOURCE_GROUP, name)).currentKubernetesVersion).toBe("1.32.0");
+    }
+    // One PUT, one start; the rest is following with GETs. No token in the outputs.
+    const calls = runRequests(emulator, "k8s-1-32");
+    expect(calls.filter((c) => c.method === "PUT")).toHaveLength(1);
+    expect(calls.filter((c) => c.method === "POST").map((c) => c.action)).toEqual(["/start"]);
+    expect(JSON.stringify(outs)).not.toMatch(/Bearer|accessToken|authorization/i);
+  });
+
+  test("a second create of the same run attaches to it: one run in the fleet, each cluster upgraded once", async () => {
+    const first = await provider.create(inputs({ returnAfterMinutes: 0.0005 }));
+    expect((first.outs as unknown as UpdateRunOutputs).summary.outcome).toBe("Pending");
+    const second = await provider.create(inputs());
+    expect(second.id).toBe(first.id);
+    expect((second.outs as unknown as UpdateRunOutputs).status.status.state).toBe("Completed");
+    expect(await runsInFleet()).toEqual(["k8s-1-32"]);
+    const log = emulator.fleet.operationLog();
+    expect(new Set(log.map((o) => o.member)).size).toBe(log.length);
+  });
+
+  test("an existing run of that name with another target is refused, naming managedClusterUpdate", async () => {
+    await provider.create(inputs({ state: "NotStarted" }));
+    await expect(provider.create(inputs({ managedClusterUpdate: { upgrade: { type: "ControlPlaneOnly", kubernetesVersion: "1.32.0" } } }))).rejects.toThrow(/managedClusterUpdate.*another managedClusterUpdate/s);
+  });
+
+  test("state NotStarted holds the run; Stopped stops it; Running starts it again; skip sends only new targets", async () => {
+    const held = await provider.create(inputs({ state: "NotStarted" }));
+    expect((held.outs as unknown as UpdateRunOutputs).status.status.state).toBe("NotStarted");
+    expect(runRequests(emulator, "k8s-1-32").filter((c) => c.method === "POST")).toEqual([]);
+
+    const skip = [{ type: "Member", name: "prod-3" }];
+    const running = await provider.update(held.id, held.outs, inputs({ skip, returnAfterMinutes: 0.0005 }));
+    const stopped = await provider.update(held.id, running.outs, inputs({ skip, state: "Stopped" }));
+    expect((stopped.outs as unknown as UpdateRunOutputs).status.status.state).toMatch(/Stopped|Completed/);
+    const resumed = await provider.update(held.id, stopped.outs, inputs({ skip: [...skip, { type: "Member", name: "dev-1" }] }));
+    const out = resumed.outs as unknown as UpdateRunOutputs;
+    expect(out.status.status.state).toBe("Completed");
+    const members = Object.fromEntries(out.status.stages.flatMap((s) => s.groups.flatMap((g) => g.members)).map((m) => [m.name, m.status.state]));
+    expect(members["prod-3"]).toBe("Skipped");
+    expect(members["dev-1"]).toBe("Skipped");
+    expect(out.fleetRun?.skipsSent).toEqual([{ type: "Member", name: "prod-3" }, { type: "Member", name: "dev-1" }]);
+    const posts = runRequests(emulator, "k8s-1-32").filter((c) => c.method === "POST").map((c) => c.action);
+    expect(posts.filter((a) => a === "/skip")).toHaveLength(2);
+    expect(posts).toContain("/stop");
+  });
+
+  test("read re-reads the run and sends nothing", async () => {
+    const { id, outs } = await provider.create(inputs({ state: "NotStarted" }));
+    const before = runRequests(emulator, "k8s-1-32").length;
+    const { props } = await provider.read(id, outs);
+    expect((props as unknown as UpdateRunOutputs).status.status.state).toBe("NotStarted");
+    expect(runRequests(emulator, "k8s-1-32").slice(before).every((c) => c.method === "GET")).toBe(true);
+  });
+
+  test("delete removes a finished run's record; a run in flight is refused", async () => {
+    const created = await provider.create(inputs({ returnAfterMinutes: 0.0005 }));
+    await expect(provider.remove(created.id, created.outs)).rejects.toThrow(/Running.*Stopped/s);
+    await waitForRun(fleetClient(emulator), "k8s-1-32", (r) => runState(r) === "Completed");
+    await provider.remove(created.id, created.outs);
+    expect(await runsInFleet()).toEqual([]);
+  });
+
+  test("Check names a member the fleet does not have, and one in another group", async () => {
+    const { failures } = await provider.check({}, inputs({ members: [{ name: "canary-1", group: "prod" }, { name: "nope", group: "prod" }] }));
+    expect(failures.map((f) => f.property)).toEqual(["members[0].group", "members[1].name", "members"]);
+    expect(failures[1]?.reason).toContain("'nope' is not a member of fleet 'fleet'");
+    const ok = await provider.check({}, inputs());
+    expect(ok.failures).toEqual([]);
+  });
+
+  test("a strategy kept in Fleet (UpdateStrategy's updateStrategyId) is referenced by id and snapshotted", async () => {
+    const base = inputs();
+    const created = await strategyProvider.create({ stages: CANARY_THEN_PROD.stages, backend: base.backend, strategyName: "rollout" });
+    const { strategy: _inline, ...byId } = inputs({ backend: base.backend, updateStrategyId: created.outs.updateStrategyId });
+    expect((await provider.check({}, byId)).failures).toEqual([]);
+    const { outs } = await provider.create(byId);
+    const out = outs as unknown as UpdateRunOutputs;
+    expect(out.summary.outcome).toBe("Succeeded");
+    expect(out.strategySnapshot.stages.map((s) => s.name)).toEqual(["canary", "prod"]);
+    const put = emulator.requests.find((r) => r.method === "PUT" && r.path.endsWith("/updateRuns/k8s-1-32"));
+    expect(put?.status).toBeLessThan(300);
+    const bad = await provider.check({}, { ...byId, updateStrategyId: `${String(created.outs.updateStrategyId)}-nope` });
+    expect(bad.failures.map((f) => f.property)).toEqual(["updateStrategyId"]);
+    const both = await provider.check({}, { ...byId, strategy: CANARY_THEN_PROD });
+    expect(both.failures.map((f) => f.property)).toEqual(["updateStrategyId"]);
+  });
+
+  test("diff replaces before creating (the fleet's run is named after the resource)", async () => {
+    const before = inputs();
+    const d = await provider.diff("x", before, inputs({ backend: before.backend, managedClusterUpdate: { upgrade: { type: "ControlPlaneOnly", kubernetesVersion: "1.32.0" } } }));
+    expect(d).toMatchObject({ replaces: ["managedClusterUpdate"], deleteBeforeReplace: true });
+  });
+});
+
+describe("a failing member", () => {
+  test("fails the call with the status kept; the next up starts the run again", async () => {
+    const fleet = groupedFleet();
+    const failing = FleetSchema.parse({
+      ...fleet,
+      members: fleet.members.map((m) => (m.name === "prod-2" ? { ...m, simulation: { fail: { code: "UpgradeFailed", message: "drain timed out", attempts: 1 } } } : m)),
+    });
+    emulator = await startArmEmulator({ fleet: failing, msPerSimulatedMinute: 10, throttling: false });
+    const error = await provider.create(inputs()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunNotFinishedError);
+    const failed = error as RunNotFinishedError;
+    expect(failed.outputs.summary.outcome).toBe("Failed");
+    expect(failed.outputs.failedMembers.map((m) => m.name)).toEqual(["prod-2"]);
+    expect(failed.message).toMatch(/failed/);
+    const retried = await provider.update(failed.id, failed.properties, inputs());
+    expect((retried.outs as unknown as UpdateRunOutputs).summary.outcome).toBe("Succeeded");
+    void IMAGE_OCT;
+    void IMAGE_NOV;
+  });
+});

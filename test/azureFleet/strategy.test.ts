@@ -1,0 +1,62 @@
+/**
+ * Issue 12: `UpdateStrategy` with `backend.azureFleet` is kept in Fleet Manager as
+ * `fleets/{f}/updateStrategies/{name}`: created (If-None-Match), updated with its eTag (If-Match; a
+ * change made outside Pulumi is not overwritten), read back, deleted on destroy. Features Fleet lacks
+ * are refused at Check, naming the field.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import * as provider from "../../src/pulumi/strategyProvider";
+import { CANARY_THEN_PROD, FLEET, RESOURCE_GROUP, fleetClient, startFleetEmulator } from "../emulator/fleetHelpers";
+import { fleetBackend } from "./support";
+
+let emulator: ArmEmulator;
+beforeEach(async () => {
+  emulator = await startFleetEmulator();
+});
+afterEach(async () => {
+  await emulator.close();
+});
+
+describe("UpdateStrategy kept in Fleet Manager", () => {
+  test("create, update with the eTag, read, delete", async () => {
+    const backend = fleetBackend(emulator);
+    const inputs = { stages: CANARY_THEN_PROD.stages, backend, strategyName: "rollout" };
+    expect((await provider.check({}, inputs)).failures).toEqual([]);
+    const created = await provider.create(inputs);
+    expect(created.id).toMatch(/\/fleets\/fleet\/updateStrategies\/rollout$/);
+    expect(created.outs.updateStrategyId).toBe(created.id);
+    const sdk = fleetClient(emulator);
+    const there = await sdk.fleetUpdateStrategies.get(RESOURCE_GROUP, FLEET, "rollout");
+    expect(there.properties?.strategy.stages.map((s) => s.name)).toEqual(["canary", "prod"]);
+    expect(created.outs.eTag).toBe(there.eTag);
+
+    const changed = { ...inputs, stages: [{ name: "all", groups: [{ name: "canary" }, { name: "prod" }, { name: "dev" }] }] };
+    const updated = await provider.update(created.id, created.outs, changed);
+    expect(updated.outs.eTag).not.toBe(created.outs.eTag);
+    expect((await sdk.fleetUpdateStrategies.get(RESOURCE_GROUP, FLEET, "rollout")).properties?.strategy.stages.map((s) => s.name)).toEqual(["all"]);
+
+    // Changed outside Pulumi: the stale eTag is refused, nothing overwritten.
+    await sdk.fleetUpdateStrategies.createOrUpdate(RESOURCE_GROUP, FLEET, "rollout", { properties: { strategy: { stages: [{ name: "manual", groups: [{ name: "prod" }] }] } } }).pollUntilDone();
+    await expect(provider.update(created.id, updated.outs, inputs)).rejects.toThrow(/outside Pulumi/);
+    const read = await provider.read(created.id, updated.outs);
+    expect((read.props.stages as Array<{ name: string }>).map((s) => s.name)).toEqual(["manual"]);
+
+    await provider.remove(created.id, read.props);
+    const left = [];
+    for await (const s of sdk.fleetUpdateStrategies.listByFleet(RESOURCE_GROUP, FLEET)) left.push(s.name);
+    expect(left).toEqual([]);
+  });
+
+  test("Check names what Fleet lacks and a bad name", async () => {
+    const backend = fleetBackend(emulator);
+    const { failures } = await provider.check({}, { stages: [{ name: "s", groups: [{ name: "g", maxConcurrency: "2" }], afterGates: [{ type: "Approval" }] }], backend, strategyName: "Bad_Name" });
+    expect(failures.map((f) => f.property).sort()).toEqual(["stages[0].afterGates", "stages[0].groups[0].maxConcurrency", "strategyName"]);
+  });
+
+  test("without a backend nothing changes: a local strategy", async () => {
+    const { id, outs } = await provider.create({ stages: CANARY_THEN_PROD.stages });
+    expect(id).toMatch(/^strategy-/);
+    expect(outs.updateStrategyId).toBeUndefined();
+  });
+});
