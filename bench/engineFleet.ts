@@ -16,7 +16,7 @@ const OLD_IMAGE = "AKSUbuntu-2204gen2containerd-202610.01.0";
 const NEW_IMAGE = "AKSUbuntu-2204gen2containerd-202611.24.0";
 
 /** A small deterministic PRNG (mulberry32) so every run benchmarks the same fleet. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed;
   return () => {
     a = (a + 0x6d2b79f5) | 0;

@@ -13,6 +13,7 @@
  * Deterministic: the same shape and size give the same file on every run.
  */
 import type { MaintenanceWindow } from "../src/model/maintenanceWindow";
+import { prng } from "./engineFleet"; // the same generator, so every run times the same scenario
 
 export const SHAPES = ["grow", "fixed", "wide"] as const;
 export type Shape = (typeof SHAPES)[number];
@@ -30,17 +31,6 @@ const WINDOWS: MaintenanceWindow[] = [
   { schedule: { daily: { intervalDays: 1 } }, startTime: "02:00", durationHours: 4, utcOffset: "-05:00" },
   { schedule: { relativeMonthly: { intervalMonths: 1, weekIndex: "First", dayOfWeek: "Sunday" } }, startTime: "00:00", durationHours: 12, utcOffset: "+00:00" },
 ];
-
-/** mulberry32, so every run times the same scenario. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface GroupSpec {
   name: string;
