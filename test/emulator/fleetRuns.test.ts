@@ -97,7 +97,11 @@ describe("a run through the SDK", () => {
     }
     // The engine's events are kept beside the run (not served by ARM): the run ended Completed.
     const events = emulator.fleetManager.run(FLEET, "run-1")?.events ?? [];
-    expect(events.filter((e) => e.scope === "run").map((e) => e.to)).toEqual(["Running", "Completed"]);
+    // Seen once with two test files at once: the run Pending for a pass in between (SPEC §4: nothing
+    // running, the rest waiting). Timing, not an outcome: it starts Running, ends Completed, never fails.
+    const runStates = events.filter((e) => e.scope === "run").map((e) => e.to);
+    expect([runStates[0], runStates.at(-1)]).toEqual(["Running", "Completed"]);
+    expect(runStates.filter((s) => s !== "Running" && s !== "Pending" && s !== "Completed")).toEqual([]);
     // Stage order held: every prod upgrade began after the canary's ended and its 10-minute wait.
     const log = emulator.fleet.operationLog();
     const canaryEnd = log.find((o) => o.member === "canary-1")?.endTime as string;
