@@ -134,14 +134,6 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
     if (ctx.run.control !== "Running") return;
     for (const group of stage.groups) passGroupEnd(ctx, group, now);
     if (!stage.groups.every((g) => isDone(g.state))) return;
-    // F2: every group is done within its own tolerance, but the stage may be past its own limit — as
-    // when a start after a failure finds the failures of groups that completed within their tolerance
-    // (F4: not retried). The stage fails here, before its after-gates are reached.
-    if (stageExceedsWith(stage, (g) => ctx.tally.memberCounts(g).Failed, ctx.tally.stageFailures(stage))) {
-      startHalt(ctx, "failure", now);
-      refreshStage(ctx, stage, now);
-      return;
-    }
     // The stage's after-gates and its wait run side by side; both must finish.
     // A stage whose groups were all skipped has its gates skipped by `refreshStage` (G7).
     const gatesDone = stage.groups.every((g) => g.state === "Skipped") || reachGates(ctx, stage.afterGates, now);
