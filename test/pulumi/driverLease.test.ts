@@ -20,6 +20,7 @@ import { readHolder, STALE_AFTER_MS, type LeaseHolder } from "../../src/runtime/
 import { acquireJournalLease, leaseFileOf, RunInUseError } from "../../src/session/journalLease";
 import { captureDynamicInputs } from "./support/captureInputs";
 import { ProviderCallError, startProviderHost, type PropertyMap, type ProviderHost } from "./support/providerHost";
+import { fleetYaml } from "./support/fleetYaml";
 
 let provider = "";
 const hosts: ProviderHost[] = [];
@@ -150,14 +151,7 @@ describe("two drivers of one run (Azure backend, ARM emulator)", () => {
 });
 
 describe("the host exits when its engine goes away", () => {
-  const POOL = "[{name: system, orchestratorVersion: 1.31.2, nodeImageVersion: AKSUbuntu-2204gen2containerd-202611.24.0}]";
-  const FLEET = `regions:
-  westeurope:
-    kubernetesVersions: [{version: 1.31.2}, {version: 1.32.0}]
-    nodeImages: [{version: AKSUbuntu-2204gen2containerd-202611.24.0}]
-members:
-${["a", "b", "c"].map((n) => `  - {name: ${n}, region: westeurope, kubernetesVersion: 1.31.2, nodePools: ${POOL}, simulation: {upgradeMinutes: 60}}`).join("\n")}
-`;
+  const FLEET = fleetYaml(["a", "b", "c"], "{upgradeMinutes: 60}");
 
   it("mid-run: it stops, journals the run, releases the lease and exits; the next create resumes it, each cluster upgraded once", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-gone-"));

@@ -11,17 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UpdateRun } from "../../src/pulumi";
 import type { RunSummary } from "../../src/engine/summary";
 import { captureDynamicInputs } from "./support/captureInputs";
+import { fleetYaml } from "./support/fleetYaml";
 import { PROJECT_ROOT, startProviderHost, type PropertyMap, type ProviderHost } from "./support/providerHost";
 
-const POOL = "[{name: system, orchestratorVersion: 1.31.2, nodeImageVersion: AKSUbuntu-2204gen2containerd-202611.24.0}]";
-const FLEET = `regions:
-  westeurope:
-    kubernetesVersions: [{version: 1.31.2}, {version: 1.32.0}]
-    nodeImages: [{version: AKSUbuntu-2204gen2containerd-202611.24.0}]
-members:
-  - {name: eu-1, region: westeurope, kubernetesVersion: 1.31.2, nodePools: ${POOL}}
-  - {name: eu-2, region: westeurope, kubernetesVersion: 1.31.2, nodePools: ${POOL}}
-`;
+const FLEET = fleetYaml(["eu-1", "eu-2"]);
 /** The program's folder: the host's working directory under the real CLI. */
 const MAIN = path.join(PROJECT_ROOT, "examples", "quickstart");
 

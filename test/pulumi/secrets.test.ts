@@ -16,19 +16,12 @@ import { UPDATE_RUN_SECRET_OUTPUTS, UpdateRun } from "../../src/pulumi";
 import type { RunSummary } from "../../src/engine/summary";
 import { captureDynamicInputs, type CapturedDynamicResource } from "./support/captureInputs";
 import { storedInPlainText } from "./support/engineSecrets";
+import { fleetYaml } from "./support/fleetYaml";
 import { ProviderCallError, startProviderHost, type PropertyMap, type ProviderHost } from "./support/providerHost";
 
 const TOKEN = "s3cr3t-T0KEN-4711";
 const PASSWORD = "pr0be-pa55w0rd";
-const POOL = "[{name: system, orchestratorVersion: 1.31.2, nodeImageVersion: AKSUbuntu-2204gen2containerd-202611.24.0}]";
-const FLEET = `regions:
-  westeurope:
-    kubernetesVersions: [{version: 1.31.2}, {version: 1.32.0}]
-    nodeImages: [{version: AKSUbuntu-2204gen2containerd-202611.24.0}]
-members:
-  - {name: eu-1, region: westeurope, kubernetesVersion: 1.31.2, nodePools: ${POOL}}
-  - {name: eu-2, region: westeurope, kubernetesVersion: 1.31.2, nodePools: ${POOL}}
-`;
+const FLEET = fleetYaml(["eu-1", "eu-2"]);
 
 /** The members' health endpoints: eu-1's wants basic auth, eu-2's a token, and answers 503 while `eu2Down`. */
 let server: http.Server;
