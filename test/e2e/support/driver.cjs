@@ -3,9 +3,8 @@
  *
  *   node driver.cjs REQUEST.json
  *
- * REQUEST: { op: "preview" | "up" | "refresh" | "destroy" | "cancel" | "export" | "import",
- *            workDir, stackName, pulumiRoot, backendUrl, program?, config?, env?, args?, resultFile,
- *            importFile? }
+ * REQUEST: { op: "preview" | "up" | "refresh" | "destroy" | "cancel",
+ *            workDir, stackName, pulumiRoot, backendUrl, program?, config?, env?, args?, resultFile }
  *
  * The program is the example's own TypeScript file, loaded here and handed to the CLI as an inline
  * program (the automation API serves it to `pulumi` over `--client`): the Node language host
@@ -91,19 +90,6 @@ async function main() {
     case "destroy": {
       const result = await stack.destroy({ onOutput, ...args });
       write({ ok: true, stdout: result.stdout, summary: result.summary });
-      return;
-    }
-    case "outputs": {
-      write({ ok: true, outputs: plainOutputs(await stack.outputs()) });
-      return;
-    }
-    case "export": {
-      write({ ok: true, deployment: await stack.exportStack() });
-      return;
-    }
-    case "import": {
-      await stack.importStack(JSON.parse(fs.readFileSync(request.importFile, "utf8")));
-      write({ ok: true });
       return;
     }
     case "cancel": {

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, pulumiCli } from "./pulumiCli";
 
-export type Operation = "preview" | "up" | "refresh" | "destroy" | "outputs" | "export" | "import" | "cancel";
+export type Operation = "preview" | "up" | "refresh" | "destroy" | "cancel";
 
 export interface OperationResult {
   ok: boolean;
@@ -18,7 +18,6 @@ export interface OperationResult {
   outputs?: Record<string, unknown>;
   summary?: { result?: string; resourceChanges?: Record<string, number> };
   changeSummary?: Record<string, number>;
-  deployment?: { version: number; deployment: { resources?: StateResource[]; pending_operations?: unknown[] } };
 }
 
 export interface StateResource {
@@ -69,7 +68,7 @@ export class E2eProject {
   }
 
   /** Starts an operation; the handle can be signalled while it runs. */
-  start(op: Operation, extra: { config?: Record<string, unknown>; env?: Record<string, string>; args?: Record<string, unknown>; importFile?: string } = {}): RunningOperation {
+  start(op: Operation, extra: { config?: Record<string, unknown>; env?: Record<string, string>; args?: Record<string, unknown> } = {}): RunningOperation {
     const cli = pulumiCli().cli;
     if (cli === undefined) throw new Error("the Pulumi CLI is not available");
     const n = ++this.sequence;
