@@ -124,7 +124,9 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
     const cross = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues;
     issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
     const gates = new Set(allGateIds(strategy));
-    parsed.data.approvals.forEach((id, i) => {
+    // A strategy kept in Fleet (`updateStrategyId`) is read at the run's Check, which names unknown approvals then.
+    const approvalsKnownLater = strategy === undefined && parsed.data.updateStrategyId !== undefined && backend.azureFleet !== undefined;
+    if (!approvalsKnownLater) parsed.data.approvals.forEach((id, i) => {
       if (gates.has(id)) return;
       const known = gates.size === 0 ? "the strategy has no gates" : `its gates: ${[...gates].join(", ")}`;
       issues.push({ path: `approvals[${i}]`, message: `no gate '${id}' in this run (${known})` });
@@ -145,7 +147,7 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
       if (name.length > MAX_FLEET_CHILD_NAME || !FLEET_CHILD_NAME.test(name)) {
         issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${name}'` });
       }
-      issues.push(...unsupportedInRun({ members, approvals: parsed.data.approvals, ...(strategy === undefined ? {} : { strategy }) }));
+      issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }) }));
     }
     if (backend.azure !== undefined) {
       members.forEach((m, i) => {

@@ -6,19 +6,21 @@
  * entries → skip with only those targets), then follows the run with GETs until it ends, reaches the
  * state asked for, or the client's own deadline. The run goes on server-side whatever the client does.
  */
-import type { UpdateRun } from "@azure/arm-containerservicefleet";
 import { ValidationError } from "../model/common";
 import type { ExcludedMember } from "../model/run";
 import type { SkipTarget } from "../model/skip";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
-import type { UpdateRunStrategy } from "../model/strategy";
+import { allGateIds, type UpdateRunStrategy } from "../model/strategy";
 import { canonicalJson } from "../pulumi/journal";
 import type { UpdateRunInputs } from "../pulumi/runInputs";
 import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
 import { fromFleetStatus } from "../backends/azureFleet/fromFleet";
+import { gatesToApprove } from "../backends/azureFleet/gateResources";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
 import { statusChanges } from "../backends/azureFleet/statusEvents";
 import { fromFleetStrategy, sameManagedClusterUpdate, toFleetManagedClusterUpdate, toFleetStrategy } from "../backends/azureFleet/toFleet";
+import type { WireUpdateRun as UpdateRun } from "../backends/azureFleet/wire";
+import { waitsForApproval } from "./waiting";
 import { DEFAULT_FLEET_POLL_SECONDS } from "./openFleet";
 import type { StopRequest } from "./stopRequest";
 
@@ -28,14 +30,18 @@ export interface FleetRunRecord {
   skipsSent: SkipTarget[];
 }
 
-export type FollowEnd = "settled" | "asked" | "returned" | "deadline" | "interrupted";
+/**
+ * Why following ended: the run ended; reached the state asked for; waits at a gate nobody approved
+ * with nothing in flight (as the engine's run returns, issue 5); `returnAfterMinutes`; the deadline;
+ * a stop of the client.
+ */
+export type FollowEnd = "settled" | "asked" | "gate" | "returned" | "deadline" | "interrupted";
 
 export interface FleetSessionResult {
   record: FleetRunRecord;
   status: UpdateRunStatus;
   strategySnapshot: UpdateRunStrategy;
   excludedMembers: ExcludedMember[];
-  /** Why following ended: the run ended, reached the state asked for, returnAfterMinutes, the deadline, or a stop of the client. */
   end: FollowEnd;
 }
 
@@ -62,6 +68,7 @@ export async function checkFleetRun(inputs: UpdateRunInputs, client: FleetClient
   const members = await client.listMembers();
   const strategy = inputs.strategy ?? (await referencedStrategy(inputs, client));
   const checked = checkMembersAgainstFleet(inputs.members, members, client.fleet.fleetName, strategy);
+  if (inputs.strategy === undefined && strategy !== undefined) checked.issues.push(...unknownApprovals(inputs.approvals, strategy));
   if (checked.issues.length > 0) throw new ValidationError(checked.issues);
   return { excluded: checked.excluded };
 }
@@ -73,6 +80,12 @@ async function referencedStrategy(inputs: UpdateRunInputs, client: FleetClient):
   const found = await client.getStrategy(name);
   if (found === undefined) throw new ValidationError([{ path: "updateStrategyId", message: `fleet '${client.fleet.fleetName}' has no update strategy '${name}'` }]);
   return fromFleetStrategy(found.properties?.strategy);
+}
+
+/** Approvals naming gates a strategy read from the fleet does not have (an inline strategy's are checked at Check). */
+function unknownApprovals(approvals: readonly string[], strategy: UpdateRunStrategy) {
+  const gates = new Set(allGateIds(strategy));
+  return approvals.flatMap((id, i) => (gates.has(id) ? [] : [{ path: `approvals[${i}]`, message: `no gate '${id}' in the fleet's update strategy (${gates.size === 0 ? "it has no gates" : `its gates: ${[...gates].join(", ")}`})` }]));
 }
 
 /** Create the fleet's run, or attach to the one of that name; a different run of that name is refused. */
@@ -157,40 +170,63 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   };
   let status = observe(run);
 
+  // The controls answer with the run as SDK 2.0.0 reads it (without gates): read it again after one.
+  const reread = async (): Promise<UpdateRunStatus> => {
+    const read = await client.getRun(inputs.runName);
+    if (read === undefined) throw new Error(`update run '${inputs.runName}' was deleted from fleet '${client.fleet.fleetName}' while it was followed`);
+    run = read;
+    return observe(run);
+  };
+
   // Controls, in the order the engine applies them: skips, then start or stop.
   const skips = newSkipTargets(inputs.skip, record.skipsSent, status);
   if (skips.length > 0) {
-    run = await client.skip(inputs.runName, skips.map((t) => ({ type: t.type, name: t.name })));
-    status = observe(run);
+    await client.skip(inputs.runName, skips.map((t) => ({ type: t.type, name: t.name })));
+    status = await reread();
   }
   record.skipsSent = dedupe([...record.skipsSent, ...inputs.skip]);
   const state = status.status.state;
   let startSent = false;
   if (inputs.state === "Running" && (state === "NotStarted" || state === "Stopped" || state === "Failed")) {
-    run = await client.startRun(inputs.runName);
-    status = observe(run);
+    await client.startRun(inputs.runName);
+    status = await reread();
     startSent = true;
   } else if (inputs.state !== "Running" && (state === "Running" || (state as string) === "Pending")) {
-    run = await client.stopRun(inputs.runName);
-    status = observe(run);
+    await client.stopRun(inputs.runName);
+    status = await reread();
   }
 
-  // Follow with GETs.
+  // Follow with GETs; approve the gates `approvals` names as each becomes Pending (FM12).
   const intervalMs = (pollIntervalSeconds ?? DEFAULT_FLEET_POLL_SECONDS) * 1000;
   const deadline = started + inputs.timeoutMinutes * 60_000;
   const returnAt = inputs.returnAfterMinutes === undefined ? undefined : started + inputs.returnAfterMinutes * 60_000;
   const interrupted = (): boolean => options.stop?.isPending === true;
+  const approved = new Set<string>();
   let end: FollowEnd;
   for (;;) {
     // A run found Stopping while `Running` is asked for is started again once its stop has ended.
     if (inputs.state === "Running" && !startSent && status.status.state === "Stopped") {
-      run = await client.startRun(inputs.runName);
-      status = observe(run);
+      await client.startRun(inputs.runName);
+      status = await reread();
       startSent = true;
+      continue;
+    }
+    // Each gate once per call: one still shown Pending right after its approval is read again later, not approved again.
+    const approve = gatesToApprove(inputs.approvals, run.properties?.status).filter((gate) => !approved.has(gate));
+    if (approve.length > 0) {
+      for (const gate of approve) {
+        await client.approveGate(gate);
+        approved.add(gate);
+      }
+      status = await reread();
       continue;
     }
     if (reached(status.status.state, inputs.state)) {
       end = ENDED.has(status.status.state) ? "settled" : "asked";
+      break;
+    }
+    if (waitsForApproval(status)) {
+      end = "gate";
       break;
     }
     if (interrupted()) {
@@ -212,10 +248,7 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
       end = "interrupted";
       break;
     }
-    const read = await client.getRun(inputs.runName);
-    if (read === undefined) throw new Error(`update run '${inputs.runName}' was deleted from fleet '${client.fleet.fleetName}' while it was followed`);
-    run = read;
-    status = observe(run);
+    status = await reread();
   }
 
   const strategySnapshot = fromFleetStrategy(run.properties?.strategy) ?? inputs.strategy ?? { stages: status.stages.map((s) => ({ name: s.name, groups: s.groups.map((g) => ({ name: g.name })) })) };

@@ -13,6 +13,15 @@ export function pendingGates(status: UpdateRunStatus): string[] {
   return gates;
 }
 
+/**
+ * A gate waits for an approval, and no member is being upgraded: only a person can move the run (read
+ * from a status alone, for runs the engine does not drive here: Fleet Manager's).
+ */
+export function waitsForApproval(status: UpdateRunStatus): boolean {
+  if (pendingGates(status).length === 0) return false;
+  return !status.stages.some((stage) => stage.groups.some((group) => group.members.some((m) => m.status.state === "Running")));
+}
+
 /** Gates first, then a running after-stage wait, then the first Pending member's reason. */
 export function waitingLine(status: UpdateRunStatus): string {
   const gates = pendingGates(status);

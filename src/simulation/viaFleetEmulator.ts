@@ -4,14 +4,16 @@
  * and driven through the `azureFleet` backend's client (`@azure/arm-containerservicefleet` over HTTPS):
  * the strategy PUT as a fleet update strategy when the scenario references one (`updateStrategyId`),
  * else inline; the run created and started at the scenario's start; each user action sent as Fleet's
- * skip, stop or start at its instant on the emulator's clock; the run followed with GETs. The result
- * has `--via arm-emulator`'s shape. Scenario features Fleet lacks are refused with their field path.
+ * skip, stop or start at its instant on the emulator's clock, an `approve` as a PATCH of each gate it
+ * names once that gate is Pending (FM12); the run followed with GETs. The result has `--via
+ * arm-emulator`'s shape. Scenario features Fleet lacks are refused with their field path.
  */
 import type { TokenCredential } from "@azure/core-auth";
 import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions } from "../backends/azure/emulator";
 import { FleetClient, FleetRequestError } from "../backends/azureFleet/fleetClient";
 import { appliedImagesOf, failedMembersOf, fromFleetStatus } from "../backends/azureFleet/fromFleet";
+import { gatesToApprove } from "../backends/azureFleet/gateResources";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
 import { statusChanges } from "../backends/azureFleet/statusEvents";
 import { toFleetManagedClusterUpdate, toFleetStrategy } from "../backends/azureFleet/toFleet";
@@ -19,7 +21,10 @@ import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
 import { summarize } from "../engine/summary";
 import { ValidationError, isoInstant, type FieldIssue } from "../model/common";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../model/scenario";
+import { gateIdsFor } from "../model/strategy";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
+import type { WireRunStatus } from "../backends/azureFleet/wire";
+import { waitsForApproval } from "../session/waiting";
 import { SCENARIO_RUN_NAME } from "./simulateScenario";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION, type ArmSimulationReport } from "./viaArmEmulator";
 
@@ -50,9 +55,6 @@ export function fleetScenarioProblems(scenario: Scenario): FieldIssue[] {
   const issues = scenario.updateStrategyId !== undefined && scenario.strategy === undefined
     ? unsupportedInStrategy(resolveScenarioStrategy(scenario), `strategies.${scenario.updateStrategyId}.`)
     : unsupportedInStrategy(scenario.strategy, "strategy.");
-  scenario.actions.forEach((a, i) => {
-    if (a.approve !== undefined) issues.push({ path: `actions[${i}].approve`, message: "Fleet Manager (api-version 2025-03-01) has no approval gates" });
-  });
   scenario.members.forEach((m, i) => {
     const simulation = m.simulation as { healthy?: boolean } | undefined;
     if ((m as { healthCheck?: unknown }).healthCheck !== undefined) issues.push({ path: `members[${i}].healthCheck`, message: "Fleet Manager cannot wait for a probe made from the client" });
@@ -131,29 +133,54 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
         refusedActions.push({ at: isoInstant(Date.parse(action.at)), message: e.message });
       }
     }
-    let status = observe(fromFleetStatus((await client.startRun(name)).properties?.status));
+    const read = async (): Promise<UpdateRunStatus> => {
+      const run = await client.getRun(name);
+      if (run === undefined) throw new Error(`update run '${name}' vanished from the emulator's fleet`);
+      wire = run.properties?.status;
+      return observe(fromFleetStatus(wire));
+    };
+    let wire: WireRunStatus | undefined;
+    await client.startRun(name);
+    let status = await read();
+    // Approvals given so far (scenario `approve` actions), and the gates already approved.
+    const approvals: string[] = [];
+    const approved = new Set<string>();
 
     const horizon = scenarioHorizon(scenario);
     for (;;) {
       const now = emulator.clock.now();
       while (actions.length > 0 && Date.parse((actions[0] as (typeof actions)[number]).at) <= now) {
         const action = actions.shift() as (typeof actions)[number];
+        if (action.approve !== undefined) {
+          approvals.push(...action.approve.flatMap((a) => gateIdsFor(strategy, a)));
+          continue;
+        }
         try {
-          const run = action.skip !== undefined ? await client.skip(name, action.skip.map((t) => ({ type: t.type, name: t.name }))) : action.stop !== undefined ? await client.stopRun(name) : await client.startRun(name);
-          status = observe(fromFleetStatus(run.properties?.status));
+          if (action.skip !== undefined) await client.skip(name, action.skip.map((t) => ({ type: t.type, name: t.name })));
+          else if (action.stop !== undefined) await client.stopRun(name);
+          else await client.startRun(name);
+          status = await read();
         } catch (e) {
           if (!(e instanceof FleetRequestError) || e.statusCode === undefined || e.statusCode >= 500) throw e;
           refusedActions.push({ at: isoInstant(Date.parse(action.at)), message: e.message });
         }
       }
-      const idle = ENDED.has(status.status.state) || status.status.state === "Stopped";
+      const approve = gatesToApprove(approvals, wire).filter((gate) => !approved.has(gate));
+      if (approve.length > 0) {
+        for (const gate of approve) {
+          await client.approveGate(gate);
+          approved.add(gate);
+        }
+        status = await read();
+        continue;
+      }
+      // Idle too: a gate waits for an approval no action gives, and nothing is in flight (as in process).
+      const idle = ENDED.has(status.status.state) || status.status.state === "Stopped" || waitsForApproval(status);
       if (now >= horizon || (idle && actions.length === 0)) break;
       const nextAction = actions[0] === undefined ? Infinity : Date.parse(actions[0].at);
       const untilAction = (nextAction - now) * (msPerMinute / 60_000);
       await new Promise((r) => setTimeout(r, Math.max(1, Math.min(pollMs, untilAction))));
-      const run = await client.getRun(name);
-      if (run === undefined) throw new Error(`update run '${name}' vanished from the emulator's fleet`);
-      status = observe(fromFleetStatus(run.properties?.status));
+      status = await read();
     }
     const { GET, PUT, POST, throttled, faults, injected } = emulator.counters;
     return {

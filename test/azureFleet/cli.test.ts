@@ -12,6 +12,7 @@ import { planCommand } from "../../src/cli/plan";
 import { runCommand } from "../../src/cli/run";
 import { simulateCommand, type CommandIO } from "../../src/cli/simulate";
 import type { Plan } from "../../src/plan/types";
+import type { UpdateRunStatus } from "../../src/model/status";
 import { CANARY_THEN_PROD, FULL_132, startFleetEmulator } from "../emulator/fleetHelpers";
 import { FLEET_ID, caFile } from "./support";
 
@@ -99,8 +100,23 @@ test("simulate --via fleet-emulator --json: the shape of --via arm-emulator; Fle
   expect(Object.keys(result)).toEqual(["status", "summary", "clusters", "events", "requests"]);
   expect(result.status.status.state).toBe("Completed");
 
-  const bad = path.resolve(__dirname, "../report/gatedRun.yaml");
+  const bad = path.resolve(__dirname, "../scenarios/max-concurrency-count.yaml");
   const refused = capture();
   expect(await simulateCommand(bad, { via: "fleet-emulator", json: true }, refused)).toBe(2);
-  expect(refused.err).toMatch(/gatedRun\.yaml: (strategy|actions)\S*(Gates|approve)/);
+  expect(refused.err).toMatch(/max-concurrency-count\.yaml: strategy\.stages\[\d+\]\S*maxConcurrency: Fleet Manager has no maxConcurrency/);
+});
+
+test("simulate --via fleet-emulator: a gated run waits where it waits in process, its gates approved by PATCH once Pending", async () => {
+  const gated = path.resolve(__dirname, "../report/gatedRun.yaml");
+  const local = capture();
+  const viaFleet = capture();
+  const localCode = await simulateCommand(gated, { json: true }, local);
+  expect(await simulateCommand(gated, { via: "fleet-emulator", json: true }, viaFleet)).toBe(localCode);
+  const states = (out: string) => {
+    const status = (JSON.parse(out) as { status: UpdateRunStatus }).status;
+    return [status.status.state, ...status.stages.flatMap((s) => [...(s.beforeGates ?? []), ...s.groups.flatMap((g) => [...(g.afterGates ?? []), ...g.members.map((m) => ({ gateId: m.name, status: m.status }))])].map((x) => `${x.gateId} ${x.status.state}`))];
+  };
+  // The stage's before-gate approved at 02:00 (a PATCH once it was Pending); the group's after-gate never is.
+  expect(states(viaFleet.out)).toEqual(["Pending", "production/before/0 Completed", "production/prod/after/0 Pending", "eu-1 Completed", "eu-2 Completed"]);
+  expect(states(viaFleet.out)).toEqual(states(local.out));
 });

@@ -3,16 +3,18 @@
  * in Z, absent values omitted), the outputs derived from it, the events between two reads, and which
  * skip entries are new.
  */
-import type { UpdateRunStatus as FleetStatus } from "@azure/arm-containerservicefleet";
 import { describe, expect, it } from "vitest";
 import { appliedImagesOf, failedMembersOf, fromFleetStatus } from "../../src/backends/azureFleet/fromFleet";
+import { gateResources, gatesToApprove } from "../../src/backends/azureFleet/gateResources";
+import type { WireRunStatus as FleetStatus } from "../../src/backends/azureFleet/wire";
 import { statusChanges } from "../../src/backends/azureFleet/statusEvents";
 import { fromFleetStrategy, sameManagedClusterUpdate, toFleetManagedClusterUpdate, toFleetStrategy } from "../../src/backends/azureFleet/toFleet";
 import { summarize } from "../../src/engine/summary";
 import { UpdateRunStatusSchema } from "../../src/model/status";
 import { newSkipTargets } from "../../src/session/fleetSession";
 
-const at = (iso: string) => new Date(iso);
+/** Fleet's JSON writes instants in its own precision; ours are ISO 8601 ending in Z. */
+const at = (iso: string) => iso.replace("Z", "+00:00");
 
 const fleetStatus: FleetStatus = {
   status: { state: "Failed", startTime: at("2026-12-05T00:00:00.000Z"), completedTime: at("2026-12-05T01:00:00.500Z"), error: { code: "UpgradeFailed", message: "Member 'eu-1' failed" } },
@@ -83,10 +85,16 @@ describe("events between two reads", () => {
 });
 
 describe("our definition in Fleet's shapes", () => {
-  it("sends only Fleet's fields, and reads the snapshot back", () => {
-    const strategy = { stages: [{ name: "canary", groups: [{ name: "canary" }], afterStageWaitInSeconds: 60 }, { name: "prod", groups: [{ name: "eu" }] }] };
+  it("sends only Fleet's fields, gates included, and reads the snapshot back", () => {
+    const strategy = {
+      stages: [
+        { name: "canary", groups: [{ name: "canary", beforeGates: [{ type: "Approval" as const }] }], afterStageWaitInSeconds: 60, afterGates: [{ type: "Approval" as const, displayName: "Canary looks good" }] },
+        { name: "prod", groups: [{ name: "eu" }] },
+      ],
+    };
     expect(toFleetStrategy(strategy)).toEqual(strategy);
     expect(fromFleetStrategy(toFleetStrategy(strategy))).toEqual(strategy);
+    expect(fromFleetStrategy({ stages: [{ name: "s", groups: [{ name: "g", beforeGates: [] }], afterGates: [] }] })).toEqual({ stages: [{ name: "s", groups: [{ name: "g" }] }] });
     const update = { upgrade: { type: "Full" as const, kubernetesVersion: "1.32.0" }, nodeImageSelection: { type: "Custom" as const, customNodeImageVersions: [{ version: "AKSUbuntu-2204gen2containerd-202611.24.0" }] } };
     expect(toFleetManagedClusterUpdate(update)).toEqual(update);
     expect(sameManagedClusterUpdate(toFleetManagedClusterUpdate(update), update)).toBe(true);
@@ -107,5 +115,48 @@ describe("skip entries sent to Fleet", () => {
     ];
     expect(newSkipTargets(skip, [{ type: "Group", name: "eu" }], status)).toEqual([{ type: "Member", name: "eu-2" }]);
     expect(newSkipTargets(skip, [{ type: "Member", name: "eu-2" }, { type: "Group", name: "eu" }], status)).toEqual([]);
+  });
+});
+
+describe("gates in Fleet's status", () => {
+  const gateArmId = (guid: string) => `/subscriptions/s/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/f/gates/${guid}`;
+  const gated: FleetStatus = {
+    status: { state: "Running" },
+    stages: [
+      {
+        name: "canary",
+        status: { state: "Running" },
+        afterGates: [
+          { displayName: "SRE", gateId: gateArmId("aaaa"), status: { state: "Pending", startTime: at("2026-12-05T00:20:00Z") } },
+          { gateId: gateArmId("bbbb"), status: { state: "Completed" } },
+        ],
+        groups: [{ name: "c", status: { state: "Completed" }, beforeGates: [{ displayName: "Go", gateId: gateArmId("cccc"), status: { state: "Completed" } }], members: [] }],
+      },
+      { name: "prod", status: { state: "NotStarted" }, beforeGates: [{ displayName: "Prod", gateId: gateArmId("dddd"), status: { state: "NotStarted" } }], groups: [] },
+    ],
+  };
+
+  it("are named by our ids (place and position), in the engine's shape", () => {
+    const ours = fromFleetStatus(gated);
+    expect(UpdateRunStatusSchema.safeParse(ours).success).toBe(true);
+    expect(ours.stages[0]?.afterGates).toEqual([
+      { displayName: "SRE", gateId: "canary/after/0", status: { state: "Pending", startTime: "2026-12-05T00:20:00Z" } },
+      { displayName: "Approval", gateId: "canary/after/1", status: { state: "Completed" } },
+    ]);
+    expect(ours.stages[0]?.groups[0]?.beforeGates?.map((g) => g.gateId)).toEqual(["canary/c/before/0"]);
+    expect(ours.stages[1]?.beforeGates?.map((g) => g.gateId)).toEqual(["prod/before/0"]);
+    expect(ours.stages[1]?.afterGates).toBeUndefined();
+  });
+
+  it("map to the gate resources Fleet names, and only Pending ones named by approvals are approved, each once", () => {
+    expect([...gateResources(gated).entries()]).toEqual([
+      ["canary/after/0", { resourceName: "aaaa", state: "Pending" }],
+      ["canary/after/1", { resourceName: "bbbb", state: "Completed" }],
+      ["canary/c/before/0", { resourceName: "cccc", state: "Completed" }],
+      ["prod/before/0", { resourceName: "dddd", state: "NotStarted" }],
+    ]);
+    expect(gatesToApprove(["canary/after/0", "canary/after/1", "prod/before/0", "canary/after/0", "nowhere/after/0"], gated)).toEqual(["aaaa"]);
+    expect(gatesToApprove([], gated)).toEqual([]);
+    expect(gatesToApprove(["canary/after/0"], undefined)).toEqual([]);
   });
 });

@@ -51,7 +51,7 @@ describe("UpdateStrategy kept in Fleet Manager", () => {
   test("Check names what Fleet lacks and a bad name", async () => {
     const backend = fleetBackend(emulator);
     const { failures } = await provider.check({}, { stages: [{ name: "s", groups: [{ name: "g", maxConcurrency: "2" }], afterGates: [{ type: "Approval" }] }], backend, strategyName: "Bad_Name" });
-    expect(failures.map((f) => f.property).sort()).toEqual(["stages[0].afterGates", "stages[0].groups[0].maxConcurrency", "strategyName"]);
+    expect(failures.map((f) => f.property).sort()).toEqual(["stages[0].groups[0].maxConcurrency", "strategyName"]);
   });
 
   test("without a backend nothing changes: a local strategy", async () => {

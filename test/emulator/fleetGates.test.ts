@@ -1,7 +1,7 @@
 /**
- * Approval gates on the emulator's Fleet Manager: a run whose strategy has gates (sent as plain ARM
- * JSON: SDK 2.0.0 has no gates and drops them) waits at a gate, which is listed under
- * `fleets/{fleet}/gates`, until a PATCH approves it; the server-side run then goes on.
+ * Approval gates on the emulator's Fleet Manager: a run whose strategy has gates waits at a gate,
+ * which is listed under `fleets/{fleet}/gates` (api-version 2025-04-01-preview on), until a PATCH
+ * approves it; the server-side run then goes on.
  */
 import { afterEach, beforeEach, expect, test } from "vitest";
 import type { ArmEmulator } from "../../src/backends/azure/emulator";
@@ -15,6 +15,9 @@ beforeEach(async () => {
 afterEach(async () => {
   await emulator.close();
 });
+
+/** Gates exist from this api-version on. */
+const PREVIEW = "?api-version=2025-04-01-preview";
 
 const GATED = {
   stages: [
@@ -34,7 +37,7 @@ test("the run waits at the canary's after-gate until it is approved by PATCH; th
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect(emulator.fleet.operationLog().map((o) => o.member)).toEqual(["canary-1"]);
 
-  const gates = await raw(emulator, "GET", fleetPath("/gates"));
+  const gates = await raw(emulator, "GET", fleetPath(`/gates${PREVIEW}`));
   expect(gates.status).toBe(200);
   expect(gates.body.value).toHaveLength(1);
   const gate = gates.body.value[0];
@@ -48,20 +51,22 @@ test("the run waits at the canary's after-gate until it is approved by PATCH; th
   const run = await raw(emulator, "GET", fleetPath("/updateRuns/gated"));
   expect(run.body.properties.status.stages[0].afterGates).toEqual([{ displayName: "Canary looks good", gateId: gate.id, status: expect.objectContaining({ state: "Pending" }) }]);
 
-  const wrongState = await raw(emulator, "PATCH", fleetPath(`/gates/${gate.name}`), { body: { properties: { state: "Skipped" } } });
+  const wrongState = await raw(emulator, "PATCH", fleetPath(`/gates/${gate.name}${PREVIEW}`), { body: { properties: { state: "Skipped" } } });
   expect([wrongState.status, wrongState.body.error.details[0].target]).toEqual([400, "properties.state"]);
-  const stale = await raw(emulator, "PATCH", fleetPath(`/gates/${gate.name}`), { body: { properties: { state: "Completed" } }, headers: { "If-Match": `"not-${gate.eTag}"` } });
+  const stale = await raw(emulator, "PATCH", fleetPath(`/gates/${gate.name}${PREVIEW}`), { body: { properties: { state: "Completed" } }, headers: { "If-Match": `"not-${gate.eTag}"` } });
   expect(stale.status).toBe(412);
   expect(emulator.fleet.operationLog()).toHaveLength(1);
 
-  const approved = await raw(emulator, "PATCH", fleetPath(`/gates/${gate.name}`), { body: { properties: { state: "Completed" } }, headers: { "If-Match": `"${gate.eTag}"` } });
+  const approved = await raw(emulator, "PATCH", fleetPath(`/gates/${gate.name}${PREVIEW}`), { body: { properties: { state: "Completed" } }, headers: { "If-Match": `"${gate.eTag}"` } });
   expect([approved.status, approved.body.properties.state]).toEqual([200, "Completed"]);
   const done = await waitForRun(client, "gated", (r) => runState(r) === "Completed");
   expect(done.properties?.status?.stages?.map((s) => s.status?.state)).toEqual(["Completed", "Completed"]);
   expect(emulator.fleet.operationLog().map((o) => o.member).sort()).toEqual(["canary-1", "dev-1", "prod-1", "prod-2", "prod-3"]);
 });
 
-test("an unknown gate is 404", async () => {
-  const answer = await raw(emulator, "GET", fleetPath("/gates/00000000-0000-0000-0000-000000000000"));
+test("an unknown gate is 404; an api-version without gates is answered as ARM answers an unknown type", async () => {
+  const answer = await raw(emulator, "GET", fleetPath(`/gates/00000000-0000-0000-0000-000000000000${PREVIEW}`));
   expect(answer.status).toBe(404);
+  const ga = await raw(emulator, "GET", fleetPath("/gates?api-version=2025-03-01"));
+  expect([ga.status, ga.body.error.code]).toEqual([400, "NoRegisteredProviderFound"]);
 });

@@ -1,16 +1,20 @@
 /**
- * Fleet Manager through `@azure/arm-containerservicefleet` (api-version 2025-03-01): update runs,
- * update strategies and members of one fleet. No HTTP, retry or long-running-operation polling is
- * written here: the SDK's pipeline retries 429s (after `Retry-After`) and transient failures, and its
- * pollers follow `start`, `stop`, `skip`, creates and deletes. A counting policy records every request
- * sent (each retry included) for the bench and the tests; it sees no token (it runs before signing's
- * header matters to nobody: it reads only the method and the status).
+ * Fleet Manager for one fleet: update runs, update strategies, gates and members, all at
+ * `FLEET_API_VERSION` (the first with approval gates). Controls (`start`, `stop`, `skip`), deletes and
+ * members go through `@azure/arm-containerservicefleet`'s client; run and strategy bodies and gates,
+ * which its 2.0.0 models cannot carry, through the SDK's REST client (`restOperations.ts`). No HTTP,
+ * retry or long-running-operation polling is written here: the SDK's pipelines retry 429s (after
+ * `Retry-After`) and transient failures, and its pollers follow every long-running operation. A
+ * counting policy on both pipelines records every request sent (each retry included) for the bench
+ * and the tests; it reads only the method and the status, never a header.
  */
-import { ContainerServiceFleetClient, type FleetUpdateStrategy, type SkipTarget, type UpdateRun, type UpdateRunStrategy as FleetStrategy, type ManagedClusterUpdate as FleetManagedClusterUpdate } from "@azure/arm-containerservicefleet";
+import { ContainerServiceFleetClient, type SkipTarget } from "@azure/arm-containerservicefleet";
 import type { TokenCredential } from "@azure/core-auth";
-import { isRestError } from "@azure/core-rest-pipeline";
+import { isRestError, type PipelinePolicy } from "@azure/core-rest-pipeline";
 import { credentialProblem } from "../azure/credentials";
 import { parseFleetId, type FleetId } from "./fleetId";
+import { FleetRestOperations } from "./restOperations";
+import { FLEET_API_VERSION, type WireGate, type WireManagedClusterUpdate, type WireStrategy, type WireUpdateRun, type WireUpdateStrategy } from "./wire";
 
 export interface FleetClientOptions {
   /** ARM id of the `Microsoft.ContainerService/fleets` resource. */
@@ -58,37 +62,48 @@ export class FleetRequestError extends Error {
   }
 }
 
+/** Counts each request by method, and each 429 answered (the SDK retries it). */
+function requestCounter(counts: RequestCounts): PipelinePolicy {
+  return {
+    name: "fleetUpdateRequestCounter",
+    async sendRequest(request, next) {
+      const method = request.method as keyof RequestCounts;
+      if (method in counts && method !== "throttled") counts[method] += 1;
+      const response = await next(request);
+      if (response.status === 429) counts.throttled += 1;
+      return response;
+    },
+  };
+}
+
 export class FleetClient {
   readonly fleet: FleetId;
   readonly counts: RequestCounts = { GET: 0, PUT: 0, POST: 0, PATCH: 0, DELETE: 0, throttled: 0 };
   private readonly client: ContainerServiceFleetClient;
+  private readonly rest: FleetRestOperations;
   private readonly lro: { updateIntervalInMs?: number };
 
   constructor(options: FleetClientOptions) {
     this.fleet = parseFleetId(options.fleetId);
-    this.client = new ContainerServiceFleetClient(options.credential, this.fleet.subscriptionId, {
-      ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+    const endpoint = options.endpoint ?? "https://management.azure.com";
+    const clientOptions = {
       ...(options.trustedCaPem === undefined ? {} : { tlsOptions: { ca: options.trustedCaPem } }),
       retryOptions: {
         maxRetries: options.maxRetries ?? 6,
         ...(options.retryDelayInMs === undefined ? {} : { retryDelayInMs: options.retryDelayInMs }),
         ...(options.maxRetryDelayInMs === undefined ? {} : { maxRetryDelayInMs: options.maxRetryDelayInMs }),
       },
+    };
+    const countingPolicy = requestCounter(this.counts);
+    this.client = new ContainerServiceFleetClient(options.credential, this.fleet.subscriptionId, { ...clientOptions, endpoint, apiVersion: FLEET_API_VERSION });
+    this.client.pipeline.addPolicy(countingPolicy, { afterPhase: "Retry" });
+    this.rest = new FleetRestOperations(this.fleet, {
+      credential: options.credential,
+      endpoint,
+      clientOptions,
+      countingPolicy,
+      ...(options.lroIntervalMs === undefined ? {} : { lroIntervalMs: options.lroIntervalMs }),
     });
-    const counts = this.counts;
-    this.client.pipeline.addPolicy(
-      {
-        name: "fleetUpdateRequestCounter",
-        async sendRequest(request, next) {
-          const method = request.method as keyof RequestCounts;
-          if (method in counts && method !== "throttled") counts[method] += 1;
-          const response = await next(request);
-          if (response.status === 429) counts.throttled += 1;
-          return response;
-        },
-      },
-      { afterPhase: "Retry" },
-    );
     this.lro = options.lroIntervalMs === undefined ? {} : { updateIntervalInMs: options.lroIntervalMs };
   }
 
@@ -112,39 +127,52 @@ export class FleetClient {
   }
 
   /** The run, or undefined when the fleet has none of that name. */
-  async getRun(name: string): Promise<UpdateRun | undefined> {
-    return this.call(() => this.client.updateRuns.get(this.fleet.resourceGroup, this.fleet.fleetName, name), { notFound: true });
+  async getRun(name: string): Promise<WireUpdateRun | undefined> {
+    return this.call(() => this.rest.getRun(name), { notFound: true });
   }
 
   /** Create only (`If-None-Match: *`): a run of that name created meanwhile is never overwritten. */
-  async createRun(name: string, definition: { strategy?: FleetStrategy; updateStrategyId?: string; managedClusterUpdate: FleetManagedClusterUpdate }): Promise<UpdateRun> {
-    return this.call(() => this.client.updateRuns.createOrUpdate(this.fleet.resourceGroup, this.fleet.fleetName, name, { properties: definition }, { ifNoneMatch: "*", ...this.lro }));
+  async createRun(name: string, definition: { strategy?: WireStrategy; updateStrategyId?: string; managedClusterUpdate: WireManagedClusterUpdate }): Promise<WireUpdateRun> {
+    return this.call(() => this.rest.createRun(name, definition));
   }
 
-  async startRun(name: string): Promise<UpdateRun> {
-    return this.call(() => this.client.updateRuns.start(this.fleet.resourceGroup, this.fleet.fleetName, name, this.lro));
+  /**
+   * The controls answer with the run as SDK 2.0.0 reads it (no gates), so they return nothing: the
+   * caller reads the run again.
+   */
+  async startRun(name: string): Promise<void> {
+    await this.call(() => this.client.updateRuns.start(this.fleet.resourceGroup, this.fleet.fleetName, name, this.lro));
   }
 
-  async stopRun(name: string): Promise<UpdateRun> {
-    return this.call(() => this.client.updateRuns.stop(this.fleet.resourceGroup, this.fleet.fleetName, name, this.lro));
+  async stopRun(name: string): Promise<void> {
+    await this.call(() => this.client.updateRuns.stop(this.fleet.resourceGroup, this.fleet.fleetName, name, this.lro));
   }
 
-  async skip(name: string, targets: SkipTarget[]): Promise<UpdateRun> {
-    return this.call(() => this.client.updateRuns.skip(this.fleet.resourceGroup, this.fleet.fleetName, name, { targets }, this.lro));
+  async skip(name: string, targets: SkipTarget[]): Promise<void> {
+    await this.call(() => this.client.updateRuns.skip(this.fleet.resourceGroup, this.fleet.fleetName, name, { targets }, this.lro));
+  }
+
+  /** Every gate of the fleet (of all its runs). */
+  async listGates(): Promise<WireGate[]> {
+    return this.call(() => this.rest.listGates());
+  }
+
+  /** Approve a gate by its resource name (the last segment of the `gateId` a run's status shows). */
+  async approveGate(name: string): Promise<WireGate> {
+    return this.call(() => this.rest.approveGate(name));
   }
 
   async deleteRun(name: string): Promise<void> {
     await this.call(() => this.client.updateRuns.delete(this.fleet.resourceGroup, this.fleet.fleetName, name, this.lro), { notFound: true });
   }
 
-  async getStrategy(name: string): Promise<FleetUpdateStrategy | undefined> {
-    return this.call(() => this.client.fleetUpdateStrategies.get(this.fleet.resourceGroup, this.fleet.fleetName, name), { notFound: true });
+  async getStrategy(name: string): Promise<WireUpdateStrategy | undefined> {
+    return this.call(() => this.rest.getStrategy(name), { notFound: true });
   }
 
   /** Create (`If-None-Match: *`) without an eTag; update only the version read (`If-Match`) with one. */
-  async putStrategy(name: string, strategy: FleetStrategy, eTag?: string): Promise<FleetUpdateStrategy> {
-    const condition = eTag === undefined ? { ifNoneMatch: "*" } : { ifMatch: eTag };
-    return this.call(() => this.client.fleetUpdateStrategies.createOrUpdate(this.fleet.resourceGroup, this.fleet.fleetName, name, { properties: { strategy } }, { ...condition, ...this.lro }));
+  async putStrategy(name: string, strategy: WireStrategy, eTag?: string): Promise<WireUpdateStrategy> {
+    return this.call(() => this.rest.putStrategy(name, strategy, eTag));
   }
 
   async deleteStrategy(name: string, eTag?: string): Promise<void> {

@@ -1,14 +1,15 @@
 /**
- * Fleet Manager's `UpdateRunStatus` (as `@azure/arm-containerservicefleet` deserializes it: instants
- * as `Date`, every field optional) in our status shape (SPEC §5): ISO 8601 instants ending in `Z`,
- * absent values omitted, `failureCount` counted from the members, and what a run leaves for the next
- * (`failedMembers`, `appliedNodeImageVersions`) derived from the status alone.
+ * Fleet Manager's `UpdateRunStatus` (its JSON, `wire.ts`: every field optional) in our status shape
+ * (SPEC §5): ISO 8601 instants ending in `Z`, absent values omitted, `failureCount` counted from the
+ * members, gates named by our ids, and what a run leaves for the next (`failedMembers`,
+ * `appliedNodeImageVersions`) derived from the status alone.
  */
-import type { MemberUpdateStatus as FleetMember, UpdateRunStatus as FleetStatus, UpdateStatus as FleetUpdateStatus } from "@azure/arm-containerservicefleet";
 import { isoInstant } from "../../model/common";
 import type { FailedMember } from "../../engine/results";
-import { UPDATE_STATES, type MemberUpdateStatus, type UpdateGroupStatus, type UpdateRunStatus, type UpdateStageStatus, type UpdateState, type UpdateStatus } from "../../model/status";
+import { UPDATE_STATES, type GateStatus, type MemberUpdateStatus, type UpdateGroupStatus, type UpdateRunStatus, type UpdateStageStatus, type UpdateState, type UpdateStatus } from "../../model/status";
+import { gateId } from "../../model/strategy";
 import type { ManagedClusterUpdate } from "../../model/update";
+import type { WireGatesStatus, WireMemberStatus as FleetMember, WireRunStatus as FleetStatus, WireUpdateStatus as FleetUpdateStatus } from "./wire";
 
 const KNOWN: ReadonlySet<string> = new Set(UPDATE_STATES);
 
@@ -21,16 +22,36 @@ function stateOf(state: string | undefined): UpdateState {
   return KNOWN.has(state) ? (state as UpdateState) : "Running";
 }
 
+/** An instant as SPEC §5 writes it, or nothing when absent or unreadable. */
+function instant(value: string | undefined): { at: string } | undefined {
+  if (value === undefined || value === null) return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : { at: isoInstant(ms) };
+}
+
 function statusOf(s: FleetUpdateStatus | undefined): UpdateStatus {
-  const startTime = s?.startTime;
-  const completedTime = s?.completedTime;
+  const startTime = instant(s?.startTime);
+  const completedTime = instant(s?.completedTime);
   const error = s?.error;
   return {
     state: stateOf(s?.state),
-    ...(startTime instanceof Date && !Number.isNaN(startTime.getTime()) ? { startTime: isoInstant(startTime.getTime()) } : {}),
-    ...(completedTime instanceof Date && !Number.isNaN(completedTime.getTime()) ? { completedTime: isoInstant(completedTime.getTime()) } : {}),
+    ...(startTime === undefined ? {} : { startTime: startTime.at }),
+    ...(completedTime === undefined ? {} : { completedTime: completedTime.at }),
     ...(error === undefined || error === null ? {} : { error: { code: error.code ?? "UpdateFailed", message: error.message ?? "" } }),
   };
+}
+
+/**
+ * An item's gates, named by our ids (`<stage>[/<group>]/<timing>/<i>`, by position, as the engine
+ * names them), so approvals and reports read the same on every backend; Fleet's own gate id (an ARM
+ * id) is what `gateResources.ts` maps them to.
+ */
+function gatesOf(item: WireGatesStatus, stage: string, group: string | undefined): Pick<UpdateStageStatus, "beforeGates" | "afterGates"> {
+  const render = (gates: WireGatesStatus["beforeGates"], timing: "before" | "after"): GateStatus[] | undefined =>
+    gates === undefined || gates === null || gates.length === 0 ? undefined : gates.map((g, i) => ({ displayName: g.displayName ?? "Approval", gateId: gateId(stage, group, timing, i), status: statusOf(g.status) }));
+  const before = render(item.beforeGates, "before");
+  const after = render(item.afterGates, "after");
+  return { ...(before === undefined ? {} : { beforeGates: before }), ...(after === undefined ? {} : { afterGates: after }) };
 }
 
 function memberOf(m: FleetMember): MemberUpdateStatus {
@@ -51,13 +72,14 @@ export function fromFleetStatus(status: FleetStatus | undefined): UpdateRunStatu
   const stages: UpdateStageStatus[] = (status?.stages ?? []).map((stage) => {
     const groups: UpdateGroupStatus[] = (stage.groups ?? []).map((group) => {
       const members = (group.members ?? []).map(memberOf);
-      return { name: group.name ?? "", status: statusOf(group.status), failureCount: failures(members), members };
+      return { name: group.name ?? "", status: statusOf(group.status), failureCount: failures(members), ...gatesOf(group, stage.name ?? "", group.name ?? ""), members };
     });
     const wait = stage.afterStageWaitStatus;
     return {
       name: stage.name ?? "",
       status: statusOf(stage.status),
       failureCount: groups.reduce((n, g) => n + g.failureCount, 0),
+      ...gatesOf(stage, stage.name ?? "", undefined),
       ...(wait === undefined || wait === null ? {} : { afterStageWaitStatus: { status: statusOf(wait.status), waitDurationInSeconds: wait.waitDurationInSeconds ?? 0 } }),
       groups,
     };

@@ -1,18 +1,34 @@
 /**
- * Our run definition in Fleet Manager's shapes (`@azure/arm-containerservicefleet` models). Only the
- * fields Fleet has are sent: `unsupported.ts` has refused the others at Check, so nothing is dropped
- * silently here.
+ * Our run definition in Fleet Manager's shapes (`wire.ts`). Only the fields Fleet has are sent:
+ * `unsupported.ts` has refused the others at Check, so nothing is dropped silently here. Gates are the
+ * same shape on both sides (`{ displayName?, type: "Approval" }`).
  */
-import type { ManagedClusterUpdate as FleetManagedClusterUpdate, UpdateRunStrategy as FleetStrategy } from "@azure/arm-containerservicefleet";
-import type { UpdateRunStrategy } from "../../model/strategy";
+import type { Gate, UpdateRunStrategy } from "../../model/strategy";
 import type { ManagedClusterUpdate } from "../../model/update";
+import type { WireGateConfiguration, WireGates, WireManagedClusterUpdate as FleetManagedClusterUpdate, WireStrategy as FleetStrategy } from "./wire";
+
+type Gated = { beforeGates?: Gate[]; afterGates?: Gate[] };
+
+function gatesTo(item: Gated): WireGates {
+  const copy = (gates: Gate[]): WireGateConfiguration[] => gates.map((g) => ({ type: g.type, ...(g.displayName === undefined ? {} : { displayName: g.displayName }) }));
+  return { ...(item.beforeGates === undefined ? {} : { beforeGates: copy(item.beforeGates) }), ...(item.afterGates === undefined ? {} : { afterGates: copy(item.afterGates) }) };
+}
+
+function gatesFrom(item: WireGates): Gated {
+  const copy = (gates: WireGateConfiguration[]): Gate[] => gates.map((g) => ({ type: "Approval", ...(g.displayName === undefined || g.displayName === null ? {} : { displayName: g.displayName }) }));
+  return {
+    ...(item.beforeGates === undefined || item.beforeGates === null || item.beforeGates.length === 0 ? {} : { beforeGates: copy(item.beforeGates) }),
+    ...(item.afterGates === undefined || item.afterGates === null || item.afterGates.length === 0 ? {} : { afterGates: copy(item.afterGates) }),
+  };
+}
 
 export function toFleetStrategy(strategy: UpdateRunStrategy): FleetStrategy {
   return {
     stages: strategy.stages.map((stage) => ({
       name: stage.name,
-      groups: stage.groups.map((group) => ({ name: group.name })),
+      groups: stage.groups.map((group) => ({ name: group.name, ...gatesTo(group) })),
       ...(stage.afterStageWaitInSeconds === undefined ? {} : { afterStageWaitInSeconds: stage.afterStageWaitInSeconds }),
+      ...gatesTo(stage),
     })),
   };
 }
@@ -23,8 +39,9 @@ export function fromFleetStrategy(strategy: FleetStrategy | undefined): UpdateRu
   return {
     stages: strategy.stages.map((stage) => ({
       name: stage.name,
-      groups: (stage.groups ?? []).map((group) => ({ name: group.name })),
+      groups: (stage.groups ?? []).map((group) => ({ name: group.name, ...gatesFrom(group) })),
       ...(stage.afterStageWaitInSeconds === undefined || stage.afterStageWaitInSeconds === null ? {} : { afterStageWaitInSeconds: stage.afterStageWaitInSeconds }),
+      ...gatesFrom(stage),
     })),
   };
 }

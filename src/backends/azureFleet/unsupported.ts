@@ -1,6 +1,6 @@
 /**
- * Our features that Azure Kubernetes Fleet Manager (api-version 2025-03-01, the one
- * `@azure/arm-containerservicefleet@2.0.0` speaks) does not have. The run is executed by Fleet, not by
+ * Our features that Azure Kubernetes Fleet Manager (api-version 2025-04-01-preview, `wire.ts`) does
+ * not have. The run is executed by Fleet, not by
  * our engine, so a feature that would change what happens on the clusters cannot be done on the client;
  * those are refused at Check, naming the field (docs/behaviour.md, "Fleet Manager backend" table).
  * Features that only concern how the client follows the run (`timeoutMinutes`, `returnAfterMinutes`,
@@ -10,7 +10,7 @@ import type { FieldIssue } from "../../model/common";
 import type { Member } from "../../model/member";
 import type { UpdateRunStrategy } from "../../model/strategy";
 
-const WHY = "Fleet Manager (api-version 2025-03-01) has no";
+const WHY = "Fleet Manager has no";
 
 /** Refusals for a strategy run by Fleet Manager, with paths under `prefix` (`strategy.` or ``). */
 export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, prefix: string): FieldIssue[] {
@@ -19,27 +19,22 @@ export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, p
     const at = `${prefix}stages[${s}]`;
     if (stage.maxConcurrency !== undefined) issues.push({ path: `${at}.maxConcurrency`, message: `${WHY} maxConcurrency: remove it (Fleet sets a stage's pace itself) or use the azure backend` });
     if (stage.maxAllowedFailures !== undefined) issues.push({ path: `${at}.maxAllowedFailures`, message: `${WHY} failure tolerance: a failed member fails the run; remove it or use the azure backend` });
-    if (stage.beforeGates !== undefined) issues.push({ path: `${at}.beforeGates`, message: `${WHY} approval gates in @azure/arm-containerservicefleet 2.0.0: remove them or use the azure backend` });
-    if (stage.afterGates !== undefined) issues.push({ path: `${at}.afterGates`, message: `${WHY} approval gates in @azure/arm-containerservicefleet 2.0.0: remove them or use the azure backend` });
     stage.groups.forEach((group, g) => {
       const gat = `${at}.groups[${g}]`;
       if (group.maxConcurrency !== undefined) issues.push({ path: `${gat}.maxConcurrency`, message: `${WHY} maxConcurrency: remove it or use the azure backend` });
       if (group.maxAllowedFailures !== undefined) issues.push({ path: `${gat}.maxAllowedFailures`, message: `${WHY} failure tolerance: a failed member fails the run; remove it or use the azure backend` });
-      if (group.beforeGates !== undefined) issues.push({ path: `${gat}.beforeGates`, message: `${WHY} approval gates in @azure/arm-containerservicefleet 2.0.0: remove them or use the azure backend` });
-      if (group.afterGates !== undefined) issues.push({ path: `${gat}.afterGates`, message: `${WHY} approval gates in @azure/arm-containerservicefleet 2.0.0: remove them or use the azure backend` });
     });
   });
   return issues;
 }
 
-/** Refusals for an `UpdateRun` on the azureFleet backend: its strategy, its members' probes, approvals. */
-export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[]; approvals: readonly string[] }): FieldIssue[] {
+/** Refusals for an `UpdateRun` on the azureFleet backend: its strategy, its members' probes. */
+export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[] }): FieldIssue[] {
   const issues = unsupportedInStrategy(input.strategy, "strategy.");
   input.members.forEach((m, i) => {
     if (m.healthCheck !== undefined) {
       issues.push({ path: `members[${i}].healthCheck`, message: "Fleet Manager runs the update server-side and cannot wait for a probe made from the client before a member counts as Completed: remove it or use the azure backend" });
     }
   });
-  if (input.approvals.length > 0) issues.push({ path: "approvals", message: `${WHY} approval gates in @azure/arm-containerservicefleet 2.0.0, so there is nothing to approve` });
   return issues;
 }

@@ -1,9 +1,11 @@
 /**
  * Fleet gates: list, GET, and PATCH `{properties: {state: "Completed"}}` to approve one (our engine's
  * `approve`, applied at once to the server-side run). Any other state is refused (400 naming
- * `properties.state`): a gate is skipped with its stage or group, not by a PATCH.
+ * `properties.state`): a gate is skipped with its stage or group, not by a PATCH. Gates exist from
+ * api-version 2025-04-01-preview: an older version is answered as ARM answers a type its version
+ * does not have (400 `NoRegisteredProviderFound`).
  */
-import { resourceNotFound } from "./armErrors";
+import { ArmError, resourceNotFound } from "./armErrors";
 import type { ArmRequest, EmulatorContext } from "./context";
 import { gateBody, gatesOf, type FleetGate } from "./fleetGates";
 import { checkFleetPreconditions, findFleet, FLEET_PATH } from "./fleetManager";
@@ -14,7 +16,18 @@ import { route, type Route } from "./router";
 
 const GATE_PATH = `${FLEET_PATH}/gates/{gate}`;
 
+/** Fleet api-versions that have gates (the previews from 2025-04-01-preview on). */
+const GATE_API_VERSIONS = ["2025-04-01-preview", "2025-08-01-preview", "2026-03-02-preview"];
+
+function checkGateApiVersion(request: ArmRequest): void {
+  const version = request.query.get("api-version") ?? "";
+  if (!GATE_API_VERSIONS.includes(version)) {
+    throw new ArmError(400, "NoRegisteredProviderFound", `No registered resource provider found for API version '${version}' and type 'fleets/gates'. The supported api-versions are '${GATE_API_VERSIONS.join(", ")}'.`);
+  }
+}
+
 async function findGate(ctx: EmulatorContext, request: ArmRequest) {
+  checkGateApiVersion(request);
   const found = findFleet(ctx, request);
   await Promise.all([...found.fleet.runs.values()].map((r) => r.driver.catchUp()));
   const wanted = (request.params.gate ?? "").toLowerCase();
@@ -25,6 +38,7 @@ async function findGate(ctx: EmulatorContext, request: ArmRequest) {
 
 export const gateRoutes: Route[] = [
   route("GET", `${FLEET_PATH}/gates`, async (ctx, request) => {
+    checkGateApiVersion(request);
     const { fleet, scope } = findFleet(ctx, request);
     await Promise.all([...fleet.runs.values()].map((r) => r.driver.catchUp()));
     return { status: 200, body: list(gatesOf(fleet).map((g) => gateBody(scope, fleet, g))) };

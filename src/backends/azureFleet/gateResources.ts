@@ -1,0 +1,43 @@
+/**
+ * Approvals on Fleet Manager (docs/behaviour.md FM12). Fleet names a gate in a run's status by the ARM
+ * id of its `fleets/{f}/gates/{guid}` resource; we name it by place (`canary/after/0`, `model/strategy.ts`
+ * `gateId`). The status lists an item's gates in the strategy's order, so position maps one to the
+ * other. A gate is approved by PATCHing its resource once it is Pending (reached and waiting), which is
+ * when Fleet takes an approval.
+ */
+import { gateId } from "../../model/strategy";
+import type { WireGatesStatus, WireRunStatus } from "./wire";
+
+export interface FleetGateRef {
+  /** The gate resource's name: the last segment of the ARM id the status gives. */
+  resourceName: string;
+  state: string;
+}
+
+/** Each gate of the run's status, by our id. */
+export function gateResources(status: WireRunStatus | undefined): Map<string, FleetGateRef> {
+  const out = new Map<string, FleetGateRef>();
+  const add = (item: WireGatesStatus, stage: string, group: string | undefined) => {
+    for (const timing of ["before", "after"] as const) {
+      (timing === "before" ? item.beforeGates : item.afterGates)?.forEach((g, i) => {
+        const resourceName = g.gateId?.split("/").at(-1);
+        if (resourceName !== undefined && resourceName !== "") out.set(gateId(stage, group, timing, i), { resourceName, state: g.status?.state ?? "NotStarted" });
+      });
+    }
+  };
+  for (const stage of status?.stages ?? []) {
+    add(stage, stage.name ?? "", undefined);
+    for (const group of stage.groups ?? []) add(group, stage.name ?? "", group.name ?? "");
+  }
+  return out;
+}
+
+/** The gate resources to approve now: those `approvals` names that are Pending, each once. */
+export function gatesToApprove(approvals: readonly string[], status: WireRunStatus | undefined): string[] {
+  const gates = gateResources(status);
+  const names = approvals.flatMap((id) => {
+    const gate = gates.get(id);
+    return gate !== undefined && gate.state === "Pending" ? [gate.resourceName] : [];
+  });
+  return [...new Set(names)];
+}
