@@ -3,9 +3,11 @@
  * approve them in its journal (issue 5), for runs driven by `fleet-update run` — or by Pulumi on the
  * simulated fleet, whose journal lives in the same place. The run must not be running meanwhile:
  * `run` exits (code 4) when it reaches an unapproved gate; approve, then run the same command again.
- * (Pulumi users commit the gate id to `approvals` instead: a reviewed change.)
+ * (Pulumi users commit the gate id to `approvals` instead: a reviewed change.) On Fleet Manager the
+ * gates are the fleet's: `gateFleet.ts`.
  */
 import { ApprovalRefusedError } from "../engine/gates";
+import { fleetGateCommand } from "./gateFleet";
 import { UpdateRunEngine } from "../engine/engine";
 import { ValidationError } from "../model/common";
 import { LeaseHeldError } from "../runtime/fileLease";
@@ -19,8 +21,8 @@ export async function gateCommand(action: "list" | "approve", file: string, gate
   let opened;
   try {
     inputs = parseRunSpec(readInput(file), file, backendFromFlags(flags, process.cwd()));
-    // Issue 12: Fleet Manager's API (2025-03-01) has no gates; such a run cannot have any.
-    if (inputs.backend.azureFleet !== undefined) throw new InputError("--backend: Fleet Manager (api-version 2025-03-01) has no approval gates: a run on azure-fleet has none to list or approve");
+    // Issue 12: on Fleet Manager the gates are the fleet's, approved there (no journal).
+    if (inputs.backend.azureFleet !== undefined) return await fleetGateCommand(action, file, inputs, gateIds, io);
     opened = openBackend(inputs.backend, inputs.runName);
   } catch (e) {
     if (e instanceof ValidationError) {

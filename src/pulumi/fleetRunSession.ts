@@ -58,6 +58,7 @@ export async function runFleetPulumiSession(inputs: UpdateRunInputs, projectDir:
     const problem = `the run is ${summary.state} on Fleet Manager (${summary.members.Completed + summary.members.Skipped} of ${summary.members.total} members done) and did not finish before timeoutMinutes; it goes on server-side. Run \`pulumi up\` again to follow it.`;
     throw new RunNotFinishedError(`update run ${inputs.runName}: ${problem}`, id, outputs, [problem]);
   }
+  if (result.end === "gate") process.stderr.write(`[${inputs.runName}] ${waitingLine(outputs.status)} The run waits in Fleet Manager; run \`pulumi up\` again with the approval.\n`);
   if (result.end === "returned") process.stderr.write(`[${inputs.runName}] ${waitingLine(outputs.status)} The run goes on in Fleet Manager; run \`pulumi up\` again to follow it.\n`);
   return { id, outputs };
 }

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import { gateCommand } from "../../src/cli/gate";
 import { planCommand } from "../../src/cli/plan";
 import { runCommand } from "../../src/cli/run";
 import { simulateCommand, type CommandIO } from "../../src/cli/simulate";
@@ -53,6 +54,43 @@ describe("fleet-update run --backend azure-fleet:", () => {
     expect(await runCommand(file, { ...flags, json: true }, again)).toBe(0);
     const puts = emulator.requests.filter((r) => r.method === "PUT" && r.path.endsWith("/updateRuns/cli-run") && r.status < 300);
     expect(puts).toHaveLength(1);
+    expect(emulator.fleet.operationLog()).toHaveLength(5);
+  });
+
+  test("gates: run stops following at an unapproved gate (exit 4); gate list shows them; gate approve PATCHes a Pending gate in Fleet, all or nothing", async () => {
+    const strategy = {
+      stages: [
+        { name: "canary", groups: [{ name: "canary" }], afterGates: [{ type: "Approval", displayName: "Canary looks good" }] },
+        { name: "prod", beforeGates: [{ type: "Approval" }], groups: [{ name: "prod" }, { name: "dev" }] },
+      ],
+    };
+    const file = spec({ strategy, managedClusterUpdate: FULL_132 });
+    const waiting = capture();
+    expect(await runCommand(file, flags, waiting)).toBe(4);
+    expect(waiting.out).toContain("Waiting for approval of 'canary/after/0'");
+
+    const list = capture();
+    expect(await gateCommand("list", file, [], flags, list)).toBe(0);
+    expect(list.out).toBe("canary/after/0\tPending\tCanary looks good\nprod/before/0\tNotStarted\tApproval\n");
+
+    const patches = () => emulator.requests.filter((r) => r.method === "PATCH");
+    const early = capture();
+    expect(await gateCommand("approve", file, ["canary/after/0", "prod/before/0"], flags, early)).toBe(2);
+    expect(early.err).toContain("gate 'prod/before/0' is not reached yet");
+    const unknown = capture();
+    expect(await gateCommand("approve", file, ["canary/after/0", "nope/after/0"], flags, unknown)).toBe(2);
+    expect(unknown.err).toContain("no gate 'nope/after/0' in this run (its gates: canary/after/0, prod/before/0)");
+    expect(patches()).toEqual([]);
+
+    const approved = capture();
+    expect(await gateCommand("approve", file, ["canary/after/0"], flags, approved)).toBe(0);
+    expect(approved.out).toContain("approved canary/after/0 in fleet 'fleet'; the run goes on server-side");
+    expect(patches()).toHaveLength(1);
+
+    // The spec's approvals are PATCHed by `run` as each gate becomes Pending: the run completes.
+    const done = capture();
+    expect(await runCommand(spec({ strategy, managedClusterUpdate: FULL_132, approvals: ["canary/after/0", "prod/before/0"] }), flags, done)).toBe(0);
+    expect(patches()).toHaveLength(2);
     expect(emulator.fleet.operationLog()).toHaveLength(5);
   });
 

@@ -130,8 +130,49 @@ describe("a run through the provider", () => {
     expect(put?.status).toBeLessThan(300);
     const bad = await provider.check({}, { ...byId, updateStrategyId: `${String(created.outs.updateStrategyId)}-nope` });
     expect(bad.failures.map((f) => f.property)).toEqual(["updateStrategyId"]);
+    const approval = await provider.check({}, { ...byId, approvals: ["canary/after/0"] });
+    expect(approval.failures.map((f) => [f.property, f.reason])).toEqual([["approvals[0]", "no gate 'canary/after/0' in the fleet's update strategy (it has no gates)"]]);
     const both = await provider.check({}, { ...byId, strategy: CANARY_THEN_PROD });
     expect(both.failures.map((f) => f.property)).toEqual(["updateStrategyId"]);
+  });
+
+  test("approvals: a gate nobody approved ends the call (the run waits in Fleet); each approved gate is PATCHed once, when Pending", async () => {
+    const GATED = {
+      stages: [
+        { name: "canary", groups: [{ name: "canary" }], afterGates: [{ type: "Approval", displayName: "Canary looks good" }] },
+        { name: "prod", beforeGates: [{ type: "Approval" }], groups: [{ name: "prod", afterGates: [{ type: "Approval" }] }, { name: "dev" }] },
+      ],
+    };
+    const gateStates = (out: UpdateRunOutputs) => out.status.stages.flatMap((s) => [...(s.beforeGates ?? []), ...(s.afterGates ?? []), ...s.groups.flatMap((g) => g.afterGates ?? [])]).map((g) => `${g.gateId} ${g.status.state}`);
+    const patches = () => emulator.requests.filter((r) => r.method === "PATCH" && r.path.includes("/gates/"));
+
+    // Nobody approved: the canary is upgraded, then the call returns with its after-gate Pending.
+    const waiting = await provider.create(inputs({ strategy: GATED }));
+    const first = waiting.outs as unknown as UpdateRunOutputs;
+    expect(first.status.status.state).toBe("Pending");
+    expect(gateStates(first)).toEqual(["canary/after/0 Pending", "prod/before/0 NotStarted", "prod/prod/after/0 NotStarted"]);
+    expect(emulator.fleet.operationLog().map((o) => o.member)).toEqual(["canary-1"]);
+    expect(patches()).toEqual([]);
+
+    // The canary's gate and prod's after-gate approved (the latter before it is reached): prod's before-gate waits next.
+    const approvals = ["canary/after/0", "prod/prod/after/0"];
+    const second = (await provider.update(waiting.id, waiting.outs, inputs({ strategy: GATED, approvals }))).outs as unknown as UpdateRunOutputs;
+    expect(gateStates(second)).toEqual(["canary/after/0 Completed", "prod/before/0 Pending", "prod/prod/after/0 NotStarted"]);
+    expect(patches()).toHaveLength(1);
+
+    // All approved: the run completes; every gate was PATCHed exactly once, each only once it was Pending.
+    const done = (await provider.update(waiting.id, second as never, inputs({ strategy: GATED, approvals: [...approvals, "prod/before/0"] }))).outs as unknown as UpdateRunOutputs;
+    expect(done.status.status.state).toBe("Completed");
+    expect(gateStates(done)).toEqual(["canary/after/0 Completed", "prod/before/0 Completed", "prod/prod/after/0 Completed"]);
+    expect(patches()).toHaveLength(3);
+    expect(new Set(patches().map((r) => r.path)).size).toBe(3);
+    expect(patches().every((r) => r.status === 200)).toBe(true);
+    const log = emulator.fleet.operationLog();
+    expect(new Set(log.map((o) => o.member)).size).toBe(log.length);
+
+    // An approval naming no gate of the strategy is a Check failure naming it.
+    const { failures } = await provider.check({}, inputs({ strategy: GATED, approvals: ["prod/after/0"] }));
+    expect(failures.map((f) => f.property)).toEqual(["approvals[0]"]);
   });
 
   test("diff replaces before creating (the fleet's run is named after the resource)", async () => {
