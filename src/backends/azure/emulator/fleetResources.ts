@@ -1,5 +1,5 @@
 /**
- * Fleet Manager's ARM bodies (api-version 2025-03-01, `@azure/arm-containerservicefleet` 2.0.0):
+ * Fleet Manager's ARM bodies (api-versions 2025-03-01 and 2025-04-01-preview, which adds gates):
  * Fleet, FleetMember, FleetUpdateStrategy, UpdateRun. As for clusters, `eTag` is a digest of what the
  * resource shows, so it changes with every change (a run's status included) and only then.
  */
