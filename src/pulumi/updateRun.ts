@@ -218,6 +218,11 @@ export class UpdateRun extends pulumi.dynamic.Resource {
    * refresh finds drift. The run is not re-run: a new run puts them right.
    */
   declare readonly drift: pulumi.Output<MemberDrift[]>;
+  /**
+   * Issue 12, `backend.azureFleet` only: the ARM id of the fleet's update run, and the skip entries
+   * already sent to it (so each is sent once). Absent on the other backends.
+   */
+  declare readonly fleetRun: pulumi.Output<{ id: string; skipsSent: Array<{ type: string; name: string }> } | undefined>;
 
   constructor(name: string, args: UpdateRunArgs, opts?: pulumi.CustomResourceOptions) {
     super(

@@ -1,7 +1,9 @@
 /**
  * The other examples through the real Pulumi CLI, each from its own folder: `examples/promotion`
- * (chained runs through outputs) and `examples/aks` (the Azure backend against the ARM emulator the
- * test starts); and a broken strategy, which `pulumi preview` refuses naming the property path.
+ * (chained runs through outputs), `examples/aks` (the Azure backend against the ARM emulator the
+ * test starts) and `examples/fleet-manager` (the run executed by the emulator's Fleet Manager, held
+ * at an approval gate until the approval is committed to config); and a broken strategy, which
+ * `pulumi preview` refuses naming the property path.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -9,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/backends/azure/emulator";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";
+import type { UpdateRunStatus } from "../../src/model/status";
+import { FLEET, RESOURCE_GROUP, SUBSCRIPTION, groupedFleet } from "../emulator/fleetHelpers";
 import { E2eProject } from "./support/project";
 import { realCliAvailable } from "./support/pulumiCli";
 
@@ -75,6 +79,52 @@ describe.skipIf(!realCliAvailable())("examples through the real Pulumi CLI", () 
       expect(emulator.fleet.operationLog().map((op) => op.member).sort()).toEqual([...NAMES].sort());
       // The run's journal lives in the project, not wherever the CLI happened to start.
       expect(fs.existsSync(path.join(project.dir, "examples", "aks", ".fleet-update", "runs", "aks-upgrade.json"))).toBe(true);
+    }, 600_000);
+  });
+
+  describe("examples/fleet-manager against the emulator's Fleet Manager", () => {
+    const fleetId = `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.ContainerService/fleets/${FLEET}`;
+    let emulator: ArmEmulator;
+    let project: E2eProject;
+    let config: Record<string, string>;
+
+    beforeAll(async () => {
+      emulator = await startArmEmulator({ fleet: groupedFleet(), msPerSimulatedMinute: 20, throttling: false });
+      project = new E2eProject({ files: ["examples/fleet-manager"], projectDir: "examples/fleet-manager", program: "examples/fleet-manager/index.ts", main: "examples/fleet-manager", projectName: "fleet-update-fleet-manager" });
+      projects.push(project);
+      fs.writeFileSync(project.path("emulator-ca.pem"), emulator.certificatePem);
+      config = { fleetId, kubernetesVersion: "1.32.0", armEndpoint: emulator.url, trustedCaFile: project.path("emulator-ca.pem"), credential: "emulator", pollSeconds: "0.05" };
+    }, 120_000);
+
+    afterAll(async () => {
+      await emulator?.close();
+    });
+
+    it("up waits at the canary's gate; up with the approval in config completes the same fleet run; destroy removes run and strategy", async () => {
+      const gates = (status: unknown) => ((status as UpdateRunStatus).stages[0]?.afterGates ?? []).map((g) => `${g.gateId} ${g.status.state}`);
+      const first = await project.run("up", { config });
+      expect(first.ok, `${first.message}\n${first.output.slice(-3000)}`).toBe(true);
+      expect((first.outputs!.summary as Summary).state).toBe("Pending");
+      expect(gates(first.outputs!.status)).toEqual(["canary/after/0 Pending"]);
+      expect(first.output).toContain("Waiting for approval of 'canary/after/0'");
+      expect(emulator.fleet.operationLog().map((op) => op.member)).toEqual(["canary-1"]);
+
+      const approved = await project.run("up", { config: { ...config, approvals: JSON.stringify(["canary/after/0"]) } });
+      expect(approved.ok, `${approved.message}\n${approved.output.slice(-3000)}`).toBe(true);
+      expect(approved.outputs!.summary as Summary).toMatchObject({ state: "Completed", outcome: "Succeeded", members: { total: 5, Completed: 5 } });
+      expect(gates(approved.outputs!.status)).toEqual(["canary/after/0 Completed"]);
+      expect(approved.outputs!.fleetRunId).toBe(`${fleetId}/updateRuns/k8s-upgrade`);
+      const log = emulator.fleet.operationLog().map((op) => op.member);
+      expect([...log].sort()).toEqual(["canary-1", "dev-1", "prod-1", "prod-2", "prod-3"]);
+      // One run, created once from the strategy kept in the fleet; the gate approved by one PATCH.
+      const writes = emulator.requests.filter((r) => r.method !== "GET" && r.status < 300).map((r) => `${r.method} ${r.path.slice(fleetId.length)}`);
+      expect(writes.filter((w) => w.startsWith("PUT /updateRuns/"))).toEqual(["PUT /updateRuns/k8s-upgrade"]);
+      expect(writes.filter((w) => w.startsWith("PUT /updateStrategies/"))).toEqual(["PUT /updateStrategies/rollout"]);
+      expect(writes.filter((w) => w.startsWith("PATCH /gates/"))).toHaveLength(1);
+
+      const destroyed = await project.run("destroy", { config });
+      expect(destroyed.ok, `${destroyed.message}\n${destroyed.output.slice(-3000)}`).toBe(true);
+      expect(emulator.requests.filter((r) => r.method === "DELETE" && r.status < 300).map((r) => r.path.slice(fleetId.length)).sort()).toEqual(["/updateRuns/k8s-upgrade", "/updateStrategies/rollout"]);
     }, 600_000);
   });
 
