@@ -15,7 +15,7 @@ import { canonicalJson } from "../pulumi/journal";
 import type { UpdateRunInputs } from "../pulumi/runInputs";
 import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
 import { fromFleetStatus } from "../backends/azureFleet/fromFleet";
-import { gatesToApprove } from "../backends/azureFleet/gateResources";
+import { GateApprover } from "../backends/azureFleet/gateResources";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
 import { statusChanges } from "../backends/azureFleet/statusEvents";
 import { fromFleetStrategy, sameManagedClusterUpdate, toFleetManagedClusterUpdate, toFleetStrategy } from "../backends/azureFleet/toFleet";
@@ -201,7 +201,7 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   const deadline = started + inputs.timeoutMinutes * 60_000;
   const returnAt = inputs.returnAfterMinutes === undefined ? undefined : started + inputs.returnAfterMinutes * 60_000;
   const interrupted = (): boolean => options.stop?.isPending === true;
-  const approved = new Set<string>();
+  const approver = new GateApprover(client);
   let end: FollowEnd;
   for (;;) {
     // A run found Stopping while `Running` is asked for is started again once its stop has ended.
@@ -211,13 +211,7 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
       startSent = true;
       continue;
     }
-    // Each gate once per call: one still shown Pending right after its approval is read again later, not approved again.
-    const approve = gatesToApprove(inputs.approvals, run.properties?.status).filter((gate) => !approved.has(gate));
-    if (approve.length > 0) {
-      for (const gate of approve) {
-        await client.approveGate(gate);
-        approved.add(gate);
-      }
+    if (await approver.approveDue(inputs.approvals, run.properties?.status)) {
       status = await reread();
       continue;
     }

@@ -13,7 +13,7 @@ import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions } from "../backends/azure/emulator";
 import { FleetClient, FleetRequestError } from "../backends/azureFleet/fleetClient";
 import { appliedImagesOf, failedMembersOf, fromFleetStatus } from "../backends/azureFleet/fromFleet";
-import { gatesToApprove } from "../backends/azureFleet/gateResources";
+import { GateApprover } from "../backends/azureFleet/gateResources";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
 import { statusChanges } from "../backends/azureFleet/statusEvents";
 import { toFleetManagedClusterUpdate, toFleetStrategy } from "../backends/azureFleet/toFleet";
@@ -142,9 +142,9 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
     let wire: WireRunStatus | undefined;
     await client.startRun(name);
     let status = await read();
-    // Approvals given so far (scenario `approve` actions), and the gates already approved.
+    // Approvals given so far (scenario `approve` actions), sent as their gates become Pending.
     const approvals: string[] = [];
-    const approved = new Set<string>();
+    const approver = new GateApprover(client);
 
     const horizon = scenarioHorizon(scenario);
     for (;;) {
@@ -165,12 +165,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
           refusedActions.push({ at: isoInstant(Date.parse(action.at)), message: e.message });
         }
       }
-      const approve = gatesToApprove(approvals, wire).filter((gate) => !approved.has(gate));
-      if (approve.length > 0) {
-        for (const gate of approve) {
-          await client.approveGate(gate);
-          approved.add(gate);
-        }
+      if (await approver.approveDue(approvals, wire)) {
         status = await read();
         continue;
       }

@@ -6,6 +6,7 @@
  * when Fleet takes an approval.
  */
 import { gateId } from "../../model/strategy";
+import type { FleetClient } from "./fleetClient";
 import type { WireGatesStatus, WireRunStatus } from "./wire";
 
 export interface FleetGateRef {
@@ -40,4 +41,24 @@ export function gatesToApprove(approvals: readonly string[], status: WireRunStat
     return gate !== undefined && gate.state === "Pending" ? [gate.resourceName] : [];
   });
   return [...new Set(names)];
+}
+
+/**
+ * Sends approvals as their gates become Pending, each gate at most once: a gate still shown Pending
+ * right after its approval (a read racing the PATCH) is left to the next read, not approved again.
+ */
+export class GateApprover {
+  private readonly sent = new Set<string>();
+
+  constructor(private readonly client: Pick<FleetClient, "approveGate">) {}
+
+  /** PATCH the gates `approvals` names that are Pending in `status`; whether any was sent (read the run again then). */
+  async approveDue(approvals: readonly string[], status: WireRunStatus | undefined): Promise<boolean> {
+    const due = gatesToApprove(approvals, status).filter((gate) => !this.sent.has(gate));
+    for (const gate of due) {
+      await this.client.approveGate(gate);
+      this.sent.add(gate);
+    }
+    return due.length > 0;
+  }
 }
