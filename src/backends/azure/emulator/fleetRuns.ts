@@ -72,17 +72,22 @@ export class RunDriver {
     this.timer = undefined;
   }
 
-  /** Apply a user action at the current instant, then reconcile at once. */
+  /**
+   * Apply a user action at the current instant, then reconcile at that same instant, as a run in
+   * process does: with a second reading of the clock, a start was seen Pending for the few simulated
+   * seconds between the two (the action aggregates the run before its first member starts).
+   */
   private act(action: (now: number) => void): Promise<void> {
     let refused: unknown;
     const done = this.enqueue(async () => {
+      const now = this.clock.now();
       try {
-        action(this.clock.now());
+        action(now);
       } catch (error) {
         refused = error;
         return;
       }
-      await this.pass();
+      await this.pass(now);
     });
     return done.then(() => {
       if (refused !== undefined) throw refused;
@@ -95,11 +100,11 @@ export class RunDriver {
     return this.queue;
   }
 
-  private async pass(): Promise<void> {
+  private async pass(at?: number): Promise<void> {
     if (this.closed) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    const now = this.clock.now();
+    const now = at ?? this.clock.now();
     let wakeAt: number | undefined;
     try {
       wakeAt = (await this.engine.reconcile(now)).nextWakeAt;
