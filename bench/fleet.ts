@@ -17,10 +17,10 @@ export interface FleetFigures {
   upgraded: number;
   state: string;
   /** Requests the client sent, by method, and 429s it was answered. */
-  requests: { GET: number; PUT: number; POST: number; throttled: number };
+  requests: { GET: number; PUT: number; POST: number; PATCH: number; throttled: number };
   /** Simulated minutes from the run's start to its end: the time the client followed it. */
   makespanMinutes: number;
-  /** (GET + PUT + POST) ÷ simulated hours followed. */
+  /** (GET + PUT + POST + PATCH) ÷ simulated hours followed. */
   requestsPerHour: number;
   requestsPerUpgradedMember: number;
   /** Seconds of simulated time between GETs while following. */
@@ -38,16 +38,16 @@ export async function fleetFigures(): Promise<FleetFigures> {
   const wallMs = performance.now() - began;
   const { status, clusters } = report.result;
   const upgraded = clusters.filter((c) => c.operations.some((o) => o.result === "Succeeded")).length;
-  const { GET, PUT, POST, throttled } = report.clientRequests;
+  const { GET, PUT, POST, PATCH, throttled } = report.clientRequests;
   const started = Date.parse(status.status.startTime ?? scenario.start);
   const ended = status.status.completedTime === undefined ? Number.NaN : Date.parse(status.status.completedTime);
   const minutes = (ended - started) / 60_000;
-  const total = GET + PUT + POST;
+  const total = GET + PUT + POST + PATCH;
   return {
     members: scenario.members.length,
     upgraded,
     state: status.status.state,
-    requests: { GET, PUT, POST, throttled },
+    requests: { GET, PUT, POST, PATCH, throttled },
     makespanMinutes: Math.round(minutes * 10) / 10,
     requestsPerHour: Math.round((total / (minutes / 60)) * 10) / 10,
     requestsPerUpgradedMember: upgraded === 0 ? Number.NaN : Math.round((total / upgraded) * 100) / 100,

@@ -73,7 +73,7 @@ function rows(f: BenchFigures): Row[] {
 function fleetRows(fl: FleetFigures): Row[] {
   return [
     [`Fleet Manager run: ${fl.members} members (no maxConcurrency), throttling on`, `${fl.upgraded}/${fl.members} upgraded, ${fl.state}, ${fl.makespanMinutes} simulated min at ${fl.msPerSimulatedMinute} ms/min`, "", "Completed"],
-    [`Fleet Manager: client requests per hour while following (a GET every ${fl.pollSeconds} s)`, `${fl.requestsPerHour} (${count(fl.requests.GET)} GET / ${count(fl.requests.PUT)} PUT / ${count(fl.requests.POST)} POST; ${fl.requests.throttled} × 429)`, "", ""],
+    [`Fleet Manager: client requests per hour while following (a GET every ${fl.pollSeconds} s)`, `${fl.requestsPerHour} (${count(fl.requests.GET)} GET / ${count(fl.requests.PUT)} PUT / ${count(fl.requests.POST)} POST / ${count(fl.requests.PATCH)} PATCH; ${fl.requests.throttled} × 429)`, "", ""],
     ["Fleet Manager: client requests per upgraded member", `${fl.requestsPerUpgradedMember}`, "", ""],
     ["Fleet Manager run wall time", `${(fl.wallMs / 1000).toFixed(1)} s`, "", ""],
   ];
