@@ -19,7 +19,11 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-fleet-update}"
 root="$cache/pulumi-$VERSION"
 
-if [ -x "$root/bin/pulumi" ]; then
+# Our Node language host (tools/pulumi-cli/languagehost) is rebuilt when its source changes.
+host_stamp="$root/bin/.languagehost-$(cat "$here/tools/pulumi-cli/languagehost/main.go" "$here/tools/pulumi-cli/go.sum" | sha256sum | cut -c1-16)"
+ready() { [ -x "$root/bin/pulumi" ] && [ -x "$root/bin/pulumi-language-nodejs" ] && [ -e "$host_stamp" ]; }
+
+if ready; then
   echo "$root"
   exit 0
 fi
@@ -33,19 +37,31 @@ mkdir -p "$root/bin"
 # Test files start in parallel and may all ask at once: one builds, the others wait for it.
 exec 9>"$root/.build-lock"
 flock 9
-if [ -x "$root/bin/pulumi" ]; then
+if ready; then
   echo "$root"
   exit 0
 fi
 started=$(date +%s)
-echo "pulumi-cli: building the Pulumi CLI $VERSION from the Go module proxy into $root (first run only)..." >&2
+if [ ! -x "$root/bin/pulumi" ]; then
+  echo "pulumi-cli: building the Pulumi CLI $VERSION from the Go module proxy into $root (first run only)..." >&2
+  (
+    cd "$here/tools/pulumi-cli"
+    # -X version: the automation API parses `pulumi version`; an unset version is refused.
+    go build -trimpath -buildvcs=false \
+      -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$VERSION" \
+      -o "$root/bin/pulumi.partial" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+  )
+  mv "$root/bin/pulumi.partial" "$root/bin/pulumi"
+fi
+# Beside `pulumi`, where the engine looks for a language plugin it bundles.
+echo "pulumi-cli: building the Node language host (tools/pulumi-cli/languagehost)..." >&2
 (
   cd "$here/tools/pulumi-cli"
-  # -X version: the automation API parses `pulumi version`; an unset version is refused.
-  go build -trimpath -buildvcs=false \
-    -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$VERSION" \
-    -o "$root/bin/pulumi.partial" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+  go build -trimpath -buildvcs=false -ldflags "-s -w -X main.version=${VERSION#v}" \
+    -o "$root/bin/pulumi-language-nodejs.partial" ./languagehost
 )
-mv "$root/bin/pulumi.partial" "$root/bin/pulumi"
+mv "$root/bin/pulumi-language-nodejs.partial" "$root/bin/pulumi-language-nodejs"
+rm -f "$root"/bin/.languagehost-*
+touch "$host_stamp"
 echo "pulumi-cli: built in $(( $(date +%s) - started )) s" >&2
 echo "$root"

@@ -1,7 +1,9 @@
 /**
  * The quickstart through the real Pulumi CLI (built from its Go module), as the README runs it: a
  * copy of the repository with the root Pulumi.yaml (`main: examples/quickstart/`), a file backend,
- * no network. preview → up → up again → refresh after an out-of-band change → destroy.
+ * no network. preview → up → up again → refresh after an out-of-band change → destroy. And `pulumi up`
+ * typed as a user types it: the CLI starting the TypeScript program itself through the Node language
+ * host built beside it.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -146,3 +148,33 @@ function journalFiles(project: E2eProject): string[] {
   const runs = project.path(`${FLEET}.state.runs`);
   return fs.existsSync(runs) ? fs.readdirSync(runs) : [];
 }
+
+describe.skipIf(!realCliAvailable())("`pulumi up` as a user types it, from the root Pulumi.yaml", () => {
+  let project: E2eProject;
+  afterAll(() => project?.cleanup());
+
+  it("the CLI starts the quickstart's TypeScript program itself: up completes the fleet, a second up changes nothing, destroy removes it", async () => {
+    project = new E2eProject({
+      files: ["Pulumi.yaml", "package.json", "tsconfig.json", "examples/quickstart"],
+      program: "examples/quickstart/index.ts",
+      main: "examples/quickstart",
+      projectName: "fleet-update-quickstart",
+    });
+    const init = await project.cli(["stack", "init", project.stackName]);
+    expect(init.code, init.stderr).toBe(0);
+    const up = await project.cli(["up", "--yes", "--skip-preview"]);
+    expect(up.code, `${up.stdout.slice(-3000)}\n${up.stderr.slice(-3000)}`).toBe(0);
+    expect(up.stdout).toMatch(/\+ 3 created/);
+    const outputs = await project.cli(["stack", "output", "--json"]);
+    const summary = (JSON.parse(outputs.stdout) as { summary: { state: string; outcome: string; members: Record<string, number> } }).summary;
+    expect(summary).toMatchObject({ state: "Completed", outcome: "Succeeded", members: { total: 8, Completed: 8 } });
+
+    const again = await project.cli(["up", "--yes"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/3 unchanged/);
+
+    const destroy = await project.cli(["destroy", "--yes"]);
+    expect(destroy.code, destroy.stderr).toBe(0);
+    expect(project.resources()).toEqual([]);
+  }, 600_000);
+});

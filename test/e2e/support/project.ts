@@ -96,6 +96,36 @@ export class E2eProject {
     return new RunningOperation(child, resultFile);
   }
 
+  /**
+   * Runs `pulumi ARGS...` itself in the project's folder, as a user would: the CLI starts the program
+   * through its Node language host (tools/pulumi-cli/languagehost), with no automation API between.
+   */
+  cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const cli = pulumiCli().cli;
+    if (cli === undefined) throw new Error("the Pulumi CLI is not available");
+    return new Promise((resolve, reject) => {
+      const child = spawn(path.join(cli.root, "bin", "pulumi"), [...args, "--non-interactive"], {
+        cwd: path.join(this.dir, this.options.projectDir ?? "."),
+        env: {
+          ...process.env,
+          PATH: cli.path,
+          PULUMI_HOME: path.join(this.backendDir, "home"),
+          PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+          PULUMI_CONFIG_PASSPHRASE: "",
+          PULUMI_SKIP_UPDATE_CHECK: "true",
+          ...env,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
   /** Runs an operation to its end. */
   run(op: Operation, extra: Parameters<E2eProject["start"]>[1] = {}): Promise<OperationResult> {
     return this.start(op, extra).result();
