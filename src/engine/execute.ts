@@ -224,11 +224,7 @@ async function fillStage(ctx: EngineContext, stage: StageRunState, now: number):
     refreshGroup(ctx, group, now);
   }
   // Groups that ran out of startable members sleep until their earliest Pending member may start.
-  for (const group of exhausted) {
-    let due = Number.POSITIVE_INFINITY;
-    for (const m of group.members) if (m.state === "Pending" && m.checkAgainAt !== undefined) due = Math.min(due, m.checkAgainAt);
-    ctx.groupDueAt.set(group, due);
-  }
+  for (const group of exhausted) ctx.groupDueAt.set(group, ctx.queue(group).pendingDueAt());
 }
 
 /**
@@ -280,6 +276,8 @@ async function startNextMember(
     if (decision.kind === "pending") {
       const checkAgainAt = decision.checkAgainAt ?? recheckUnknown(ctx, now);
       markPending(ctx, member, decision.message, checkAgainAt, now);
+      // Its window's opening is known: nothing is decided about it again before then (docs/behaviour.md).
+      if (decision.windowClosed === true && checkAgainAt !== undefined) queue.park(member, checkAgainAt);
       continue;
     }
     member.startRequestedAt = now;
