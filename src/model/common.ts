@@ -42,10 +42,23 @@ export const NodeImageVersionSchema = z
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/**
+ * Whether `YYYY-MM-DD` is a real day (not 2026-02-30). A run's output names the same few days in
+ * hundreds of thousands of instants (`report` reads them all): days found real are kept, a bounded
+ * number of them.
+ */
+function isCalendarDay(day: string): boolean {
+  if (CALENDAR_DAYS.has(day)) return true;
+  if (!new Date(`${day}T00:00:00Z`).toISOString().startsWith(day)) return false;
+  if (CALENDAR_DAYS.size < 10_000) CALENDAR_DAYS.add(day);
+  return true;
+}
+const CALENDAR_DAYS = new Set<string>();
+
 /** An instant in ISO 8601 with a zone (`Z` or `±HH:mm`), kept as the string the user wrote. */
 export const InstantSchema = z
   .string({ error: orRequired("must be an ISO 8601 date-time string") })
-  .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)) && new Date(`${s.slice(0, 10)}T00:00:00Z`).toISOString().startsWith(s.slice(0, 10)), {
+  .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)) && isCalendarDay(s.slice(0, 10)), {
     message: "must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z",
   });
 
@@ -62,7 +75,8 @@ export function isoInstant(instant: number): string {
   // event and message): they are kept, a bounded number of them.
   let iso = ISO_INSTANTS.get(instant);
   if (iso === undefined) {
-    iso = new Date(instant).toISOString().replace(/\.000Z$/, "Z");
+    const full = new Date(instant).toISOString();
+    iso = full.endsWith(".000Z") ? `${full.slice(0, -5)}Z` : full;
     if (ISO_INSTANTS.size >= MAX_ISO_INSTANTS) ISO_INSTANTS.clear();
     ISO_INSTANTS.set(instant, iso);
   }
