@@ -44,7 +44,8 @@ function expectCompleted(figures: BenchFigures): void {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const engine = await engineFigures(sizesFrom(args));
-  const simulate = await simulateFigures(SHAPES.flatMap((shape) => SIMULATE_SIZES.map((members) => ({ shape, members }))));
+  // plan and report (issue 13) on the fixed shape, the one with windows.
+  const simulate = await simulateFigures(SHAPES.flatMap((shape) => SIMULATE_SIZES.map((members) => ({ shape, members, withPlanAndReport: shape === "fixed" }))));
   const provider = await providerFigures();
   const arm = await armFigures();
   const fleet = await fleetFigures();

@@ -6,10 +6,9 @@
  * - `fixed`: groups of 100 members, 50 groups to a stage (as many stages as it takes: 20 at 100,000),
  *   maintenance windows on half the members;
  * - `wide`: one group of every member at `maxConcurrency: "5%"`.
- * `grow` and `wide` have no windows unless asked: SPEC §3.3 ranks a member whose window opens within
- * 4 hours before one without a window, and SPEC §3.4 decides it again (a fresh cluster read) at every
- * pick of its group until it opens, so a group of thousands pays for all of them on every pass — a
- * cost of the rules, which this bench shows rather than hides (README "Benchmark").
+ * `grow` and `wide` have no windows unless asked (`generateScenario(shape, n, true)`). A member
+ * waiting for its window is checked again only when it opens (docs/behaviour.md), so a wide group
+ * with windows no longer pays for every waiting member at every pick.
  * Deterministic: the same shape and size give the same file on every run.
  */
 import type { MaintenanceWindow } from "../src/model/maintenanceWindow";

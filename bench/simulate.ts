@@ -3,16 +3,19 @@
  * (`bench/scenarioShapes.ts`): for each shape and size, the file is written, then the CLI runs in its
  * own Node process with its output thrown away — start-up, reading and validating the file, the run,
  * and writing the JSON all count. Wall time is measured here; the peak RSS is the process's own
- * (`process.resourceUsage().maxRSS`, read as it exits).
+ * (`process.resourceUsage().maxRSS`, read as it exits). Runs asked `withPlanAndReport` also time
+ * `plan FILE --json` and `report` of the simulation's JSON (issue 13: "in the same time class").
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { round } from "./round";
 import { generateScenario, type Shape } from "./scenarioShapes";
 
 export interface SimulateFigures {
+  /** `simulate FILE --json`, `plan FILE --json`, or `report` of what simulate printed. */
+  command: "simulate" | "plan" | "report";
   shape: Shape;
   members: number;
   wallSeconds: number;
@@ -43,39 +46,52 @@ require(${JSON.stringify(CLI)}).buildProgram().parseAsync([process.argv[0], ${JS
 });
 `;
 
-function runCli(file: string): Promise<{ wallMs: number; maxRssKb: number }> {
+/** The CLI with `args`, its output to `stdoutFile` (default thrown away). */
+function runCli(args: readonly string[], stdoutFile: string = os.devNull): Promise<{ wallMs: number; maxRssKb: number }> {
+  const file = args.join(" ");
   return new Promise((resolve, reject) => {
-    const devNull = openSync(os.devNull, "w");
+    const out = openSync(stdoutFile, "w");
     const began = performance.now();
-    const child = spawn(process.execPath, ["-e", WRAPPER, "simulate", file, "--json"], { stdio: ["ignore", devNull, "pipe"] });
+    const child = spawn(process.execPath, ["-e", WRAPPER, ...args], { stdio: ["ignore", out, "pipe"] });
     let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) => {
       const wallMs = performance.now() - began;
       const rss = /maxRSS (\d+)\s*$/.exec(stderr);
-      if (code !== 0 || rss === null) reject(new Error(`simulate ${file} exited ${code}: ${stderr.slice(-2000)}`));
+      closeSync(out);
+      if (code !== 0 || rss === null) reject(new Error(`${file} exited ${code}: ${stderr.slice(-2000)}`));
       else resolve({ wallMs, maxRssKb: Number(rss[1]) });
     });
   });
 }
 
-export async function simulateFigures(runs: ReadonlyArray<{ shape: Shape; members: number }>): Promise<SimulateFigures[]> {
+export async function simulateFigures(runs: ReadonlyArray<{ shape: Shape; members: number; withPlanAndReport?: boolean }>): Promise<SimulateFigures[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "fleet-bench-"));
   const figures: SimulateFigures[] = [];
   try {
-    for (const { shape, members } of runs) {
+    for (const { shape, members, withPlanAndReport = false } of runs) {
       const file = path.join(dir, `${shape}-${members}.json`);
+      const output = path.join(dir, `${shape}-${members}.out.json`);
       writeFileSync(file, JSON.stringify(generateScenario(shape, members)));
-      const { wallMs, maxRssKb } = await runCli(file);
+      const timed = async (command: SimulateFigures["command"], args: readonly string[], stdoutFile?: string) => {
+        const { wallMs, maxRssKb } = await runCli(args, stdoutFile);
+        figures.push({
+          command,
+          shape,
+          members,
+          wallSeconds: round(wallMs / 1000, 2),
+          peakRssMb: round(maxRssKb / 1024, 0),
+          microsecondsPerMember: round((wallMs * 1000) / members, 0),
+        });
+      };
+      await timed("simulate", ["simulate", file, "--json"], withPlanAndReport ? output : undefined);
+      if (withPlanAndReport) {
+        await timed("plan", ["plan", file, "--json"]);
+        await timed("report", ["report", output, "-o", os.devNull]);
+        rmSync(output);
+      }
       rmSync(file);
-      figures.push({
-        shape,
-        members,
-        wallSeconds: round(wallMs / 1000, 2),
-        peakRssMb: round(maxRssKb / 1024, 0),
-        microsecondsPerMember: round((wallMs * 1000) / members, 0),
-      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -8,6 +8,8 @@
 
 /** A container of at most this many values (nested ones counted) is stringified whole. */
 const LEAF_VALUES = 256;
+/** Small siblings written by one `JSON.stringify` call, at most about this many values. */
+const BATCH_VALUES = 4096;
 /** Bytes gathered before a write. */
 const CHUNK = 1 << 16;
 
@@ -20,7 +22,7 @@ export function writeJson(value: unknown, write: (text: string) => void): void {
       buffer = "";
     }
   };
-  emit(value, "", out);
+  emit(value, 0, out);
   out("\n");
   if (buffer.length > 0) write(buffer);
 }
@@ -34,51 +36,78 @@ function isContainer(value: unknown): value is object {
   return typeof value === "object" && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== "function";
 }
 
-/** Whether `value` holds more than `budget` values, counting nested ones; stops counting past it. */
-function larger(value: unknown, budget: number): boolean {
-  let left = budget;
+/** How many values `value` holds, counting nested ones and itself; stops counting past `budget` (then budget + 1). */
+function sizeUpTo(value: unknown, budget: number): number {
+  let count = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const item = stack.pop();
-    if (--left < 0) return true;
+    if (++count > budget) return count;
     if (!isContainer(item)) continue;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push(child);
+    if (Array.isArray(item)) for (const child of item) stack.push(child);
+    else for (const key in item) if (Object.hasOwn(item, key)) stack.push((item as Record<string, unknown>)[key]);
   }
-  return false;
+  return count;
 }
 
-function emit(value: unknown, indent: string, out: (text: string) => void): void {
-  if (!isContainer(value) || !larger(value, LEAF_VALUES)) {
+/**
+ * The children of `batch` (an array or object), as `JSON.stringify` writes them inside a container at
+ * `depth` (each on its own line, indented, separated by `,\n`), from one `JSON.stringify` call: the
+ * batch is wrapped in `depth` arrays, so it is written at its place's indentation, and the wrapping
+ * brackets are cut off again. Each bracket line is 2k spaces, the bracket and a newline at level k.
+ */
+function childrenAt(batch: object, depth: number): string {
+  let wrapped: unknown = batch;
+  for (let k = 0; k < depth; k++) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, null, 2);
+  const cut = (depth + 1) * (depth + 2);
+  return text.slice(cut, text.length - cut);
+}
+
+function emit(value: unknown, depth: number, out: (text: string) => void): void {
+  const indent = "  ".repeat(depth);
+  if (!isContainer(value) || sizeUpTo(value, LEAF_VALUES) <= LEAF_VALUES) {
     const text = JSON.stringify(value, null, 2);
     out(indent === "" ? text : text.replace(/\n/g, `\n${indent}`));
     return;
   }
   const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      out("[]");
-      return;
-    }
-    out("[\n");
-    value.forEach((item, i) => {
-      out(inner);
-      if (skipped(item)) out("null");
-      else emit(item, inner, out);
-      out(i < value.length - 1 ? ",\n" : "\n");
-    });
-    out(`${indent}]`);
-    return;
-  }
-  const entries = Object.entries(value).filter(([, v]) => !skipped(v));
+  const isArray = Array.isArray(value);
+  // Arrays write a dropped value as null (as JSON.stringify does); objects leave its key out.
+  const entries: Array<[string, unknown]> = isArray ? value.map((item, i) => [String(i), item]) : Object.entries(value).filter(([, v]) => !skipped(v));
   if (entries.length === 0) {
-    out("{}");
+    out(isArray ? "[]" : "{}");
     return;
   }
-  out("{\n");
-  entries.forEach(([key, v], i) => {
-    out(`${inner}${JSON.stringify(key)}: `);
-    emit(v, inner, out);
-    out(i < entries.length - 1 ? ",\n" : "\n");
-  });
-  out(`${indent}}`);
+  out(isArray ? "[\n" : "{\n");
+  // Small siblings go out together, a batch per JSON.stringify call; a large one is walked.
+  let batch: Array<[string, unknown]> = [];
+  let batchValues = 0;
+  let first = true;
+  const separate = (): void => {
+    if (!first) out(",\n");
+    first = false;
+  };
+  const flush = (): void => {
+    if (batch.length === 0) return;
+    separate();
+    out(childrenAt(isArray ? batch.map(([, item]) => item) : Object.fromEntries(batch), depth));
+    batch = [];
+    batchValues = 0;
+  };
+  for (const entry of entries) {
+    const size = sizeUpTo(entry[1], LEAF_VALUES);
+    if (size <= LEAF_VALUES) {
+      batch.push(entry);
+      batchValues += size;
+      if (batchValues >= BATCH_VALUES) flush();
+      continue;
+    }
+    flush();
+    separate();
+    out(isArray ? inner : `${inner}${JSON.stringify(entry[0])}: `);
+    emit(entry[1], depth + 1, out);
+  }
+  flush();
+  out(`\n${indent}${isArray ? "]" : "}"}`);
 }

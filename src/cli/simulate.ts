@@ -8,8 +8,8 @@ import { parseAnyScenario, type ChainScenario } from "../model/chain";
 import type { RunEvent } from "../model/status";
 import { simulateChain } from "../simulation/simulateChain";
 import { SCENARIO_RUN_NAME, simulateScenario } from "../simulation/simulateScenario";
-import { simulateScenarioViaArm } from "../simulation/viaArmEmulator";
-import { simulateScenarioViaFleet } from "../simulation/viaFleetEmulator";
+import type { ArmSimulationReport } from "../simulation/viaArmEmulator";
+import type { SimulationReport } from "../simulation/simulateScenario";
 import { fanOut } from "../events/sink";
 import { closeEventSinks, openEventSinks, type EventSinkFlags } from "./eventSinks";
 import { EXIT_INVALID_INPUT, InputError, readInput, reportInputProblem, printable } from "./input";
@@ -46,6 +46,9 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
     io.stderr("--via: chained runs (runs:) are simulated in process only\n");
     return EXIT_INVALID_INPUT;
   }
+  // Loaded here, before anything starts (the emulator's clock runs in real time): the Azure SDKs
+  // come with these modules, and an in-process simulation never needs them (issue 13).
+  const via = await loadVia(options.via);
   let sinks;
   try {
     sinks = openEventSinks(options);
@@ -59,12 +62,7 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
   const scenario = parsed.scenario;
   let report;
   try {
-    report =
-      options.via === "arm-emulator"
-        ? await simulateScenarioViaArm(scenario, { onEvent })
-        : options.via === "fleet-emulator"
-          ? await simulateScenarioViaFleet(scenario, { onEvent })
-          : await simulateScenario(scenario, { onEvent });
+    report = via === undefined ? await simulateScenario(scenario, { onEvent }) : await via(scenario, { onEvent });
   } catch (e) {
     await closeEventSinks(sinks, io);
     // Issue 12: a scenario feature Fleet Manager lacks, named by its field path.
@@ -82,6 +80,15 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
   // After the result is out: a slow or dead webhook delays the exit by its flush bound, not the output.
   await closeEventSinks(sinks, io);
   return 0;
+}
+
+type ViaSimulation = (scenario: Parameters<typeof simulateScenario>[0], options: { onEvent: (event: RunEvent) => void }) => Promise<SimulationReport | ArmSimulationReport>;
+
+/** `--via`'s backend, its modules loaded now (the SDKs with them); undefined = in process. */
+async function loadVia(via: string | undefined): Promise<ViaSimulation | undefined> {
+  if (via === "arm-emulator") return (await import("../simulation/viaArmEmulator")).simulateScenarioViaArm;
+  if (via === "fleet-emulator") return (await import("../simulation/viaFleetEmulator")).simulateScenarioViaFleet;
+  return undefined;
 }
 
 /** `runs:` scenarios: every run's tree (or `{ runs, clusters }` as JSON). */

@@ -14,7 +14,7 @@ import { isoInstant as iso } from "../model/common";
 
 export type StartDecision =
   | { kind: "skip"; atTarget: boolean; message: string }
-  | { kind: "pending"; message: string; checkAgainAt?: number }
+  | { kind: "pending"; message: string; checkAgainAt?: number; /** Pending only until its window opens at `checkAgainAt`. */ windowClosed?: true }
   | { kind: "start"; request: UpgradeRequest };
 
 export interface CheckContext {
@@ -76,7 +76,7 @@ export function decideStart(ctx: CheckContext): StartDecision {
     const interval = ctx.windows.interval(ctx.member, window, now);
     if (interval === undefined) return { kind: "pending", message: "Maintenance window closed and it never opens again (check its schedule and notAllowedDates)." };
     if (interval.start > now) {
-      return { kind: "pending", message: `Maintenance window closed; next opening at ${iso(interval.start)}.`, checkAgainAt: interval.start };
+      return { kind: "pending", message: `Maintenance window closed; next opening at ${iso(interval.start)}.`, checkAgainAt: interval.start, windowClosed: true };
     }
   }
 

@@ -199,8 +199,12 @@ async function fillStage(ctx: EngineContext, stage: StageRunState, now: number):
   // Kept by the in-flight set as members start and end, not counted on every pass.
   const running = (group: GroupRunState) => ctx.inFlight.runningIn(group);
   const cap = stage.maxConcurrency ?? Number.POSITIVE_INFINITY;
-  // Issue 5: a group's before-gates hold only that group.
-  const open = stage.groups.filter((g) => !isFinished(g.state) && (ctx.groupDueAt.get(g) ?? 0) <= now && reachGates(ctx, g.beforeGates, now));
+  // Issue 5: a group's before-gates hold only that group. A group at its own limit can take no slot:
+  // it is left out at once (the slot goes to the group with the fewest running among those that can
+  // take it, as when full groups were passed over one by one), so a pass costs each group once.
+  const open = stage.groups.filter(
+    (g) => !isFinished(g.state) && (ctx.groupDueAt.get(g) ?? 0) <= now && reachGates(ctx, g.beforeGates, now) && running(g) < g.maxConcurrency,
+  );
   const decidedThisPass = new Set<MemberRunState>();
   const exhausted = new Set<GroupRunState>();
 
@@ -210,25 +214,17 @@ async function fillStage(ctx: EngineContext, stage: StageRunState, now: number):
     let best = 0;
     for (let i = 1; i < counts.length; i++) if ((counts[i] as number) < (counts[best] as number)) best = i;
     const group = open[best] as GroupRunState;
-    if ((counts[best] as number) >= group.maxConcurrency) {
-      open.splice(best, 1);
-      counts.splice(best, 1);
-      continue;
-    }
     const started = await startNextMember(ctx, stage, group, now, decidedThisPass);
-    if (!started) {
+    if (!started) exhausted.add(group);
+    else counts[best] = running(group);
+    if (!started || (counts[best] as number) >= group.maxConcurrency) {
       open.splice(best, 1);
       counts.splice(best, 1);
-      exhausted.add(group);
-    } else counts[best] = running(group);
+    }
     refreshGroup(ctx, group, now);
   }
   // Groups that ran out of startable members sleep until their earliest Pending member may start.
-  for (const group of exhausted) {
-    let due = Number.POSITIVE_INFINITY;
-    for (const m of group.members) if (m.state === "Pending" && m.checkAgainAt !== undefined) due = Math.min(due, m.checkAgainAt);
-    ctx.groupDueAt.set(group, due);
-  }
+  for (const group of exhausted) ctx.groupDueAt.set(group, ctx.queue(group).pendingDueAt());
 }
 
 /**
@@ -280,6 +276,8 @@ async function startNextMember(
     if (decision.kind === "pending") {
       const checkAgainAt = decision.checkAgainAt ?? recheckUnknown(ctx, now);
       markPending(ctx, member, decision.message, checkAgainAt, now);
+      // Its window's opening is known: nothing is decided about it again before then (docs/behaviour.md).
+      if (decision.windowClosed === true && checkAgainAt !== undefined) queue.park(member, checkAgainAt);
       continue;
     }
     member.startRequestedAt = now;

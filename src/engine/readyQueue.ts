@@ -11,6 +11,11 @@
  * cluster exactly when a full scan would have (candidates without a cached cluster, in declaration
  * order), and asks the tracker whenever a scan's answer could differ, so the order and every backend
  * call are the same as ranking all candidates at every pick.
+ *
+ * A member left Pending because its maintenance window is closed is parked until the window opens
+ * (docs/behaviour.md, "A member waiting for its window"): it is not ranked or decided again before
+ * that instant unless it becomes a candidate anew, so a group of thousands with windows costs each
+ * pick what it starts, not every member waiting for its window.
  */
 import type { MemberRunState } from "./runState";
 import type { PriorityClass } from "./priority";
@@ -50,7 +55,9 @@ export class GroupQueue {
   /** To rank at the next pick. */
   private readonly stale = new Set<MemberRunState>();
   /** Decided in the pass `deferredPass`: ranked again at the first pick of another pass. */
-  private deferred: MemberRunState[] = [];
+  private deferred = new Set<MemberRunState>();
+  /** Pending until their window opens (`park`), by that instant: ranked again at the first pick at or after it. */
+  private readonly parked = new MinHeap<Change>((a, b) => a.at - b.at);
   private deferredPass: object | undefined;
 
   constructor(private readonly indexOf: (member: MemberRunState) => number) {}
@@ -66,16 +73,18 @@ export class GroupQueue {
    * changed, in declaration order.
    */
   async update(now: number, pass: object, rank: (member: MemberRunState) => Promise<Rank>): Promise<void> {
-    if (this.deferredPass !== pass && this.deferred.length > 0) {
+    if (this.deferredPass !== pass && this.deferred.size > 0) {
       for (const member of this.deferred) this.stale.add(member);
-      this.deferred = [];
+      this.deferred.clear();
     }
     this.deferredPass = pass;
-    for (;;) {
-      const top = this.changes.peek();
-      if (top === undefined || top.at > now) break;
-      this.changes.pop();
-      if (this.version.get(top.member) === top.version) this.stale.add(top.member);
+    for (const heap of [this.changes, this.parked]) {
+      for (;;) {
+        const top = heap.peek();
+        if (top === undefined || top.at > now) break;
+        heap.pop();
+        if (this.version.get(top.member) === top.version) this.stale.add(top.member);
+      }
     }
     if (this.stale.size === 0) return;
     const members = [...this.stale].filter(isCandidate);
@@ -100,10 +109,37 @@ export class GroupQueue {
         if (this.version.get(top.member) !== top.version) continue;
         this.version.delete(top.member);
         if (!isCandidate(top.member)) continue;
-        this.deferred.push(top.member);
+        this.deferred.add(top.member);
         return top.member;
       }
     }
     return undefined;
+  }
+
+  /**
+   * `member`, just decided (by `next`), is Pending until its window opens at `opensAt`: not a
+   * candidate again before then, unless `invalidate` makes it one.
+   */
+  park(member: MemberRunState, opensAt: number): void {
+    this.deferred.delete(member);
+    const version = this.nextVersion++;
+    this.version.set(member, version);
+    this.parked.push({ at: opensAt, member, version });
+  }
+
+  /**
+   * The earliest `checkAgainAt` of the group's Pending members, once a pass found none of its
+   * candidates could start: every one not parked was decided in this pass, so the parked ones and
+   * this pass's decisions are all there is to look at (not the whole group).
+   */
+  pendingDueAt(): number {
+    for (;;) {
+      const top = this.parked.peek();
+      if (top === undefined || (this.version.get(top.member) === top.version && top.member.state === "Pending")) break;
+      this.parked.pop();
+    }
+    let due = this.parked.peek()?.at ?? Number.POSITIVE_INFINITY;
+    for (const m of this.deferred) if (m.state === "Pending" && m.checkAgainAt !== undefined) due = Math.min(due, m.checkAgainAt);
+    return due;
   }
 }

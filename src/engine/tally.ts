@@ -45,7 +45,7 @@ export class RunTally {
   private readonly parents = new Map<Timed, Parent>();
   /** Groups whose members, gates, start or halt phase changed since their last aggregation. */
   private readonly dirty = new Map<StageRunState, Set<GroupRunState>>();
-  /** Called when a member enters NotStarted or Pending from elsewhere: it is a candidate again. */
+  /** Called when a member enters NotStarted or Pending from elsewhere, or goes back from Pending to NotStarted: it is a candidate again. */
   onCandidate: ((member: MemberRunState, group: GroupRunState) => void) | undefined;
 
   constructor(run: RunState) {
@@ -85,7 +85,10 @@ export class RunTally {
         if (from === "Failed") this.stageFailed.set(parent.stage, (this.stageFailed.get(parent.stage) as number) - 1);
         if (to === "Failed") this.stageFailed.set(parent.stage, (this.stageFailed.get(parent.stage) as number) + 1);
         this.markDirty(parent.stage, parent.group);
-        if ((to === "NotStarted" || to === "Pending") && from !== "NotStarted" && from !== "Pending") this.onCandidate?.(node as MemberRunState, parent.group);
+        // A halt's Pending → NotStarted counts too: a member parked until its window opens (readyQueue.ts) is decided again after a start.
+        if ((to === "NotStarted" || to === "Pending") && ((from !== "NotStarted" && from !== "Pending") || (from === "Pending" && to === "NotStarted"))) {
+          this.onCandidate?.(node as MemberRunState, parent.group);
+        }
         return;
       }
       case "group": {

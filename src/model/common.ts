@@ -3,7 +3,6 @@
  * formatting that every validation error goes through (SPEC §2: "a message that names the
  * offending field path").
  */
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 
 /** A field's own message for a wrong value, and "is required" when it is missing. */
@@ -42,10 +41,23 @@ export const NodeImageVersionSchema = z
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/**
+ * Whether `YYYY-MM-DD` is a real day (not 2026-02-30). A run's output names the same few days in
+ * hundreds of thousands of instants (`report` reads them all): days found real are kept, a bounded
+ * number of them.
+ */
+function isCalendarDay(day: string): boolean {
+  if (CALENDAR_DAYS.has(day)) return true;
+  if (!new Date(`${day}T00:00:00Z`).toISOString().startsWith(day)) return false;
+  if (CALENDAR_DAYS.size < 10_000) CALENDAR_DAYS.add(day);
+  return true;
+}
+const CALENDAR_DAYS = new Set<string>();
+
 /** An instant in ISO 8601 with a zone (`Z` or `±HH:mm`), kept as the string the user wrote. */
 export const InstantSchema = z
   .string({ error: orRequired("must be an ISO 8601 date-time string") })
-  .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)) && new Date(`${s.slice(0, 10)}T00:00:00Z`).toISOString().startsWith(s.slice(0, 10)), {
+  .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)) && isCalendarDay(s.slice(0, 10)), {
     message: "must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z",
   });
 
@@ -62,7 +74,8 @@ export function isoInstant(instant: number): string {
   // event and message): they are kept, a bounded number of them.
   let iso = ISO_INSTANTS.get(instant);
   if (iso === undefined) {
-    iso = new Date(instant).toISOString().replace(/\.000Z$/, "Z");
+    const full = new Date(instant).toISOString();
+    iso = full.endsWith(".000Z") ? `${full.slice(0, -5)}Z` : full;
     if (ISO_INSTANTS.size >= MAX_ISO_INSTANTS) ISO_INSTANTS.clear();
     ISO_INSTANTS.set(instant, iso);
   }
@@ -195,6 +208,14 @@ function parseJsonObject(text: string): unknown {
 }
 
 /**
+ * The YAML parser, loaded when first needed, not with this module: a JSON scenario never uses it, and
+ * loading it is ~10% of the CLI's start (issue 13).
+ */
+function yamlParser(): typeof import("yaml").parse {
+  return (require("yaml") as typeof import("yaml")).parse;
+}
+
+/**
  * YAML or JSON text (JSON is YAML) to a mapping, or a `ValidationError` saying where the text is
  * broken, or, when it is not a mapping, what it should be (`expected`).
  */
@@ -202,7 +223,7 @@ export function parseYamlMapping(text: string, expected: string): Record<string,
   let raw: unknown = parseJsonObject(text);
   if (raw === undefined) {
     try {
-      raw = parseYaml(text);
+      raw = yamlParser()(text);
     } catch (e) {
       const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
       throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);

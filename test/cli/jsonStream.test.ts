@@ -27,11 +27,14 @@ describe("writeJson", () => {
     fc.assert(
       fc.property(valueArb, (value) => {
         // Small enough to be written whole, and large enough to be walked (more than 256 values, nested).
-        for (const whole of [{ value, nested: [[[[[[[value]]]]]]] }, { many: Array.from({ length: 300 }, () => ({ value, list: [value, undefined] })) }]) {
+        const many = Array.from({ length: 300 }, () => ({ value, list: [value, undefined] }));
+        // Large and small siblings mixed, deep down, in arrays and objects (small ones go out in batches).
+        const mixed = { deep: [[{ many, small: value, big: { many }, after: [value, many, value, undefined] }]], [String(7)]: value, skipped: undefined };
+        for (const whole of [{ value, nested: [[[[[[[value]]]]]]] }, { many }, mixed]) {
           expect(written(whole).text).toBe(`${JSON.stringify(whole, null, 2)}\n`);
         }
       }),
-      { numRuns: 500 },
+      { numRuns: 300 },
     );
   });
 
