@@ -61,7 +61,7 @@ export function buildProgram(): Command {
     .action(async (file: string, options: RunOptions) => {
       process.exitCode = await (await load.run()).runCommand(file, options, io);
     });
-  const gate = program.command("gate").description("A run's approval gates: list them, approve them in its journal (then run the same `run` command again).");
+  const gate = program.command("gate").description("A run's approval gates: list them, approve them in its journal (then run the same `run` command again), or in the fleet on azure-fleet.");
   for (const action of ["list", "approve"] as const) {
     const sub = gate
       .command(action)
@@ -69,7 +69,7 @@ export function buildProgram(): Command {
       .argument("<spec>", "the run spec `fleet-update run` was given");
     if (action === "approve") sub.argument("<gate-id...>", "gate ids, as `gate list` shows them");
     sub
-      .option("--backend <backend>", "simulator:FLEET_FILE or azure, as given to `run`")
+      .option("--backend <backend>", "simulator:FLEET_FILE, azure or azure-fleet:FLEET_ID, as given to `run`")
       .option("--time-scale <n>", "simulator: as given to `run`")
       .option("--endpoint <url>", "azure: ARM endpoint")
       .option("--ca-file <file>", "azure: PEM file of extra CA certificates to trust")
