@@ -112,6 +112,15 @@ export class BackendError extends Error {
   }
 }
 
+/**
+ * The cluster (or its operation) does not exist: ARM's 404 (`ResourceNotFound`; `NotFound` from the
+ * emulator and the simulated fleet). A member whose cluster is gone fails with this error (docs/behaviour.md
+ * "A member whose cluster is gone"), rather than stopping every pass of the run.
+ */
+export function isClusterGone(e: unknown): e is BackendError {
+  return e instanceof BackendError && (e.code === "ResourceNotFound" || e.code === "NotFound");
+}
+
 /** ARM's 409 when a cluster is busy with another operation. */
 export const OPERATION_NOT_ALLOWED = "OperationNotAllowed";
 

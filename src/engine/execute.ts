@@ -3,7 +3,7 @@
  * each group of the current stage, and timing the after-stage waits. One call is one reconcile pass
  * at one instant; it returns when the engine next needs to look.
  */
-import { BackendError, OPERATION_NOT_ALLOWED } from "./backend";
+import { BackendError, OPERATION_NOT_ALLOWED, isClusterGone } from "./backend";
 import { decideStart } from "./checks";
 import type { EngineContext, MemberPlace } from "./context";
 import { selectRunImages } from "./imageSelection";
@@ -49,7 +49,16 @@ async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
 async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number): Promise<void> {
   const { member } = place;
   if (member.verification === undefined) {
-    const op = await ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
+    let op;
+    try {
+      op = await ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
+    } catch (e) {
+      if (!isClusterGone(e)) throw e;
+      // Deleted while it was being upgraded: nothing left to follow.
+      endFollowing(ctx, place);
+      failMember(ctx, place, { code: e.code, message: e.message }, now);
+      return;
+    }
     if (op.status === "InProgress") {
       member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
       return;
@@ -242,12 +251,25 @@ async function startNextMember(
   const queue = ctx.queue(group);
   // The group's candidates, not decided yet in this pass, in SPEC §3.3 order (`readyQueue.ts`).
   await queue.update(now, decidedThisPass, async (member) => {
-    const cluster = await ctx.cluster(member, false);
-    return ctx.windows.rank(member.name, relevantWindow(cluster.maintenanceConfigurations, type), now);
+    // A cluster that is gone ranks as if it had no window: it is picked, and fails when read below.
+    const cluster = await ctx.cluster(member, false).catch((e: unknown) => {
+      if (isClusterGone(e)) return undefined;
+      throw e;
+    });
+    return ctx.windows.rank(member.name, cluster === undefined ? undefined : relevantWindow(cluster.maintenanceConfigurations, type), now);
   });
   for (let member = queue.next(); member !== undefined; member = queue.next()) {
     decidedThisPass.add(member);
-    const cluster = await ctx.cluster(member, true);
+    let cluster;
+    try {
+      cluster = await ctx.cluster(member, true);
+    } catch (e) {
+      if (!isClusterGone(e)) throw e;
+      failMember(ctx, { stage, group, member }, { code: e.code, message: e.message }, now);
+      // Within tolerance the group goes on to its next candidate, as after any other failure.
+      if (ctx.run.haltReason !== undefined) return false;
+      continue;
+    }
     const offer = await ctx.offer(cluster.region);
     const decision = decideStart({
       member: member.name,
