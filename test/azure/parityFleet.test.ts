@@ -5,10 +5,8 @@
  * process. Files using a feature Fleet lacks are refused naming the field, and listed.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { simulateScenarioViaFleet, fleetScenarioProblems, type FleetSimulationReport } from "../../src/simulation/viaFleetEmulator";
-import { boundedConcurrency } from "./parity/concurrency";
-import { outcomeOf, type Outcome } from "./parity/outcome";
-import { inProcess } from "./parity/runAll";
+import { fleetScenarioProblems, type FleetSimulationReport } from "../../src/simulation/viaFleetEmulator";
+import { runAllViaFleet, type ParityRun } from "./parity/runAll";
 import { scenarioFiles } from "./parity/scenarioFiles";
 
 /** A simulated minute takes 4 ms. */
@@ -19,27 +17,10 @@ const files = scenarioFiles();
 const fleetFiles = files.filter((f) => fleetScenarioProblems(f.scenario).length === 0);
 
 describe("scenarios through Fleet Manager (the emulator's) end as in process", () => {
-  const runs = new Map<string, { expected: Outcome; got?: Outcome; report?: FleetSimulationReport; error?: unknown }>();
+  const runs = new Map<string, ParityRun<FleetSimulationReport>>();
   beforeAll(async () => {
-    // Every in-process run first: one computed while an emulator runs would block the process's event
-    // loop, and the emulator's real-time clock (4 ms a simulated minute) would run on without its client.
-    const expectedOf = new Map<string, Outcome>();
-    for (const file of fleetFiles) expectedOf.set(file.label, await inProcess(file.scenario));
-    const slot = boundedConcurrency(CONCURRENCY);
     const began = performance.now();
-    await Promise.all(
-      fleetFiles.map((file) =>
-        slot(async () => {
-          const expected = expectedOf.get(file.label) as Outcome;
-          try {
-            const report = await simulateScenarioViaFleet(file.scenario, { msPerSimulatedMinute: MS_PER_SIMULATED_MINUTE });
-            runs.set(file.label, { expected, got: outcomeOf(file.scenario, report, report.fleetState), report });
-          } catch (error) {
-            runs.set(file.label, { expected, error });
-          }
-        }),
-      ),
-    );
+    for (const run of await runAllViaFleet(fleetFiles, () => ({ msPerSimulatedMinute: MS_PER_SIMULATED_MINUTE }), CONCURRENCY)) runs.set(run.file.label, run);
     const requests = [...runs.values()].reduce((n, r) => n + (r.report ? r.report.clientRequests.GET + r.report.clientRequests.PUT + r.report.clientRequests.POST : 0), 0);
     console.info(`[parity fleet] ${runs.size} of ${files.length} scenario files (the others use features Fleet lacks) in ${Math.round(performance.now() - began)} ms; ${requests} client requests`);
   }, 600_000);
@@ -48,7 +29,7 @@ describe("scenarios through Fleet Manager (the emulator's) end as in process", (
     it(label, () => {
       const run = runs.get(label);
       expect(run?.error).toBeUndefined();
-      expect(run?.got).toEqual(run?.expected);
+      expect(run?.viaArm).toEqual(run?.inProcess);
     });
   }
 

@@ -6,10 +6,9 @@
  * answer was lost meets If-None-Match and attaches.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { simulateScenarioViaFleet, fleetScenarioProblems, type FleetSimulationReport } from "../../src/simulation/viaFleetEmulator";
-import { boundedConcurrency } from "./parity/concurrency";
-import { outcomeOf, upgradedTwice, type Outcome } from "./parity/outcome";
-import { inProcess } from "./parity/runAll";
+import { fleetScenarioProblems, type FleetSimulationReport } from "../../src/simulation/viaFleetEmulator";
+import { upgradedTwice, type Outcome } from "./parity/outcome";
+import { runAllViaFleet, seedOf, type ParityRun } from "./parity/runAll";
 import { scenarioFiles } from "./parity/scenarioFiles";
 
 const MS_PER_SIMULATED_MINUTE = 4;
@@ -18,27 +17,11 @@ const FAULTS = { serverErrorRate: 0.1, throttleRate: 0.05, resetRate: 0.02 };
 const fleetFiles = scenarioFiles().filter((f) => fleetScenarioProblems(f.scenario).length === 0);
 
 describe("scenarios through a faulty emulator's Fleet Manager end as in process", () => {
-  const runs = new Map<string, { expected: Outcome; got?: Outcome; report?: FleetSimulationReport; error?: unknown }>();
+  const runs = new Map<string, ParityRun<FleetSimulationReport>>();
   beforeAll(async () => {
-    // Every in-process run first: one computed while an emulator runs would block the process's event
-    // loop, and the emulator's real-time clock (4 ms a simulated minute) would run on without its client.
-    const expectedOf = new Map<string, Outcome>();
-    for (const file of fleetFiles) expectedOf.set(file.label, await inProcess(file.scenario));
-    const slot = boundedConcurrency(CONCURRENCY);
-    await Promise.all(
-      fleetFiles.map((file) =>
-        slot(async () => {
-          const expected = expectedOf.get(file.label) as Outcome;
-          try {
-            const report = await simulateScenarioViaFleet(file.scenario, { msPerSimulatedMinute: MS_PER_SIMULATED_MINUTE, faults: FAULTS, seed: seedOf(file.label) });
-            runs.set(file.label, { expected, got: outcomeOf(file.scenario, report, report.fleetState), report });
-          } catch (error) {
-            runs.set(file.label, { expected, error });
-          }
-        }),
-      ),
-    );
-    const faults = [...runs.values()].reduce((n, r) => n + (r.report?.requests.faults ?? 0), 0);
+    const all = await runAllViaFleet(fleetFiles, (file) => ({ msPerSimulatedMinute: MS_PER_SIMULATED_MINUTE, faults: FAULTS, seed: seedOf(file.label) }), CONCURRENCY);
+    for (const run of all) runs.set(run.file.label, run);
+    const faults = all.reduce((n, r) => n + (r.report?.requests.faults ?? 0), 0);
     console.info(`[parity fleet with faults] ${runs.size} scenarios; ${faults} faults injected`);
   }, 600_000);
 
@@ -46,8 +29,8 @@ describe("scenarios through a faulty emulator's Fleet Manager end as in process"
     it(label, () => {
       const run = runs.get(label);
       expect(run?.error).toBeUndefined();
-      expect(upgradedTwice(run?.got as Outcome)).toEqual([]);
-      expect(run?.got).toEqual(run?.expected);
+      expect(upgradedTwice(run?.viaArm as Outcome)).toEqual([]);
+      expect(run?.viaArm).toEqual(run?.inProcess);
     });
   }
 
@@ -57,9 +40,3 @@ describe("scenarios through a faulty emulator's Fleet Manager end as in process"
     expect(hit).toBeGreaterThan(fleetFiles.length / 2);
   });
 });
-
-function seedOf(label: string): number {
-  let hash = 7;
-  for (const c of label) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
-  return hash;
-}

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectedViaArm } from "./parity/armDifferences";
 import { upgradedTwice } from "./parity/outcome";
-import { requestTotals, runAllScenarios, type ParityRun } from "./parity/runAll";
+import { requestTotals, runAllScenarios, seedOf, type ParityRun } from "./parity/runAll";
 import { scenarioFiles } from "./parity/scenarioFiles";
 
 // Idle time is jumped (CompressibleClock), so only running upgrades take real time: at 8 ms a simulated
@@ -38,8 +38,3 @@ describe("every scenario through a faulty ARM emulator ends as in process, no cl
 });
 
 /** A fixed seed per file, so a failure reproduces with the same faults in the same places. */
-function seedOf(label: string): number {
-  let hash = 7;
-  for (const c of label) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
-  return hash;
-}
