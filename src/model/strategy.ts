@@ -3,7 +3,7 @@
  * checked from the strategy alone. Rules that need the members too live in `run.ts`.
  */
 import { z } from "zod";
-import { ConcurrencySchema, FailureToleranceSchema, NameSchema, orRequired, unlessMalformed } from "./common";
+import { ConcurrencySchema, FailureToleranceSchema, NameSchema, orRequired, unlessMalformed, type FieldIssue } from "./common";
 
 export const MAX_GROUPS_PER_STAGE = 50;
 
@@ -120,4 +120,14 @@ export function allGateIds(strategy: UpdateRunStrategy | undefined): string[] {
     (stage.afterGates ?? []).forEach((_, i) => ids.push(gateId(stage.name, undefined, "after", i)));
   }
   return ids;
+}
+
+/**
+ * Approvals naming no gate of the strategy, by path (`approvals[i]`). `where` words the messages: the
+ * strategy in hand (`this run`) at Check, or the one a run references in its fleet, read later.
+ */
+export function unknownApprovals(approvals: readonly string[], strategy: UpdateRunStrategy | undefined, where: { strategy: string; noGates: string }): FieldIssue[] {
+  const gates = new Set(allGateIds(strategy));
+  const known = gates.size === 0 ? where.noGates : `its gates: ${[...gates].join(", ")}`;
+  return approvals.flatMap((id, i) => (gates.has(id) ? [] : [{ path: `approvals[${i}]`, message: `no gate '${id}' in ${where.strategy} (${known})` }]));
 }

@@ -7,7 +7,7 @@ import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from 
 import { MemberSchema } from "../model/member";
 import { crossValidateRun } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";
-import { UpdateRunStrategySchema, allGateIds } from "../model/strategy";
+import { UpdateRunStrategySchema, unknownApprovals } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
 import { FLEET_CHILD_NAME, FleetIdSchema, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { unsupportedInRun } from "../backends/azureFleet/unsupported";
@@ -123,14 +123,9 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
     // checked against them when they are read (`checkFleetRun`); here only the list itself.
     const cross = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues;
     issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
-    const gates = new Set(allGateIds(strategy));
     // A strategy kept in Fleet (`updateStrategyId`) is read at the run's Check, which names unknown approvals then.
     const approvalsKnownLater = strategy === undefined && parsed.data.updateStrategyId !== undefined && backend.azureFleet !== undefined;
-    if (!approvalsKnownLater) parsed.data.approvals.forEach((id, i) => {
-      if (gates.has(id)) return;
-      const known = gates.size === 0 ? "the strategy has no gates" : `its gates: ${[...gates].join(", ")}`;
-      issues.push({ path: `approvals[${i}]`, message: `no gate '${id}' in this run (${known})` });
-    });
+    if (!approvalsKnownLater) issues.push(...unknownApprovals(parsed.data.approvals, strategy, { strategy: "this run", noGates: "the strategy has no gates" }));
     const strategyId = parsed.data.updateStrategyId;
     if (strategyId !== undefined) {
       const prefix = `${backend.azureFleet?.fleetId ?? ""}/updateStrategies/`;

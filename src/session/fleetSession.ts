@@ -10,7 +10,7 @@ import { ValidationError } from "../model/common";
 import type { ExcludedMember } from "../model/run";
 import type { SkipTarget } from "../model/skip";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
-import { allGateIds, type UpdateRunStrategy } from "../model/strategy";
+import { unknownApprovals, type UpdateRunStrategy } from "../model/strategy";
 import { canonicalJson } from "../pulumi/journal";
 import type { UpdateRunInputs } from "../pulumi/runInputs";
 import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
@@ -68,7 +68,8 @@ export async function checkFleetRun(inputs: UpdateRunInputs, client: FleetClient
   const members = await client.listMembers();
   const strategy = inputs.strategy ?? (await referencedStrategy(inputs, client));
   const checked = checkMembersAgainstFleet(inputs.members, members, client.fleet.fleetName, strategy);
-  if (inputs.strategy === undefined && strategy !== undefined) checked.issues.push(...unknownApprovals(inputs.approvals, strategy));
+  // An inline strategy's approvals are checked at Check; one read from the fleet, here.
+  if (inputs.strategy === undefined && strategy !== undefined) checked.issues.push(...unknownApprovals(inputs.approvals, strategy, { strategy: "the fleet's update strategy", noGates: "it has no gates" }));
   if (checked.issues.length > 0) throw new ValidationError(checked.issues);
   return { excluded: checked.excluded };
 }
@@ -80,12 +81,6 @@ async function referencedStrategy(inputs: UpdateRunInputs, client: FleetClient):
   const found = await client.getStrategy(name);
   if (found === undefined) throw new ValidationError([{ path: "updateStrategyId", message: `fleet '${client.fleet.fleetName}' has no update strategy '${name}'` }]);
   return fromFleetStrategy(found.properties?.strategy);
-}
-
-/** Approvals naming gates a strategy read from the fleet does not have (an inline strategy's are checked at Check). */
-function unknownApprovals(approvals: readonly string[], strategy: UpdateRunStrategy) {
-  const gates = new Set(allGateIds(strategy));
-  return approvals.flatMap((id, i) => (gates.has(id) ? [] : [{ path: `approvals[${i}]`, message: `no gate '${id}' in the fleet's update strategy (${gates.size === 0 ? "it has no gates" : `its gates: ${[...gates].join(", ")}`})` }]));
 }
 
 /** Create the fleet's run, or attach to the one of that name; a different run of that name is refused. */

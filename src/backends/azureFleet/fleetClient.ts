@@ -152,11 +152,6 @@ export class FleetClient {
     await this.call(() => this.client.updateRuns.skip(this.fleet.resourceGroup, this.fleet.fleetName, name, { targets }, this.lro));
   }
 
-  /** Every gate of the fleet (of all its runs). */
-  async listGates(): Promise<WireGate[]> {
-    return this.call(() => this.rest.listGates());
-  }
-
   /** Approve a gate by its resource name (the last segment of the `gateId` a run's status shows). */
   async approveGate(name: string): Promise<WireGate> {
     return this.call(() => this.rest.approveGate(name));

@@ -73,18 +73,6 @@ export class FleetRestOperations {
     );
   }
 
-  /** Every gate of the fleet (all runs), following `nextLink`. */
-  async listGates(): Promise<WireGate[]> {
-    const gates: WireGate[] = [];
-    let page = expect(await this.at(`${FLEET}/gates`).get(), ["200"]);
-    for (;;) {
-      const body = page.body as { value?: WireGate[]; nextLink?: string };
-      gates.push(...(body.value ?? []));
-      if (body.nextLink === undefined || body.nextLink === "") return gates;
-      page = expect(await this.client.pathUnchecked(body.nextLink).get(), ["200"]);
-    }
-  }
-
   /** Approve a gate: PATCH `{properties: {state: "Completed"}}`, a long-running operation. */
   async approveGate(name: string): Promise<WireGate> {
     return this.longRunning<WireGate>("location", ["200", "201", "202"], () =>
@@ -92,10 +80,10 @@ export class FleetRestOperations {
     );
   }
 
-  private at(template: string, name?: string) {
+  /** A fleet child resource: `template`'s path parameters are the fleet's and the child's name. */
+  private at(template: string, name: string) {
     const { subscriptionId, resourceGroup, fleetName } = this.fleet;
-    const params: string[] = [subscriptionId, resourceGroup, fleetName, ...(name === undefined ? [] : [name])];
-    return (this.client.pathUnchecked as (path: string, ...args: string[]) => ReturnType<Client["pathUnchecked"]>)(template, ...params);
+    return (this.client.pathUnchecked as (path: string, ...args: string[]) => ReturnType<Client["pathUnchecked"]>)(template, subscriptionId, resourceGroup, fleetName, name);
   }
 
   private async getOrNothing<T>(template: string, name: string): Promise<T | undefined> {
