@@ -8,9 +8,9 @@
 import { FleetRequestError } from "../backends/azureFleet/fleetClient";
 import { fromFleetStatus } from "../backends/azureFleet/fromFleet";
 import { gateResources } from "../backends/azureFleet/gateResources";
-import type { GateStatus } from "../model/status";
 import type { UpdateRunInputs } from "../pulumi/runInputs";
 import { openFleetClient } from "../session/openFleet";
+import { statusGates } from "../session/waiting";
 import { printable } from "./input";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
 
@@ -22,7 +22,7 @@ export async function fleetGateCommand(action: "list" | "approve", file: string,
     return EXIT_INVALID_INPUT;
   }
   const status = fromFleetStatus(run.properties?.status);
-  const gates: GateStatus[] = status.stages.flatMap((s) => [...(s.beforeGates ?? []), ...s.groups.flatMap((g) => [...(g.beforeGates ?? []), ...(g.afterGates ?? [])]), ...(s.afterGates ?? [])]);
+  const gates = statusGates(status);
   if (action === "list") {
     if (gates.length === 0) io.stdout(`run ${inputs.runName} has no gates\n`);
     for (const gate of gates) io.stdout(`${gate.gateId}\t${gate.status.state}\t${gate.displayName}\n`);

@@ -1,16 +1,18 @@
 /** What an idle run waits for, read from its status: for the messages of a run that returned early. */
-import type { UpdateRunStatus } from "../model/status";
+import type { GateStatus, UpdateRunStatus } from "../model/status";
+
+/** Every gate of a status, in the order a run reaches them: stage before, its groups' before and after, stage after. */
+export function statusGates(status: UpdateRunStatus): GateStatus[] {
+  return status.stages.flatMap((stage) => [
+    ...(stage.beforeGates ?? []),
+    ...stage.groups.flatMap((group) => [...(group.beforeGates ?? []), ...(group.afterGates ?? [])]),
+    ...(stage.afterGates ?? []),
+  ]);
+}
 
 /** Ids of the gates waiting for approval. */
 export function pendingGates(status: UpdateRunStatus): string[] {
-  const gates: string[] = [];
-  for (const stage of status.stages) {
-    for (const g of [...(stage.beforeGates ?? []), ...(stage.afterGates ?? [])]) if (g.status.state === "Pending") gates.push(g.gateId);
-    for (const group of stage.groups) {
-      for (const g of [...(group.beforeGates ?? []), ...(group.afterGates ?? [])]) if (g.status.state === "Pending") gates.push(g.gateId);
-    }
-  }
-  return gates;
+  return statusGates(status).filter((g) => g.status.state === "Pending").map((g) => g.gateId);
 }
 
 /**
