@@ -35,6 +35,8 @@ export function gateResources(status: WireRunStatus | undefined): Map<string, Fl
 
 /** The gate resources to approve now: those `approvals` names that are Pending, each once. */
 export function gatesToApprove(approvals: readonly string[], status: WireRunStatus | undefined): string[] {
+  // Called at every read while following: no approvals, no walk of the status.
+  if (approvals.length === 0) return [];
   const gates = gateResources(status);
   const names = approvals.flatMap((id) => {
     const gate = gates.get(id);
