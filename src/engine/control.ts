@@ -49,9 +49,9 @@ export function startRun(ctx: EngineContext, now: number): void {
 
 function retry(ctx: EngineContext, member: MemberRunState, now: number): void {
   const previous = member.error;
-  delete member.operationId;
-  delete member.request;
-  delete member.startTime;
+  member.operationId = undefined;
+  member.request = undefined;
+  member.startTime = undefined;
   member.message = `Retrying: the previous attempt failed${previous === undefined ? "" : ` (${previous.code})`}.`;
   ctx.transitions.transition(member, "NotStarted", now, "member", member.name, member.message);
 }
@@ -60,7 +60,7 @@ function retry(ctx: EngineContext, member: MemberRunState, now: number): void {
 function recheckHealth(ctx: EngineContext, place: MemberPlace, now: number): void {
   const { member } = place;
   member.checkAgainAt = now;
-  delete member.verification;
+  member.verification = undefined;
   member.message = "Checking the cluster's health again (its upgrade itself succeeded).";
   ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
   ctx.inFlight.add(place);
@@ -107,7 +107,7 @@ export function skipItems(ctx: EngineContext, targets: readonly SkipTarget[], no
 
   function skipMember(member: MemberRunState, why: string): void {
     if (member.state !== "NotStarted" && member.state !== "Pending") return;
-    delete member.checkAgainAt;
+    member.checkAgainAt = undefined;
     member.message = why;
     ctx.transitions.transition(member, "Skipped", now, "member", member.name, why);
   }

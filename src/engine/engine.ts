@@ -92,8 +92,9 @@ export class UpdateRunEngine {
     return renderStatus(this.ctx.run);
   }
 
+  /** The run as plain JSON: fields cleared by setting them undefined (`runState.ts`) are left out. */
   snapshot(): RunState {
-    return structuredClone(this.ctx.run);
+    return JSON.parse(JSON.stringify(this.ctx.run)) as RunState;
   }
 
   /** What the run leaves for the next one (`results.ts`), read from the live state, not a copy of it. */

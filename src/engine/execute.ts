@@ -80,7 +80,7 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
   if (verdict.kind === "unhealthy") {
     failMember(ctx, place, { code: HEALTH_CHECK_FAILED, message: verdict.message }, now, verdict.message);
   } else {
-    delete member.message;
+    member.message = undefined;
     ctx.transitions.transition(member, "Completed", now, "member", member.name);
   }
 }
@@ -89,8 +89,8 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
 function endFollowing(ctx: EngineContext, place: MemberPlace): void {
   const { member, group } = place;
   ctx.inFlight.delete(place);
-  delete member.checkAgainAt;
-  delete member.verification;
+  member.checkAgainAt = undefined;
+  member.verification = undefined;
   ctx.clusters.delete(member.name);
   ctx.touch(group);
 }
@@ -284,13 +284,13 @@ async function startNextMember(
       // An earlier attempt of this run asked for this upgrade and was interrupted before it recorded
       // the answer; the cluster is at target now, so that upgrade happened.
       member.startTime = member.startRequestedAt;
-      delete member.startRequestedAt;
+      member.startRequestedAt = undefined;
       member.message = "Upgraded by an earlier attempt of this run, interrupted before it recorded the result.";
       ctx.transitions.transition(member, "Completed", now, "member", member.name, member.message);
       continue;
     }
     if (decision.kind === "skip") {
-      delete member.startRequestedAt;
+      member.startRequestedAt = undefined;
       member.message = decision.message;
       ctx.transitions.transition(member, "Skipped", now, "member", member.name, decision.message);
       continue;
@@ -306,7 +306,7 @@ async function startNextMember(
     ctx.options.checkpoint?.();
     try {
       const op = await ctx.backend.startUpgrade(ctx.ref(member), decision.request);
-      delete member.startRequestedAt;
+      member.startRequestedAt = undefined;
       member.operationId = op.operationId;
       member.request = decision.request;
       member.startTime = now;
@@ -319,7 +319,7 @@ async function startNextMember(
       return true;
     } catch (e) {
       if (!(e instanceof BackendError)) throw e;
-      delete member.startRequestedAt;
+      member.startRequestedAt = undefined;
       if (e.code === OPERATION_NOT_ALLOWED) {
         const checkAgainAt = now + ctx.pollInterval();
         markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, checkAgainAt, now);
@@ -334,7 +334,7 @@ async function startNextMember(
 
 function markPending(ctx: EngineContext, member: MemberRunState, message: string, checkAgainAt: number | undefined, now: number): void {
   member.message = message;
-  if (checkAgainAt === undefined) delete member.checkAgainAt;
+  if (checkAgainAt === undefined) member.checkAgainAt = undefined;
   else member.checkAgainAt = checkAgainAt;
   ctx.transitions.transition(member, "Pending", now, "member", member.name, message);
 }

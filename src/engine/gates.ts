@@ -65,7 +65,7 @@ export function skipGates(ctx: EngineContext, gates: GateRunState[] | undefined,
 export function resetPendingGates(ctx: EngineContext, now: number): void {
   for (const { gate } of allGates(ctx.run)) {
     if (gate.state !== "Pending") continue;
-    delete gate.startTime;
+    gate.startTime = undefined;
     ctx.transitions.transition(gate, "NotStarted", now, "gate", gate.gateId);
   }
 }

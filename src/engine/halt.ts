@@ -19,8 +19,8 @@ export function startHalt(ctx: EngineContext, reason: "stop" | "failure", now: n
     for (const group of stage.groups) {
       for (const member of group.members) {
         if (member.state !== "Pending") continue;
-        delete member.message;
-        delete member.checkAgainAt;
+        member.message = undefined;
+        member.checkAgainAt = undefined;
         ctx.transitions.transition(member, "NotStarted", now, "member", member.name);
       }
     }

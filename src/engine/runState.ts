@@ -2,6 +2,10 @@
  * The engine's whole memory of one run: plain JSON (instants are epoch ms), so it can be stored
  * between `pulumi up`s and resumed. Aggregated states are kept here too, updated by `aggregate.ts`
  * after every change, so that every change is seen once and emitted as an event.
+ *
+ * A field is cleared by setting it to `undefined`, never with `delete`: deleting a property turns a
+ * V8 object into a slow dictionary, and a run holds one member object per cluster (issue 13: 100,000).
+ * `UpdateRunEngine.snapshot()` leaves such fields out, as JSON does.
  */
 import type { UpgradeRequest } from "./backend";
 import type { ExcludedMember } from "../model/run";

@@ -33,10 +33,10 @@ export class Transitions {
   transition(node: Timed, to: UpdateState, now: number, scope: EventScope, name: string, message?: string, error?: ErrorDetail): void {
     const from = node.state;
     if (error !== undefined) node.error = error;
-    else if (to !== "Failed") delete node.error;
+    else if (to !== "Failed" && node.error !== undefined) node.error = undefined;
     if (from === to) return;
     if (ENDED.has(to)) node.completedTime = now;
-    else delete node.completedTime;
+    else if (node.completedTime !== undefined) node.completedTime = undefined;
     node.state = to;
     this.onChange?.(node, from, to);
     if (this.sink === undefined) return;
@@ -46,9 +46,10 @@ export class Transitions {
     if (pending === undefined) {
       this.buffer.set(node, { time: iso(now), scope, name, from, to, ...(message === undefined ? {} : { message }) });
     } else {
-      pending.to = to;
-      if (message === undefined) delete pending.message;
-      else pending.message = message;
+      // Events leave this class as they are (journal, webhook, outputs): one without a message has none.
+      if (message === undefined && pending.message !== undefined) this.buffer.set(node, { time: pending.time, scope, name, from: pending.from, to });
+      else pending.to = to;
+      if (message !== undefined) pending.message = message;
     }
   }
 

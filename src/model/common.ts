@@ -70,19 +70,27 @@ export const DateSchema = z
 
 /** An epoch-ms instant as ISO 8601 UTC ending in `Z`, without milliseconds when they are zero (SPEC §5). */
 export function isoInstant(instant: number): string {
-  // A run writes the same few instants many times (each pass's, a window's next opening, in every
-  // event and message): they are kept, a bounded number of them.
-  let iso = ISO_INSTANTS.get(instant);
-  if (iso === undefined) {
+  // Every event and status time goes through here (issue 13: ~300,000 at 100,000 members), over too
+  // many distinct instants for a cache of whole strings: the date part is kept per day (a run spans a
+  // few), the time of day is written from its numbers. `toISOString` stays the reference for the day
+  // and for anything it alone writes (invalid or far instants throw or widen there, as before).
+  const day = Math.floor(instant / DAY_MS);
+  const ms = instant - day * DAY_MS;
+  if (!Number.isInteger(instant) || day !== lastDay) {
     const full = new Date(instant).toISOString();
-    iso = full.endsWith(".000Z") ? `${full.slice(0, -5)}Z` : full;
-    if (ISO_INSTANTS.size >= MAX_ISO_INSTANTS) ISO_INSTANTS.clear();
-    ISO_INSTANTS.set(instant, iso);
+    if (!Number.isInteger(instant)) return full.endsWith(".000Z") ? `${full.slice(0, -5)}Z` : full;
+    lastDay = day;
+    lastDayPrefix = full.slice(0, full.indexOf("T") + 1);
   }
-  return iso;
+  const seconds = Math.floor(ms / 1000);
+  const millis = ms - seconds * 1000;
+  const time = `${TWO_DIGITS[Math.floor(seconds / 3600)]}:${TWO_DIGITS[Math.floor(seconds / 60) % 60]}:${TWO_DIGITS[seconds % 60]}`;
+  return millis === 0 ? `${lastDayPrefix}${time}Z` : `${lastDayPrefix}${time}.${String(millis).padStart(3, "0")}Z`;
 }
-const ISO_INSTANTS = new Map<number, string>();
-const MAX_ISO_INSTANTS = 4096;
+const DAY_MS = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, "0"));
+let lastDay = Number.NaN;
+let lastDayPrefix = "";
 
 /** `"N"` or `"P%"` (SPEC §6). */
 export const ConcurrencySchema = z.preprocess(

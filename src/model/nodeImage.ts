@@ -4,19 +4,19 @@
  * date `202611.24.0`.
  */
 export function imageFamily(version: string): string {
-  const cut = version.lastIndexOf("-");
-  return cut < 0 ? version : version.slice(0, cut);
+  return parsedImage(version).family;
 }
 
 export function imageDate(version: string): string {
-  const cut = version.lastIndexOf("-");
-  return cut < 0 ? "" : version.slice(cut + 1);
+  return parsedImage(version).date;
 }
 
 /** Compare two dotted numeric strings (`202611.24.0`, `1.32.0`) component by component. */
 export function compareDotted(a: string, b: string): number {
-  const pa = dottedParts(a);
-  const pb = dottedParts(b);
+  return compareParts(dottedParts(a), dottedParts(b));
+}
+
+function compareParts(pa: readonly number[], pb: readonly number[]): number {
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const x = pa[i] ?? 0;
     const y = pb[i] ?? 0;
@@ -26,23 +26,38 @@ export function compareDotted(a: string, b: string): number {
 }
 
 /**
- * A run compares the same few versions for every member, many times each: their parts are kept
- * (issue 13). Bounded, so odd inputs cannot grow it without end.
+ * A run reads the same few versions for every member, many times each (issue 13: each check and
+ * each health check of 100,000 members): what they are made of is kept, not cut out again each
+ * time. Bounded, so odd inputs cannot grow it without end.
  */
 const PARTS = new Map<string, number[]>();
-const MAX_PARTS = 10_000;
+const IMAGES = new Map<string, { family: string; date: string; dateParts: number[] }>();
+const MAX_KEPT = 10_000;
 
-function dottedParts(version: string): number[] {
+/** The numbers of a dotted version (`1.32.0` → [1, 32, 0]). */
+export function dottedParts(version: string): readonly number[] {
   let parts = PARTS.get(version);
   if (parts === undefined) {
     parts = version.split(".").map(Number);
-    if (PARTS.size >= MAX_PARTS) PARTS.clear();
+    if (PARTS.size >= MAX_KEPT) PARTS.clear();
     PARTS.set(version, parts);
   }
   return parts;
 }
 
+function parsedImage(version: string): { family: string; date: string; dateParts: number[] } {
+  let image = IMAGES.get(version);
+  if (image === undefined) {
+    const cut = version.lastIndexOf("-");
+    const date = cut < 0 ? "" : version.slice(cut + 1);
+    image = { family: cut < 0 ? version : version.slice(0, cut), date, dateParts: date.split(".").map(Number) };
+    if (IMAGES.size >= MAX_KEPT) IMAGES.clear();
+    IMAGES.set(version, image);
+  }
+  return image;
+}
+
 /** Newer image of the same family compares greater. */
 export function compareImageVersions(a: string, b: string): number {
-  return compareDotted(imageDate(a), imageDate(b));
+  return compareParts(parsedImage(a).dateParts, parsedImage(b).dateParts);
 }

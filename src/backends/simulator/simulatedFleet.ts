@@ -88,7 +88,7 @@ export class SimulatedFleet implements ClusterBackend {
       const info: ClusterInfo = {
         region: description.region,
         kubernetesVersion: state.kubernetesVersion,
-        nodePools: state.nodePools.map((pool) => ({ ...pool })),
+        nodePools: state.nodePools.map((pool) => ({ name: pool.name, orchestratorVersion: pool.orchestratorVersion, nodeImageVersion: pool.nodeImageVersion })),
       };
       // Shared, not copied: the description never changes, and a stable object lets the engine cache
       // window computations per member.
@@ -110,13 +110,14 @@ export class SimulatedFleet implements ClusterBackend {
 
   async startUpgrade(member: MemberRef, request: UpgradeRequest): Promise<StartedOperation> {
     return this.answer((now) => {
-      const call = { member: member.name, at: now, request: copyRequest(request) };
+      // One copy, kept by the call record and (unless Latest settles other images) by the operation.
+      const asked = copyRequest(request);
       try {
-        const op = this.acceptUpgrade(this.cluster(member.name), request, now);
-        this.startCalls.push({ ...call, outcome: { operationId: op.operationId } });
+        const op = this.acceptUpgrade(this.cluster(member.name), asked, request.latestNodeImages === true, now);
+        this.startCalls.push({ member: member.name, at: now, request: asked, outcome: { operationId: op.operationId } });
         return { operationId: op.operationId, checkAgainAt: op.endAt };
       } catch (error) {
-        if (error instanceof BackendError) this.startCalls.push({ ...call, outcome: { error: { code: error.code, message: error.message } } });
+        if (error instanceof BackendError) this.startCalls.push({ member: member.name, at: now, request: asked, outcome: { error: { code: error.code, message: error.message } } });
         throw error;
       }
     });
@@ -238,8 +239,12 @@ export class SimulatedFleet implements ClusterBackend {
     this.changed = true;
   }
 
-  /** Check the request against the power state, the busy rule and the AKS rules, then record the new operation. */
-  private acceptUpgrade({ description, state }: ClusterEntry, request: UpgradeRequest, now: number): OperationRecord {
+  /**
+   * Check the request against the power state, the busy rule and the AKS rules, then record the new
+   * operation. `request` is this fleet's own copy, never changed afterwards; `latest`: it asks for the
+   * newest images (`latestNodeImages`, which the copy leaves out).
+   */
+  private acceptUpgrade({ description, state }: ClusterEntry, request: UpgradeRequest, latest: boolean, now: number): OperationRecord {
     const name = description.name;
     if (description.simulation?.powerState === "Stopped") throw new BackendError(CLUSTER_STOPPED, clusterStoppedMessage(name));
     const active = activeOperation(description, state, now);
@@ -248,15 +253,13 @@ export class SimulatedFleet implements ClusterBackend {
 
     const simulation = description.simulation;
     const minutes = simulation?.upgradeMinutes ?? DEFAULT_UPGRADE_MINUTES;
-    const op: OperationRecord = {
-      operationId: `op-${name}-${state.nextOperationNumber}`,
-      request: copyRequest(request),
-      startAt: now,
-      endAt: now + Math.round(minutes * 60_000),
-    };
+    const startAt = now;
+    const endAt = now + Math.round(minutes * 60_000);
     // Latest: a pool re-imaged later in the upgrade takes the newest image then (latestImages.ts). The
     // offers are known ahead, so the images are settled now and recorded as what the operation applies.
-    if (request.latestNodeImages === true) op.request.nodeImageVersions = latestImagesByPart(state.nodePools, request, this.region(description.region), op.startAt, op.endAt);
+    const applied =
+      latest ? { ...request, nodeImageVersions: latestImagesByPart(state.nodePools, request, this.region(description.region), startAt, endAt) } : request;
+    const op: OperationRecord = { operationId: `op-${name}-${state.nextOperationNumber}`, request: applied, startAt, endAt };
     const fail = simulation?.fail;
     const failedSoFar = state.operations.filter((o) => o.result === "Failed").length;
     if (fail !== undefined && (fail.attempts === undefined || failedSoFar < fail.attempts)) op.failWith = { code: fail.code, message: fail.message };

@@ -10,7 +10,7 @@
 import { BackendError, type UpgradeRequest } from "../../engine/backend";
 import type { NodePool, Region } from "../../model/fleet";
 import { isoInstant } from "../../model/common";
-import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
+import { compareDotted, compareImageVersions, dottedParts, imageFamily } from "../../model/nodeImage";
 import {
   INVALID_PARAMETER,
   KUBERNETES_VERSION_NOT_AVAILABLE,
@@ -140,8 +140,8 @@ function checkNodeImages(cluster: UpgradeTarget, request: UpgradeRequest, now: n
 }
 
 function majorMinor(version: string): [number, number] {
-  const [major = "0", minor = "0"] = version.split(".");
-  return [Number(major), Number(minor)];
+  const [major = 0, minor = 0] = dottedParts(version);
+  return [major, minor];
 }
 
 /** The region offers `offer` at `now`: it is listed, and its `availableAt` (if any) has passed. */
