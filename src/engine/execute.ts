@@ -15,6 +15,8 @@ import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
+import type { Rank } from "./readyQueue";
+import type { UpgradeType } from "../model/update";
 
 export interface ReconcileResult {
   /** When the engine next has something to do; undefined = nothing until a user action. */
@@ -250,14 +252,7 @@ async function startNextMember(
   const type = ctx.run.managedClusterUpdate.upgrade.type;
   const queue = ctx.queue(group);
   // The group's candidates, not decided yet in this pass, in SPEC §3.3 order (`readyQueue.ts`).
-  await queue.update(now, decidedThisPass, async (member) => {
-    // A cluster that is gone ranks as if it had no window: it is picked, and fails when read below.
-    const cluster = await ctx.cluster(member, false).catch((e: unknown) => {
-      if (isClusterGone(e)) return undefined;
-      throw e;
-    });
-    return ctx.windows.rank(member.name, cluster === undefined ? undefined : relevantWindow(cluster.maintenanceConfigurations, type), now);
-  });
+  for (const member of queue.toRank(now, decidedThisPass)) queue.ranked(member, await rankOf(ctx, member, type, now));
   for (let member = queue.next(); member !== undefined; member = queue.next()) {
     decidedThisPass.add(member);
     let cluster;
@@ -330,6 +325,18 @@ async function startNextMember(
     }
   }
   return false;
+}
+
+/** SPEC §3.3: the member's priority class, from its cluster's window as last read. */
+async function rankOf(ctx: EngineContext, member: MemberRunState, type: UpgradeType, now: number): Promise<Rank> {
+  let cluster;
+  try {
+    cluster = await ctx.cluster(member, false);
+  } catch (e) {
+    // A cluster that is gone ranks as if it had no window: it is picked, and fails when read to start.
+    if (!isClusterGone(e)) throw e;
+  }
+  return ctx.windows.rank(member.name, cluster === undefined ? undefined : relevantWindow(cluster.maintenanceConfigurations, type), now);
 }
 
 function markPending(ctx: EngineContext, member: MemberRunState, message: string, checkAgainAt: number | undefined, now: number): void {

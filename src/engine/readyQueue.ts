@@ -40,6 +40,7 @@ interface Change {
 }
 
 const byIndex = (a: Queued, b: Queued) => a.index - b.index;
+const NONE: MemberRunState[] = [];
 
 export function isCandidate(member: MemberRunState): boolean {
   return member.state === "NotStarted" || member.state === "Pending";
@@ -68,34 +69,40 @@ export class GroupQueue {
   }
 
   /**
-   * Bring the order up to date at `now` before a pick in pass `pass` (members decided in it are not
-   * candidates again until another pass): rank the stale members and those whose rank may have
-   * changed, in declaration order.
+   * Before a pick at `now` in pass `pass` (members decided in it are not candidates again until
+   * another pass): the members to rank now — the stale ones and those whose rank may have changed —
+   * in declaration order, each to be given back to `ranked`. Usually none: a pick then allocates nothing.
    */
-  async update(now: number, pass: object, rank: (member: MemberRunState) => Promise<Rank>): Promise<void> {
+  toRank(now: number, pass: object): MemberRunState[] {
     if (this.deferredPass !== pass && this.deferred.size > 0) {
       for (const member of this.deferred) this.stale.add(member);
       this.deferred.clear();
     }
     this.deferredPass = pass;
-    for (const heap of [this.changes, this.parked]) {
-      for (;;) {
-        const top = heap.peek();
-        if (top === undefined || top.at > now) break;
-        heap.pop();
-        if (this.version.get(top.member) === top.version) this.stale.add(top.member);
-      }
-    }
-    if (this.stale.size === 0) return;
+    this.staleAt(this.changes, now);
+    this.staleAt(this.parked, now);
+    if (this.stale.size === 0) return NONE;
     const members = [...this.stale].filter(isCandidate);
     this.stale.clear();
     members.sort((a, b) => this.indexOf(a) - this.indexOf(b));
-    for (const member of members) {
-      const { rank: cls, until } = await rank(member);
-      const version = this.nextVersion++;
-      this.version.set(member, version);
-      (this.classes[cls - 1] as MinHeap<Queued>).push({ member, index: this.indexOf(member), version });
-      if (until !== Number.POSITIVE_INFINITY) this.changes.push({ at: until, member, version });
+    return members;
+  }
+
+  /** `member` (from `toRank`) is of class `rank.rank` until `rank.until`. */
+  ranked(member: MemberRunState, { rank, until }: Rank): void {
+    const version = this.nextVersion++;
+    this.version.set(member, version);
+    (this.classes[rank - 1] as MinHeap<Queued>).push({ member, index: this.indexOf(member), version });
+    if (until !== Number.POSITIVE_INFINITY) this.changes.push({ at: until, member, version });
+  }
+
+  /** Members whose queued instant in `heap` has come are stale (if still queued under that version). */
+  private staleAt(heap: MinHeap<Change>, now: number): void {
+    for (;;) {
+      const top = heap.peek();
+      if (top === undefined || top.at > now) return;
+      heap.pop();
+      if (this.version.get(top.member) === top.version) this.stale.add(top.member);
     }
   }
 
