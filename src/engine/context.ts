@@ -88,20 +88,24 @@ export class EngineContext {
     return member.clusterResourceId === undefined ? { name: member.name } : { name: member.name, clusterResourceId: member.clusterResourceId };
   }
 
-  async cluster(member: MemberRunState, fresh: boolean): Promise<ClusterInfo> {
+  // `cluster` and `offer` give a cached answer as it is, not wrapped in a promise: each is asked
+  // about once a member in a pass, and callers await either (issue 13: 100,000 members).
+  cluster(member: MemberRunState, fresh: boolean): ClusterInfo | Promise<ClusterInfo> {
     const cached = fresh ? undefined : this.clusters.get(member.name);
     if (cached !== undefined) return cached;
-    const info = await this.backend.getCluster(this.ref(member));
-    this.clusters.set(member.name, info);
-    return info;
+    return this.backend.getCluster(this.ref(member)).then((info) => {
+      this.clusters.set(member.name, info);
+      return info;
+    });
   }
 
-  async offer(region: string): Promise<RegionOffer> {
+  offer(region: string): RegionOffer | Promise<RegionOffer> {
     const cached = this.offers.get(region);
     if (cached !== undefined) return cached;
-    const offer = await this.backend.getRegionOffer(region);
-    this.offers.set(region, offer);
-    return offer;
+    return this.backend.getRegionOffer(region).then((offer) => {
+      this.offers.set(region, offer);
+      return offer;
+    });
   }
 
   /** Mark a group as having something new to look at. */
