@@ -11,7 +11,7 @@ import { EngineContext, type EngineOptions } from "./context";
 import { approve, skipItems, startRun, stopRun } from "./control";
 import { reconcile, type ReconcileResult } from "./execute";
 import { planRun, type PlanInput } from "./plan";
-import { allGates, type RunState } from "./runState";
+import { allGates, isDone, type RunState } from "./runState";
 import { renderStatus } from "./status";
 import { appliedNodeImageVersions, failedMembers, type FailedMember } from "./results";
 
@@ -85,7 +85,7 @@ export class UpdateRunEngine {
   /** Nothing more will happen without a user action: finished, stopped, or never started. */
   get settled(): boolean {
     const { control } = this.ctx.run;
-    return this.ctx.inFlight.size === 0 && (control === "NotStarted" || control === "Halted" || ["Completed", "Skipped"].includes(this.ctx.run.state));
+    return this.ctx.inFlight.size === 0 && (control === "NotStarted" || control === "Halted" || isDone(this.ctx.run.state));
   }
 
   status(): UpdateRunStatus {

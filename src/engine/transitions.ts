@@ -55,9 +55,10 @@ export class Transitions {
 
   /** Emit what the buffer holds, dropping changes that came back to where they started. */
   flush(): void {
+    this.bufferedAt = undefined;
+    if (this.buffer.size === 0) return;
     const events = [...this.buffer.values()];
     this.buffer.clear();
-    this.bufferedAt = undefined;
     for (const event of events) if (event.from !== event.to) this.sink?.(event);
   }
 }
