@@ -5,6 +5,8 @@
  * and writing the JSON all count. Wall time is measured here; the peak RSS is the process's own
  * (`process.resourceUsage().maxRSS`, read as it exits). Runs asked `withPlanAndReport` also time
  * `plan FILE --json` and `report` of the simulation's JSON (issue 13: "in the same time class").
+ * Each command runs `RUNS` times and its figures are the median run's (issue 13 measures "median of
+ * 3"): wall times on this 2-core machine vary by a quarter from one run to the next.
  */
 import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
@@ -18,7 +20,10 @@ export interface SimulateFigures {
   command: "simulate" | "plan" | "report";
   shape: Shape;
   members: number;
+  /** The median run's wall time, and the fastest and slowest of the `RUNS` runs. */
   wallSeconds: number;
+  wallSecondsRange: [number, number];
+  /** The median run's peak RSS. */
   peakRssMb: number;
   /** Wall time divided by the members: flat as the fleet grows when the cost is linear. */
   microsecondsPerMember: number;
@@ -30,6 +35,9 @@ export const SHAPE_LABELS: Record<Shape, string> = {
   grow: "5 stages × 40 groups (groups grow)",
   wide: "one group at maxConcurrency 5%",
 };
+
+/** Runs of each command; the median one is reported. */
+export const RUNS = 3;
 
 /** The CLI as the bench build compiled it (`.build/src/cli/main.js`). */
 const CLI = path.join(__dirname, "..", "src", "cli", "main.js");
@@ -74,19 +82,25 @@ export async function simulateFigures(runs: ReadonlyArray<{ shape: Shape; member
       const file = path.join(dir, `${shape}-${members}.json`);
       const output = path.join(dir, `${shape}-${members}.out.json`);
       writeFileSync(file, JSON.stringify(generateScenario(shape, members)));
-      const timed = async (command: SimulateFigures["command"], args: readonly string[], stdoutFile?: string) => {
-        const { wallMs, maxRssKb } = await runCli(args, stdoutFile);
+      const timed = async (command: SimulateFigures["command"], args: readonly string[]) => {
+        const runs = [];
+        for (let i = 0; i < RUNS; i++) runs.push(await runCli(args));
+        runs.sort((a, b) => a.wallMs - b.wallMs);
+        const { wallMs, maxRssKb } = runs[Math.floor(runs.length / 2)] as (typeof runs)[number];
         figures.push({
           command,
           shape,
           members,
           wallSeconds: round(wallMs / 1000, 2),
+          wallSecondsRange: [round((runs[0] as (typeof runs)[number]).wallMs / 1000, 2), round((runs[runs.length - 1] as (typeof runs)[number]).wallMs / 1000, 2)],
           peakRssMb: round(maxRssKb / 1024, 0),
           microsecondsPerMember: round((wallMs * 1000) / members, 0),
         });
       };
-      await timed("simulate", ["simulate", file, "--json"], withPlanAndReport ? output : undefined);
+      await timed("simulate", ["simulate", file, "--json"]);
       if (withPlanAndReport) {
+        // The report's input, written by one more run (untimed: every timed run writes to /dev/null).
+        await runCli(["simulate", file, "--json"], output);
         await timed("plan", ["plan", file, "--json"]);
         await timed("report", ["report", output, "-o", os.devNull]);
         rmSync(output);
