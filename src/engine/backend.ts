@@ -76,24 +76,37 @@ export interface OperationState {
   checkAgainAt?: number;
 }
 
+/**
+ * A backend call's answer: a promise, or — for a backend that answers at once, as the simulated fleet
+ * does — the value itself. The engine awaits only real promises (`isPending`): an `await` costs a
+ * promise and a microtask turn even on a plain value, and a run makes about five calls a member
+ * (issue 13: 100,000 members). Such a backend reports an error by throwing it.
+ */
+export type Answer<T> = T | Promise<T>;
+
+/** Whether `answer` is still to come (a thenable); otherwise it is the value. */
+export function isPending<T>(answer: Answer<T>): answer is Promise<T> {
+  return typeof (answer as { then?: unknown } | null)?.then === "function";
+}
+
 export interface ClusterBackend {
-  getCluster(member: MemberRef): Promise<ClusterInfo>;
-  getRegionOffer(region: string): Promise<RegionOffer>;
+  getCluster(member: MemberRef): Answer<ClusterInfo>;
+  getRegionOffer(region: string): Answer<RegionOffer>;
   /**
    * Start an upgrade. Throws `BackendError` with code `OperationNotAllowed` when the cluster already
    * has an operation running (ARM's 409), or another code when the request breaks an AKS rule.
    */
-  startUpgrade(member: MemberRef, request: UpgradeRequest): Promise<StartedOperation>;
+  startUpgrade(member: MemberRef, request: UpgradeRequest): Answer<StartedOperation>;
   /**
    * The state of an upgrade this engine started. `request` is what was asked for, so a backend whose
    * upgrade takes several steps can resume following it after a restart.
    */
-  getOperation(member: MemberRef, operationId: string, request?: UpgradeRequest): Promise<OperationState>;
+  getOperation(member: MemberRef, operationId: string, request?: UpgradeRequest): Answer<OperationState>;
   /**
    * Issue 5: answer a member's health probe, for backends that simulate one. Real backends leave it
    * out; the runtime then probes the URL over HTTP (`EngineOptions.probe`).
    */
-  probe?(member: MemberRef, url: string): Promise<ProbeResult>;
+  probe?(member: MemberRef, url: string): Answer<ProbeResult>;
 }
 
 /** One health probe's answer: `detail` says what was seen ("GET https://… answered 503"). */

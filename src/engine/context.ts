@@ -2,7 +2,7 @@
  * What every phase of the engine shares for one run: its state, the backend, the clock-free
  * transition recorder, and the in-memory caches (never persisted; rebuilt after a resume).
  */
-import type { ClusterBackend, ClusterInfo, MemberRef, ProbeResult, RegionOffer } from "./backend";
+import { isPending, type Answer, type ClusterBackend, type ClusterInfo, type MemberRef, type ProbeResult, type RegionOffer } from "./backend";
 import { WindowTracker } from "./priority";
 import type { GroupRunState, MemberRunState, RunState, StageRunState } from "./runState";
 import { Transitions, type EventSink } from "./transitions";
@@ -88,24 +88,32 @@ export class EngineContext {
     return member.clusterResourceId === undefined ? { name: member.name } : { name: member.name, clusterResourceId: member.clusterResourceId };
   }
 
-  // `cluster` and `offer` give a cached answer as it is, not wrapped in a promise: each is asked
-  // about once a member in a pass, and callers await either (issue 13: 100,000 members).
-  cluster(member: MemberRunState, fresh: boolean): ClusterInfo | Promise<ClusterInfo> {
+  // `cluster` and `offer` answer as the backend does (`Answer`): a cached read, or the simulated
+  // fleet's, is the value itself, which callers take without an await (issue 13).
+  cluster(member: MemberRunState, fresh: boolean): Answer<ClusterInfo> {
     const cached = fresh ? undefined : this.clusters.get(member.name);
     if (cached !== undefined) return cached;
-    return this.backend.getCluster(this.ref(member)).then((info) => {
-      this.clusters.set(member.name, info);
-      return info;
-    });
+    const answer = this.backend.getCluster(this.ref(member));
+    if (isPending(answer)) return answer.then((info) => this.keepCluster(member, info));
+    return this.keepCluster(member, answer);
   }
 
-  offer(region: string): RegionOffer | Promise<RegionOffer> {
+  offer(region: string): Answer<RegionOffer> {
     const cached = this.offers.get(region);
     if (cached !== undefined) return cached;
-    return this.backend.getRegionOffer(region).then((offer) => {
-      this.offers.set(region, offer);
-      return offer;
-    });
+    const answer = this.backend.getRegionOffer(region);
+    if (isPending(answer)) return answer.then((offer) => this.keepOffer(region, offer));
+    return this.keepOffer(region, answer);
+  }
+
+  private keepCluster(member: MemberRunState, info: ClusterInfo): ClusterInfo {
+    this.clusters.set(member.name, info);
+    return info;
+  }
+
+  private keepOffer(region: string, offer: RegionOffer): RegionOffer {
+    this.offers.set(region, offer);
+    return offer;
   }
 
   /** Mark a group as having something new to look at. */

@@ -3,7 +3,7 @@
  * each group of the current stage, and timing the after-stage waits. One call is one reconcile pass
  * at one instant; it returns when the engine next needs to look.
  */
-import { BackendError, OPERATION_NOT_ALLOWED, isClusterGone } from "./backend";
+import { BackendError, OPERATION_NOT_ALLOWED, isClusterGone, isPending, type Answer, type ClusterInfo } from "./backend";
 import { decideStart } from "./checks";
 import type { EngineContext, MemberPlace } from "./context";
 import { selectRunImages } from "./imageSelection";
@@ -53,7 +53,8 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
   if (member.verification === undefined) {
     let op;
     try {
-      op = await ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
+      const answer = ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
+      op = isPending(answer) ? await answer : answer;
     } catch (e) {
       if (!isClusterGone(e)) throw e;
       // Deleted while it was being upgraded: nothing left to follow.
@@ -252,12 +253,16 @@ async function startNextMember(
   const type = ctx.run.managedClusterUpdate.upgrade.type;
   const queue = ctx.queue(group);
   // The group's candidates, not decided yet in this pass, in SPEC §3.3 order (`readyQueue.ts`).
-  for (const member of queue.toRank(now, decidedThisPass)) queue.ranked(member, await rankOf(ctx, member, type, now));
+  for (const member of queue.toRank(now, decidedThisPass)) {
+    const rank = rankOf(ctx, member, type, now);
+    queue.ranked(member, isPending(rank) ? await rank : rank);
+  }
   for (let member = queue.next(); member !== undefined; member = queue.next()) {
     decidedThisPass.add(member);
     let cluster;
     try {
-      cluster = await ctx.cluster(member, true);
+      const answer = ctx.cluster(member, true);
+      cluster = isPending(answer) ? await answer : answer;
     } catch (e) {
       if (!isClusterGone(e)) throw e;
       failMember(ctx, { stage, group, member }, { code: e.code, message: e.message }, now);
@@ -265,7 +270,8 @@ async function startNextMember(
       if (ctx.run.haltReason !== undefined) return false;
       continue;
     }
-    const offer = await ctx.offer(cluster.region);
+    const offerAnswer = ctx.offer(cluster.region);
+    const offer = isPending(offerAnswer) ? await offerAnswer : offerAnswer;
     const decision = decideStart({
       member: member.name,
       update: ctx.run.managedClusterUpdate,
@@ -300,7 +306,8 @@ async function startNextMember(
     member.startRequestedAt = now;
     ctx.options.checkpoint?.();
     try {
-      const op = await ctx.backend.startUpgrade(ctx.ref(member), decision.request);
+      const answer = ctx.backend.startUpgrade(ctx.ref(member), decision.request);
+      const op = isPending(answer) ? await answer : answer;
       member.startRequestedAt = undefined;
       member.operationId = op.operationId;
       member.request = decision.request;
@@ -328,15 +335,21 @@ async function startNextMember(
 }
 
 /** SPEC §3.3: the member's priority class, from its cluster's window as last read. */
-async function rankOf(ctx: EngineContext, member: MemberRunState, type: UpgradeType, now: number): Promise<Rank> {
-  let cluster;
-  try {
-    cluster = await ctx.cluster(member, false);
-  } catch (e) {
-    // A cluster that is gone ranks as if it had no window: it is picked, and fails when read to start.
+function rankOf(ctx: EngineContext, member: MemberRunState, type: UpgradeType, now: number): Answer<Rank> {
+  const rank = (cluster: ClusterInfo | undefined): Rank =>
+    ctx.windows.rank(member.name, cluster === undefined ? undefined : relevantWindow(cluster.maintenanceConfigurations, type), now);
+  // A cluster that is gone ranks as if it had no window: it is picked, and fails when read to start.
+  const gone = (e: unknown): Rank => {
     if (!isClusterGone(e)) throw e;
+    return rank(undefined);
+  };
+  let answer;
+  try {
+    answer = ctx.cluster(member, false);
+  } catch (e) {
+    return gone(e);
   }
-  return ctx.windows.rank(member.name, cluster === undefined ? undefined : relevantWindow(cluster.maintenanceConfigurations, type), now);
+  return isPending(answer) ? answer.then(rank, gone) : rank(answer);
 }
 
 function markPending(ctx: EngineContext, member: MemberRunState, message: string, checkAgainAt: number | undefined, now: number): void {

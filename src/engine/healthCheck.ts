@@ -3,7 +3,7 @@
  * verify before it counts as Completed — first what the cluster reports (versions, images,
  * provisioning state), then the member's own probe, after a settle time, with retries.
  */
-import type { ClusterInfo, UpgradeRequest } from "./backend";
+import { isPending, type ClusterInfo, type UpgradeRequest } from "./backend";
 import type { EngineContext, MemberPlace } from "./context";
 import { compareImageVersions, imageFamily } from "../model/nodeImage";
 
@@ -61,7 +61,8 @@ export async function verifyStep(ctx: EngineContext, place: MemberPlace, now: nu
   if (verification === undefined) {
     const request = member.request;
     if (request !== undefined) {
-      const mismatch = clusterMismatch(await ctx.cluster(member, true), request);
+      const answer = ctx.cluster(member, true);
+      const mismatch = clusterMismatch(isPending(answer) ? await answer : answer, request);
       if (mismatch !== undefined) return { kind: "unhealthy", message: `Health check failed (cluster): ${mismatch}.` };
     }
     if (check === undefined) return { kind: "healthy" };
@@ -71,7 +72,8 @@ export async function verifyStep(ctx: EngineContext, place: MemberPlace, now: nu
   if (check === undefined) return { kind: "healthy" };
   const probe = ctx.options.probe ?? ctx.backend.probe?.bind(ctx.backend);
   if (probe === undefined) return { kind: "unhealthy", message: `Health check failed (probe): nothing can probe ${shownProbeUrl(check.url)} with this backend.` };
-  const answer = await probe(ctx.ref(member), check.url);
+  const probed = probe(ctx.ref(member), check.url);
+  const answer = isPending(probed) ? await probed : probed;
   verification.probes += 1;
   if (answer.ok) return { kind: "healthy" };
   if (verification.probes > check.retries) {

@@ -3,7 +3,7 @@
  * takes the user's; both are recorded in `status.nodeImageSelection`. Latest picks per member at its
  * start (see `nodeImages.ts`), so nothing is recorded here.
  */
-import type { ClusterInfo } from "./backend";
+import { isPending, type ClusterInfo } from "./backend";
 import type { EngineContext } from "./context";
 import { selectConsistentVersions } from "./nodeImages";
 
@@ -20,7 +20,12 @@ export async function selectRunImages(ctx: EngineContext, now: number): Promise<
   }
   const clusters: ClusterInfo[] = [];
   for (const stage of ctx.run.stages) {
-    for (const group of stage.groups) for (const member of group.members) clusters.push(await ctx.cluster(member, false));
+    for (const group of stage.groups) {
+      for (const member of group.members) {
+        const answer = ctx.cluster(member, false);
+        clusters.push(isPending(answer) ? await answer : answer);
+      }
+    }
   }
   for (const region of new Set(clusters.map((c) => c.region))) await ctx.offer(region);
   ctx.run.selectedNodeImageVersions = selectConsistentVersions(clusters, (region) => ctx.offers.get(region) as NonNullable<ReturnType<typeof ctx.offers.get>>, now);

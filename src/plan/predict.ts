@@ -4,7 +4,7 @@
  * comes from this run; nothing is estimated separately.
  */
 import { SimulatedFleet, type ClusterSnapshot } from "../backends/simulator";
-import type { ClusterBackend, ClusterInfo, MemberRef, RegionOffer, UpgradeRequest } from "../engine/backend";
+import type { ClusterBackend, ClusterInfo, MemberRef, OperationState, ProbeResult, RegionOffer, StartedOperation, UpgradeRequest } from "../engine/backend";
 import { decideStart } from "../engine/checks";
 import { VirtualClock } from "../engine/clock";
 import { drive, type RunAction } from "../engine/drive";
@@ -64,26 +64,27 @@ class WatchedBackend implements ClusterBackend {
 
   constructor(private readonly fleet: SimulatedFleet) {}
 
-  async getCluster(member: MemberRef): Promise<ClusterInfo> {
-    const info = await this.fleet.getCluster(member);
+  // Each answers at once, as the fleet's `atOnce` backend does (issue 13).
+  getCluster(member: MemberRef): ClusterInfo {
+    const info = this.fleet.clusterNow(member);
     this.lookedAt.set(member.name, info);
     return info;
   }
 
-  getRegionOffer(region: string): Promise<RegionOffer> {
-    return this.fleet.getRegionOffer(region);
+  getRegionOffer(region: string): RegionOffer {
+    return this.fleet.regionOfferNow(region);
   }
 
-  startUpgrade(member: MemberRef, request: UpgradeRequest) {
-    return this.fleet.startUpgrade(member, request);
+  startUpgrade(member: MemberRef, request: UpgradeRequest): StartedOperation {
+    return this.fleet.startUpgradeNow(member, request);
   }
 
-  getOperation(member: MemberRef, operationId: string) {
-    return this.fleet.getOperation(member, operationId);
+  getOperation(member: MemberRef, operationId: string): OperationState {
+    return this.fleet.operationNow(member, operationId);
   }
 
-  probe(member: MemberRef, url: string) {
-    return this.fleet.probe(member, url);
+  probe(member: MemberRef, url: string): ProbeResult {
+    return this.fleet.probeNow(member, url);
   }
 }
 

@@ -55,7 +55,7 @@ export async function simulateChain(chain: ChainScenario, options: { onEvent?: (
       actions: run.actions,
     };
     const report = await runScenario(scenario, {
-      backend: fleet,
+      backend: fleet.atOnce,
       clock,
       clusters: () => fleet.snapshot().clusters,
       runName: run.name,

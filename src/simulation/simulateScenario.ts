@@ -45,7 +45,7 @@ export const SCENARIO_RUN_NAME = "scenario";
 export async function simulateScenario(scenario: Scenario, options: { onEvent?: (event: RunEvent) => void } = {}): Promise<SimulationReport> {
   const clock = new VirtualClock(Date.parse(scenario.start));
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
-  return runScenario(scenario, { backend: fleet, clock, clusters: () => fleet.snapshot().clusters, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }) });
+  return runScenario(scenario, { backend: fleet.atOnce, clock, clusters: () => fleet.snapshot().clusters, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }) });
 }
 
 /** Where a scenario's run executes: a backend, the clock it runs on, and how to read its clusters. */

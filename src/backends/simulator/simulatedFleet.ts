@@ -82,7 +82,41 @@ export class SimulatedFleet implements ClusterBackend {
     }
   }
 
+  // The backend's calls, each answering with a promise as `ClusterBackend` callers expect; the
+  // `…Now` methods behind them answer at once and throw what they refuse.
   async getCluster(member: MemberRef): Promise<ClusterInfo> {
+    return this.clusterNow(member);
+  }
+
+  async getRegionOffer(region: string): Promise<RegionOffer> {
+    return this.regionOfferNow(region);
+  }
+
+  async startUpgrade(member: MemberRef, request: UpgradeRequest): Promise<StartedOperation> {
+    return this.startUpgradeNow(member, request);
+  }
+
+  async getOperation(member: MemberRef, operationId: string): Promise<OperationState> {
+    return this.operationNow(member, operationId);
+  }
+
+  async probe(member: MemberRef, url: string): Promise<ProbeResult> {
+    return this.probeNow(member, url);
+  }
+
+  /**
+   * This fleet as a backend whose calls answer with the value itself (`Answer` in `engine/backend.ts`):
+   * what `simulate` and `plan` give the engine, which then spends no promise on a call (issue 13).
+   */
+  readonly atOnce: ClusterBackend = {
+    getCluster: (member) => this.clusterNow(member),
+    getRegionOffer: (region) => this.regionOfferNow(region),
+    startUpgrade: (member, request) => this.startUpgradeNow(member, request),
+    getOperation: (member, operationId) => this.operationNow(member, operationId),
+    probe: (member, url) => this.probeNow(member, url),
+  };
+
+  clusterNow(member: MemberRef): ClusterInfo {
     return this.answer((now) => {
       const { description, state } = this.cluster(member.name);
       const info: ClusterInfo = {
@@ -101,14 +135,14 @@ export class SimulatedFleet implements ClusterBackend {
     });
   }
 
-  async getRegionOffer(region: string): Promise<RegionOffer> {
+  regionOfferNow(region: string): RegionOffer {
     return this.answer(() => {
       const offer = this.region(region);
       return { kubernetesVersions: offer.kubernetesVersions.map(offeredVersion), nodeImages: offer.nodeImages.map(offeredVersion) };
     });
   }
 
-  async startUpgrade(member: MemberRef, request: UpgradeRequest): Promise<StartedOperation> {
+  startUpgradeNow(member: MemberRef, request: UpgradeRequest): StartedOperation {
     return this.answer((now) => {
       // One copy, kept by the call record and (unless Latest settles other images) by the operation.
       const asked = copyRequest(request);
@@ -123,7 +157,7 @@ export class SimulatedFleet implements ClusterBackend {
     });
   }
 
-  async getOperation(member: MemberRef, operationId: string): Promise<OperationState> {
+  operationNow(member: MemberRef, operationId: string): OperationState {
     return this.answer(() => {
       const op = this.cluster(member.name).state.operations.find((o) => o.operationId === operationId);
       if (op === undefined) {
@@ -137,7 +171,7 @@ export class SimulatedFleet implements ClusterBackend {
   }
 
   /** Issue 5: the simulated probe answers from `simulation.healthy`. */
-  async probe(member: MemberRef, url: string): Promise<ProbeResult> {
+  probeNow(member: MemberRef, url: string): ProbeResult {
     return this.answer(() => {
       const { description } = this.cluster(member.name);
       return description.simulation?.healthy === false
