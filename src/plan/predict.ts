@@ -3,7 +3,8 @@
  * what is known now, with nothing failing and nobody acting. Everything the plan says about timing
  * comes from this run; nothing is estimated separately.
  */
-import { SimulatedFleet, type ClusterSnapshot } from "../backends/simulator";
+import { SimulatedFleet } from "../backends/simulator/simulatedFleet";
+import type { ClusterSnapshot } from "../backends/simulator/snapshot";
 import type { ClusterBackend, ClusterInfo, MemberRef, OperationState, ProbeResult, RegionOffer, StartedOperation, UpgradeRequest } from "../engine/backend";
 import { decideStart } from "../engine/checks";
 import { VirtualClock } from "../engine/clock";

@@ -3,7 +3,8 @@
  * before it has settled (or at its own `start`, if later), with references to earlier runs' outputs
  * resolved at that moment; each is executed by the same runner as a single scenario.
  */
-import { SimulatedFleet, type ClusterSnapshot } from "../backends/simulator";
+import { SimulatedFleet } from "../backends/simulator/simulatedFleet";
+import type { ClusterSnapshot } from "../backends/simulator/snapshot";
 import { VirtualClock } from "../engine/clock";
 import type { RunSummary } from "../engine/summary";
 import type { FailedMember } from "../engine/results";

@@ -3,8 +3,10 @@
  * actions at their instants — and report the status tree, the clusters as the run left them, and
  * every state change.
  */
-import { SimulatedFleet } from "../backends/simulator";
-import type { ClusterSnapshot } from "../backends/simulator";
+// The fleet's own modules, not the simulator's index: that also brings the fleet-file modules and
+// the YAML parser, which a simulation never uses (issue 13: start-up).
+import { SimulatedFleet } from "../backends/simulator/simulatedFleet";
+import type { ClusterSnapshot } from "../backends/simulator/snapshot";
 import type { ClusterBackend } from "../engine/backend";
 import { VirtualClock, type Clock } from "../engine/clock";
 import type { EngineOptions } from "../engine/context";
