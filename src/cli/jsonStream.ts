@@ -16,6 +16,14 @@ const CHUNK = 1 << 16;
 export function writeJson(value: unknown, write: (text: string) => void): void {
   let buffer = "";
   const out = (text: string): void => {
+    // A large piece (a batch of siblings) goes out as it is, not joined to the buffer first: joining
+    // would copy it once more before it is written.
+    if (text.length >= CHUNK) {
+      if (buffer.length > 0) write(buffer);
+      buffer = "";
+      write(text);
+      return;
+    }
     buffer += text;
     if (buffer.length >= CHUNK) {
       write(buffer);
