@@ -106,6 +106,14 @@ export class EngineContext {
     return this.keepOffer(region, answer);
   }
 
+  /**
+   * A fresh read that is not kept: the member's health check after its upgrade. A Running member is
+   * never ranked, and its cached read is dropped when it leaves Running (`endFollowing`).
+   */
+  readCluster(member: MemberRunState): Answer<ClusterInfo> {
+    return this.backend.getCluster(this.ref(member));
+  }
+
   private keepCluster(member: MemberRunState, info: ClusterInfo): ClusterInfo {
     this.clusters.set(member.name, info);
     return info;

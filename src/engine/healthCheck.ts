@@ -61,7 +61,7 @@ export async function verifyStep(ctx: EngineContext, place: MemberPlace, now: nu
   if (verification === undefined) {
     const request = member.request;
     if (request !== undefined) {
-      const answer = ctx.cluster(member, true);
+      const answer = ctx.readCluster(member);
       const mismatch = clusterMismatch(isPending(answer) ? await answer : answer, request);
       if (mismatch !== undefined) return { kind: "unhealthy", message: `Health check failed (cluster): ${mismatch}.` };
     }
