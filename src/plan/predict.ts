@@ -5,7 +5,7 @@
  */
 import { SimulatedFleet } from "../backends/simulator/simulatedFleet";
 import type { ClusterSnapshot } from "../backends/simulator/snapshot";
-import type { ClusterBackend, ClusterInfo, MemberRef, OperationState, ProbeResult, RegionOffer, StartedOperation, UpgradeRequest } from "../engine/backend";
+import type { ClusterBackend, ClusterInfo, MemberRef, RegionOffer } from "../engine/backend";
 import { decideStart } from "../engine/checks";
 import { VirtualClock } from "../engine/clock";
 import { drive, type RunAction } from "../engine/drive";
@@ -33,15 +33,16 @@ export async function predict(world: PlanWorld): Promise<Prediction> {
   const clock = new VirtualClock(world.start);
   const fleet = new SimulatedFleet(world.fleet, clock, world.restoredState === undefined ? {} : { restoredState: world.restoredState });
   const clustersAtStart = new Map<string, ClusterInfo>();
-  for (const m of world.fleet.members) clustersAtStart.set(m.name, await fleet.getCluster({ name: m.name }));
+  for (const m of world.fleet.members) clustersAtStart.set(m.name, fleet.clusterNow({ name: m.name }));
   const offers = new Map<string, RegionOffer>();
-  for (const region of Object.keys(world.fleet.regions)) offers.set(region, await fleet.getRegionOffer(region));
+  for (const region of Object.keys(world.fleet.regions)) offers.set(region, fleet.regionOfferNow(region));
 
   const pending = new PendingPeriods();
-  const watched = new WatchedBackend(fleet);
+  const lookedAt = new Map<string, ClusterInfo>();
+  const watched = watchedBackend(fleet, lookedAt);
   const options = { onEvent: (e: RunEvent) => pending.onEvent(e) };
   const engine = world.resumeFrom === undefined ? UpdateRunEngine.create({ name: PLAN_RUN_NAME, ...world.run }, watched, options) : UpdateRunEngine.resume(world.resumeFrom, watched, options);
-  const reasons = new ReasonTracker(world, engine, watched, pending, offers);
+  const reasons = new ReasonTracker(world, engine, lookedAt, pending, offers);
   await drive(engine, clock, { until: world.horizon, actions: controlActions(world), onPass: () => reasons.afterPass(clock.now()) });
 
   return { status: engine.status(), pending, excludedMembers: engine.excludedMembers, clustersAtStart, offers, clustersAtEnd: fleet.snapshot().clusters };
@@ -57,36 +58,19 @@ function controlActions(world: PlanWorld): RunAction[] {
 }
 
 /**
- * The simulated fleet, passed through unchanged, noting which members the engine looked at in the
- * current pass and what it saw: the engine reads a member's cluster before every start decision.
+ * The simulated fleet as the engine gets it in `simulate` (`atOnce`), noting in `lookedAt` which
+ * members the engine looked at in the current pass and what it saw: the engine reads a member's
+ * cluster before every start decision. Every other call is the fleet's own.
  */
-class WatchedBackend implements ClusterBackend {
-  readonly lookedAt = new Map<string, ClusterInfo>();
-
-  constructor(private readonly fleet: SimulatedFleet) {}
-
-  // Each answers at once, as the fleet's `atOnce` backend does (issue 13).
-  getCluster(member: MemberRef): ClusterInfo {
-    const info = this.fleet.clusterNow(member);
-    this.lookedAt.set(member.name, info);
-    return info;
-  }
-
-  getRegionOffer(region: string): RegionOffer {
-    return this.fleet.regionOfferNow(region);
-  }
-
-  startUpgrade(member: MemberRef, request: UpgradeRequest): StartedOperation {
-    return this.fleet.startUpgradeNow(member, request);
-  }
-
-  getOperation(member: MemberRef, operationId: string): OperationState {
-    return this.fleet.operationNow(member, operationId);
-  }
-
-  probe(member: MemberRef, url: string): ProbeResult {
-    return this.fleet.probeNow(member, url);
-  }
+function watchedBackend(fleet: SimulatedFleet, lookedAt: Map<string, ClusterInfo>): ClusterBackend {
+  return {
+    ...fleet.atOnce,
+    getCluster: (member: MemberRef) => {
+      const info = fleet.clusterNow(member);
+      lookedAt.set(member.name, info);
+      return info;
+    },
+  };
 }
 
 /**
@@ -100,13 +84,14 @@ class ReasonTracker {
   constructor(
     private readonly world: PlanWorld,
     private readonly engine: UpdateRunEngine,
-    private readonly watched: WatchedBackend,
+    /** Members the engine read in the current pass (`watchedBackend`), emptied after each. */
+    private readonly lookedAt: Map<string, ClusterInfo>,
     private readonly pending: PendingPeriods,
     private readonly offers: Map<string, RegionOffer>,
   ) {}
 
   afterPass(now: number): void {
-    const lookedAt = this.watched.lookedAt;
+    const lookedAt = this.lookedAt;
     if (lookedAt.size === 0) return;
     for (const [member, cluster] of lookedAt) {
       const offer = this.offers.get(cluster.region);
