@@ -354,8 +354,7 @@ function rankOf(ctx: EngineContext, member: MemberRunState, type: UpgradeType, n
 
 function markPending(ctx: EngineContext, member: MemberRunState, message: string, checkAgainAt: number | undefined, now: number): void {
   member.message = message;
-  if (checkAgainAt === undefined) member.checkAgainAt = undefined;
-  else member.checkAgainAt = checkAgainAt;
+  member.checkAgainAt = checkAgainAt;
   ctx.transitions.transition(member, "Pending", now, "member", member.name, message);
 }
 

@@ -40,7 +40,7 @@ interface Change {
 }
 
 const byIndex = (a: Queued, b: Queued) => a.index - b.index;
-const NONE: MemberRunState[] = [];
+const NONE: readonly MemberRunState[] = [];
 
 export function isCandidate(member: MemberRunState): boolean {
   return member.state === "NotStarted" || member.state === "Pending";
@@ -73,7 +73,7 @@ export class GroupQueue {
    * another pass): the members to rank now — the stale ones and those whose rank may have changed —
    * in declaration order, each to be given back to `ranked`. Usually none: a pick then allocates nothing.
    */
-  toRank(now: number, pass: object): MemberRunState[] {
+  toRank(now: number, pass: object): readonly MemberRunState[] {
     if (this.deferredPass !== pass && this.deferred.size > 0) {
       for (const member of this.deferred) this.stale.add(member);
       this.deferred.clear();

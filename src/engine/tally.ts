@@ -85,10 +85,9 @@ export class RunTally {
         if (from === "Failed") this.stageFailed.set(parent.stage, (this.stageFailed.get(parent.stage) as number) - 1);
         if (to === "Failed") this.stageFailed.set(parent.stage, (this.stageFailed.get(parent.stage) as number) + 1);
         this.markDirty(parent.stage, parent.group);
-        // A halt's Pending → NotStarted counts too: a member parked until its window opens (readyQueue.ts) is decided again after a start.
-        if ((to === "NotStarted" || to === "Pending") && ((from !== "NotStarted" && from !== "Pending") || (from === "Pending" && to === "NotStarted"))) {
-          this.onCandidate?.(node as MemberRunState, parent.group);
-        }
+        // Any move to NotStarted counts, a halt's Pending → NotStarted too: a member parked until its
+        // window opens (readyQueue.ts) is decided again after a start. Pending counts unless from NotStarted.
+        if (to === "NotStarted" || (to === "Pending" && from !== "NotStarted")) this.onCandidate?.(node as MemberRunState, parent.group);
         return;
       }
       case "group": {

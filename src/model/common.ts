@@ -84,11 +84,14 @@ function writeIsoInstant(instant: number): string {
   // many distinct instants for a cache of whole strings: the date part is kept per day (a run spans a
   // few), the time of day is written from its numbers. `toISOString` stays the reference for the day
   // and for anything it alone writes (invalid or far instants throw or widen there, as before).
+  if (!Number.isInteger(instant)) {
+    const full = new Date(instant).toISOString();
+    return full.endsWith(".000Z") ? `${full.slice(0, -5)}Z` : full;
+  }
   const day = Math.floor(instant / DAY_MS);
   const ms = instant - day * DAY_MS;
-  if (!Number.isInteger(instant) || day !== lastDay) {
+  if (day !== lastDay) {
     const full = new Date(instant).toISOString();
-    if (!Number.isInteger(instant)) return full.endsWith(".000Z") ? `${full.slice(0, -5)}Z` : full;
     lastDay = day;
     lastDayPrefix = full.slice(0, full.indexOf("T") + 1);
   }

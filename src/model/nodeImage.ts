@@ -31,7 +31,7 @@ function compareParts(pa: readonly number[], pb: readonly number[]): number {
  * time. Bounded, so odd inputs cannot grow it without end.
  */
 const PARTS = new Map<string, number[]>();
-const IMAGES = new Map<string, { family: string; date: string; dateParts: number[] }>();
+const IMAGES = new Map<string, { family: string; date: string; dateParts: readonly number[] }>();
 const MAX_KEPT = 10_000;
 
 /** The numbers of a dotted version (`1.32.0` → [1, 32, 0]). */
@@ -45,12 +45,12 @@ export function dottedParts(version: string): readonly number[] {
   return parts;
 }
 
-function parsedImage(version: string): { family: string; date: string; dateParts: number[] } {
+function parsedImage(version: string): { family: string; date: string; dateParts: readonly number[] } {
   let image = IMAGES.get(version);
   if (image === undefined) {
     const cut = version.lastIndexOf("-");
     const date = cut < 0 ? "" : version.slice(cut + 1);
-    image = { family: cut < 0 ? version : version.slice(0, cut), date, dateParts: date.split(".").map(Number) };
+    image = { family: cut < 0 ? version : version.slice(0, cut), date, dateParts: dottedParts(date) };
     if (IMAGES.size >= MAX_KEPT) IMAGES.clear();
     IMAGES.set(version, image);
   }
