@@ -54,8 +54,20 @@ require(${JSON.stringify(CLI)}).buildProgram().parseAsync([process.argv[0], ${JS
 });
 `;
 
+interface CliRun {
+  wallMs: number;
+  maxRssKb: number;
+}
+
+/** The median run by wall time (`runs` has an odd count), and the fastest and slowest. */
+function spread(runs: readonly CliRun[]): { median: CliRun; fastest: CliRun; slowest: CliRun } {
+  const sorted = [...runs].sort((a, b) => a.wallMs - b.wallMs);
+  const at = (i: number) => sorted[i] as CliRun;
+  return { median: at(Math.floor(sorted.length / 2)), fastest: at(0), slowest: at(sorted.length - 1) };
+}
+
 /** The CLI with `args`, its output to `stdoutFile` (default thrown away). */
-function runCli(args: readonly string[], stdoutFile: string = os.devNull): Promise<{ wallMs: number; maxRssKb: number }> {
+function runCli(args: readonly string[], stdoutFile: string = os.devNull): Promise<CliRun> {
   const file = args.join(" ");
   return new Promise((resolve, reject) => {
     const out = openSync(stdoutFile, "w");
@@ -83,18 +95,17 @@ export async function simulateFigures(runs: ReadonlyArray<{ shape: Shape; member
       const output = path.join(dir, `${shape}-${members}.out.json`);
       writeFileSync(file, JSON.stringify(generateScenario(shape, members)));
       const timed = async (command: SimulateFigures["command"], args: readonly string[]) => {
-        const runs = [];
-        for (let i = 0; i < RUNS; i++) runs.push(await runCli(args));
-        runs.sort((a, b) => a.wallMs - b.wallMs);
-        const { wallMs, maxRssKb } = runs[Math.floor(runs.length / 2)] as (typeof runs)[number];
+        const walls: CliRun[] = [];
+        for (let i = 0; i < RUNS; i++) walls.push(await runCli(args));
+        const { median, fastest, slowest } = spread(walls);
         figures.push({
           command,
           shape,
           members,
-          wallSeconds: round(wallMs / 1000, 2),
-          wallSecondsRange: [round((runs[0] as (typeof runs)[number]).wallMs / 1000, 2), round((runs[runs.length - 1] as (typeof runs)[number]).wallMs / 1000, 2)],
-          peakRssMb: round(maxRssKb / 1024, 0),
-          microsecondsPerMember: round((wallMs * 1000) / members, 0),
+          wallSeconds: round(median.wallMs / 1000, 2),
+          wallSecondsRange: [round(fastest.wallMs / 1000, 2), round(slowest.wallMs / 1000, 2)],
+          peakRssMb: round(median.maxRssKb / 1024, 0),
+          microsecondsPerMember: round((median.wallMs * 1000) / members, 0),
         });
       };
       await timed("simulate", ["simulate", file, "--json"]);
