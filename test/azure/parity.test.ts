@@ -26,7 +26,7 @@ describe("every scenario through the ARM emulator ends as in process", () => {
     it(label, () => {
       const run = runs.get(label) as ParityRun;
       expect(run.error).toBeUndefined();
-      expect(run.viaArm).toEqual(expectedViaArm(label, run.inProcess));
+      expect(run.viaEmulator).toEqual(expectedViaArm(label, run.inProcess));
     });
   }
 });

@@ -29,7 +29,7 @@ describe("scenarios through Fleet Manager (the emulator's) end as in process", (
     it(label, () => {
       const run = runs.get(label);
       expect(run?.error).toBeUndefined();
-      expect(run?.viaArm).toEqual(run?.inProcess);
+      expect(run?.viaEmulator).toEqual(run?.inProcess);
     });
   }
 

@@ -29,8 +29,8 @@ describe("scenarios through a faulty emulator's Fleet Manager end as in process"
     it(label, () => {
       const run = runs.get(label);
       expect(run?.error).toBeUndefined();
-      expect(upgradedTwice(run?.viaArm as Outcome)).toEqual([]);
-      expect(run?.viaArm).toEqual(run?.inProcess);
+      expect(upgradedTwice(run?.viaEmulator as Outcome)).toEqual([]);
+      expect(run?.viaEmulator).toEqual(run?.inProcess);
     });
   }
 

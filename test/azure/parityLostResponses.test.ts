@@ -29,8 +29,8 @@ describe("every scenario through ARM with 10% of write answers lost ends as in p
     it(label, () => {
       const run = runs.get(label) as ParityRun;
       expect(run.error).toBeUndefined();
-      expect(upgradedTwice(run.viaArm as NonNullable<ParityRun["viaArm"]>)).toEqual([]);
-      expect(run.viaArm).toEqual(expectedViaArm(label, run.inProcess));
+      expect(upgradedTwice(run.viaEmulator as NonNullable<ParityRun["viaEmulator"]>)).toEqual([]);
+      expect(run.viaEmulator).toEqual(expectedViaArm(label, run.inProcess));
     });
   }
 });

@@ -30,11 +30,9 @@ describe("every scenario through a faulty ARM emulator ends as in process, no cl
     it(label, () => {
       const run = runs.get(label) as ParityRun;
       expect(run.error).toBeUndefined();
-      expect(upgradedTwice(run.viaArm as NonNullable<ParityRun["viaArm"]>)).toEqual([]);
-      expect(run.viaArm).toEqual(expectedViaArm(label, run.inProcess));
+      expect(upgradedTwice(run.viaEmulator as NonNullable<ParityRun["viaEmulator"]>)).toEqual([]);
+      expect(run.viaEmulator).toEqual(expectedViaArm(label, run.inProcess));
       expect(run.report?.requests.faults, "faults were injected").toBeGreaterThan(0);
     });
   }
 });
-
-/** A fixed seed per file, so a failure reproduces with the same faults in the same places. */

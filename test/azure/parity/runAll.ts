@@ -16,7 +16,7 @@ export interface ParityRun<R extends ArmSimulationReport = ArmSimulationReport> 
   file: ScenarioFile;
   inProcess: Outcome;
   /** Through the emulator (its ARM, or its Fleet Manager). */
-  viaArm?: Outcome;
+  viaEmulator?: Outcome;
   report?: R;
   error?: unknown;
   wallMs: number;
@@ -46,7 +46,7 @@ async function parityRuns<R extends ArmSimulationReport>(files: ScenarioFile[], 
         const began = performance.now();
         try {
           const report = await viaEmulator(file);
-          return { file, inProcess, viaArm: outcomeOf(file.scenario, report, report.fleetState), report, wallMs: performance.now() - began };
+          return { file, inProcess, viaEmulator: outcomeOf(file.scenario, report, report.fleetState), report, wallMs: performance.now() - began };
         } catch (error) {
           return { file, inProcess, error, wallMs: performance.now() - began };
         }
