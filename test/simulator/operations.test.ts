@@ -106,7 +106,10 @@ describe("operation lifecycle", () => {
     await sim.startUpgrade({ name: "a" }, request);
     request.nodeImageVersions.system = IMAGE_OCT;
     const info = await sim.getCluster({ name: "a" });
-    info.nodePools[0]!.orchestratorVersion = "9.9.9";
+    // A read is shared by every reader until the cluster changes, so it cannot be written to.
+    expect(() => {
+      info.nodePools[0]!.orchestratorVersion = "9.9.9";
+    }).toThrow(TypeError);
     await clock.sleepUntil(T0 + 10 * MINUTE);
     expect((await sim.getCluster({ name: "a" })).nodePools).toEqual([{ name: "system", orchestratorVersion: "1.32.0", nodeImageVersion: IMAGE_NOV }]);
   });

@@ -10,6 +10,7 @@ import {
   type ClusterBackend,
   type ClusterInfo,
   type MemberRef,
+  type NodePoolInfo,
   type OfferedVersion,
   type OperationState,
   type ProbeResult,
@@ -53,6 +54,14 @@ export interface FleetOperationLogEntry extends OperationLogEntry {
 interface ClusterEntry {
   description: SimulatedCluster;
   state: ClusterState;
+  /**
+   * What `getCluster` answers, built once and shared by every read until the state changes (`changedState`)
+   * or `viewUntil` passes (an outside operation's end): a run reads each cluster a few times, and a
+   * copy per read was most of what the engine kept between passes (issue 13). Frozen, so no reader
+   * can change it for the others.
+   */
+  view: ClusterInfo | undefined;
+  viewUntil: number;
 }
 
 export class SimulatedFleet implements ClusterBackend {
@@ -62,6 +71,8 @@ export class SimulatedFleet implements ClusterBackend {
   /** In fleet declaration order, which every listing keeps. */
   private readonly clusters = new Map<string, ClusterEntry>();
   private readonly startCalls: StartUpgradeCall[] = [];
+  /** Each region's offer as the backend answers it (`regionOfferNow`). */
+  private readonly offers = new Map<string, RegionOffer>();
   /** Operations not yet ended, so settling costs the running ones, not the whole fleet. */
   private readonly running = new Set<RunningOperation>();
   /** The same operations by when they end (entries no longer in `running` are skipped), so settling costs the ended ones only. */
@@ -76,9 +87,9 @@ export class SimulatedFleet implements ClusterBackend {
     const restored = options.restoredState?.clusters ?? {};
     for (const description of fleet.members) {
       const state = Object.hasOwn(restored, description.name) ? restored[description.name] : undefined;
-      const entry = { description, state: state ? structuredClone(state) : initialClusterState(description) };
+      const entry: ClusterEntry = { description, state: state ? structuredClone(state) : initialClusterState(description), view: undefined, viewUntil: Number.NEGATIVE_INFINITY };
       this.clusters.set(description.name, entry);
-      for (const op of entry.state.operations) if (op.result === undefined) this.track({ state: entry.state, op });
+      for (const op of entry.state.operations) if (op.result === undefined) this.track({ entry, op });
     }
   }
 
@@ -118,27 +129,25 @@ export class SimulatedFleet implements ClusterBackend {
 
   clusterNow(member: MemberRef): ClusterInfo {
     return this.answer((now) => {
-      const { description, state } = this.cluster(member.name);
-      const info: ClusterInfo = {
-        region: description.region,
-        kubernetesVersion: state.kubernetesVersion,
-        nodePools: state.nodePools.map((pool) => ({ name: pool.name, orchestratorVersion: pool.orchestratorVersion, nodeImageVersion: pool.nodeImageVersion })),
-      };
-      // Shared, not copied: the description never changes, and a stable object lets the engine cache
-      // window computations per member.
-      if (description.maintenanceConfigurations !== undefined) info.maintenanceConfigurations = description.maintenanceConfigurations;
-      const active = activeOperation(description, state, now);
-      if (active !== undefined) info.activeOperation = active;
-      info.provisioningState = provisioningState(description, state);
-      info.powerState = description.simulation?.powerState ?? "Running";
-      return info;
+      const entry = this.cluster(member.name);
+      if (entry.view === undefined || now >= entry.viewUntil) this.buildView(entry, now);
+      return entry.view as ClusterInfo;
     });
   }
 
   regionOfferNow(region: string): RegionOffer {
     return this.answer(() => {
-      const offer = this.region(region);
-      return { kubernetesVersions: offer.kubernetesVersions.map(offeredVersion), nodeImages: offer.nodeImages.map(offeredVersion) };
+      // What a region offers is described once and never changes: every read shares one frozen answer.
+      let offer = this.offers.get(region);
+      if (offer === undefined) {
+        const described = this.region(region);
+        offer = Object.freeze({
+          kubernetesVersions: Object.freeze(described.kubernetesVersions.map(offeredVersion)),
+          nodeImages: Object.freeze(described.nodeImages.map(offeredVersion)),
+        }) as RegionOffer;
+        this.offers.set(region, offer);
+      }
+      return offer;
     });
   }
 
@@ -202,14 +211,15 @@ export class SimulatedFleet implements ClusterBackend {
    */
   abortOperation(member: MemberRef, progress?: ClusterVersions): OperationRecord | undefined {
     return this.answer((now) => {
-      const { state } = this.cluster(member.name);
+      const cluster = this.cluster(member.name);
+      const { state } = cluster;
       const op = runningOperation(state);
       if (op === undefined) return undefined;
       for (const entry of this.running) if (entry.op === op) this.running.delete(entry);
       op.result = "Canceled";
       op.endAt = now;
       if (progress !== undefined) Object.assign(state, { kubernetesVersion: progress.kubernetesVersion, nodePools: progress.nodePools.map((p) => ({ ...p })) });
-      this.changed = true;
+      this.changedState(cluster);
       return structuredClone(op);
     });
   }
@@ -253,7 +263,7 @@ export class SimulatedFleet implements ClusterBackend {
       if (next === undefined || next.at > now) return;
       this.endings.pop();
       if (!this.running.delete(next.entry)) continue;
-      this.finish(next.entry.state, next.entry.op);
+      this.finish(next.entry.entry, next.entry.op);
     }
   }
 
@@ -263,14 +273,42 @@ export class SimulatedFleet implements ClusterBackend {
   }
 
   /** End an operation: apply its request, or — when it was set to fail — change nothing. */
-  private finish(state: ClusterState, op: OperationRecord): void {
+  private finish(entry: ClusterEntry, op: OperationRecord): void {
     if (op.failWith !== undefined) {
       op.result = "Failed";
     } else {
-      Object.assign(state, applyUpgrade(state, op.request));
+      Object.assign(entry.state, applyUpgrade(entry.state, op.request));
       op.result = "Succeeded";
     }
+    this.changedState(entry);
+  }
+
+  /** The cluster's state changed: the next read builds its view again, and the state is reported. */
+  private changedState(entry: ClusterEntry): void {
+    entry.view = undefined;
     this.changed = true;
+  }
+
+  /** The cluster as `getCluster` answers it at `now`, kept in `entry.view` until something changes it. */
+  private buildView(entry: ClusterEntry, now: number): void {
+    const { description, state } = entry;
+    const active = activeOperation(description, state, now);
+    // Every field present, unset ones undefined, in one order: every view has one hidden class.
+    const info: ClusterInfo = {
+      region: description.region,
+      kubernetesVersion: state.kubernetesVersion,
+      nodePools: Object.freeze(state.nodePools.map((pool) => Object.freeze({ name: pool.name, orchestratorVersion: pool.orchestratorVersion, nodeImageVersion: pool.nodeImageVersion }))) as NodePoolInfo[],
+      // Shared, not copied: the description never changes, and a stable object lets the engine cache
+      // window computations per member.
+      maintenanceConfigurations: description.maintenanceConfigurations,
+      activeOperation: active === undefined ? undefined : Object.freeze(active),
+      provisioningState: provisioningState(description, state),
+      powerState: description.simulation?.powerState ?? "Running",
+    };
+    entry.view = Object.freeze(info);
+    // An operation started outside the fleet ends by time alone: the view holds until then.
+    const busyUntil = description.simulation?.busyUntil;
+    entry.viewUntil = active !== undefined && active.operationId === undefined && busyUntil !== undefined ? Date.parse(busyUntil) : Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -278,7 +316,8 @@ export class SimulatedFleet implements ClusterBackend {
    * operation. `request` is this fleet's own copy, never changed afterwards; `latest`: it asks for the
    * newest images (`latestNodeImages`, which the copy leaves out).
    */
-  private acceptUpgrade({ description, state }: ClusterEntry, request: UpgradeRequest, latest: boolean, now: number): OperationRecord {
+  private acceptUpgrade(cluster: ClusterEntry, request: UpgradeRequest, latest: boolean, now: number): OperationRecord {
+    const { description, state } = cluster;
     const name = description.name;
     if (description.simulation?.powerState === "Stopped") throw new BackendError(CLUSTER_STOPPED, clusterStoppedMessage(name));
     const active = activeOperation(description, state, now);
@@ -293,14 +332,15 @@ export class SimulatedFleet implements ClusterBackend {
     // offers are known ahead, so the images are settled now and recorded as what the operation applies.
     const applied =
       latest ? { ...request, nodeImageVersions: latestImagesByPart(state.nodePools, request, this.region(description.region), startAt, endAt) } : request;
-    const op: OperationRecord = { operationId: `op-${name}-${state.nextOperationNumber}`, request: applied, startAt, endAt };
     const fail = simulation?.fail;
-    const failedSoFar = state.operations.filter((o) => o.result === "Failed").length;
-    if (fail !== undefined && (fail.attempts === undefined || failedSoFar < fail.attempts)) op.failWith = { code: fail.code, message: fail.message };
+    const failedSoFar = fail === undefined ? 0 : state.operations.filter((o) => o.result === "Failed").length;
+    const failWith = fail !== undefined && (fail.attempts === undefined || failedSoFar < fail.attempts) ? { code: fail.code, message: fail.message } : undefined;
+    // Every field present (`result` is set when it ends): every operation record has one hidden class.
+    const op: OperationRecord = { operationId: `op-${name}-${state.nextOperationNumber}`, request: applied, startAt, endAt, failWith, result: undefined };
     state.nextOperationNumber += 1;
     state.operations.push(op);
-    this.track({ state, op });
-    this.changed = true;
+    this.track({ entry: cluster, op });
+    this.changedState(cluster);
     return op;
   }
 
@@ -347,7 +387,7 @@ function busyMessage(cluster: string, active: ActiveOperation): string {
 }
 
 function offeredVersion(offer: { version: string; availableAt?: string }): OfferedVersion {
-  return offer.availableAt === undefined ? { version: offer.version } : { version: offer.version, availableAt: Date.parse(offer.availableAt) };
+  return Object.freeze(offer.availableAt === undefined ? { version: offer.version } : { version: offer.version, availableAt: Date.parse(offer.availableAt) });
 }
 
 /** A copy the caller cannot change afterwards, without `undefined` fields (it is persisted as JSON). */
@@ -358,6 +398,6 @@ function copyRequest(request: UpgradeRequest): UpgradeRequest {
 }
 
 interface RunningOperation {
-  state: ClusterState;
+  entry: ClusterEntry;
   op: OperationRecord;
 }
