@@ -3,7 +3,7 @@
  * each group of the current stage, and timing the after-stage waits. One call is one reconcile pass
  * at one instant; it returns when the engine next needs to look.
  */
-import { BackendError, OPERATION_NOT_ALLOWED, isClusterGone, isPending, type Answer, type ClusterInfo } from "./backend";
+import { BackendError, OPERATION_NOT_ALLOWED, isClusterGone, isPending, type Answer, type ClusterInfo, type UpgradeRequest } from "./backend";
 import { decideStart } from "./checks";
 import type { EngineContext, MemberPlace } from "./context";
 import { selectRunImages } from "./imageSelection";
@@ -363,17 +363,33 @@ function recheckUnknown(ctx: EngineContext, now: number): number | undefined {
   return after === undefined ? undefined : now + after;
 }
 
-function describeRequest(request: { type: string; kubernetesVersion?: string; nodeImageVersions: Record<string, string> }): string {
+function describeRequest(request: UpgradeRequest): string {
+  // Most members of a run ask for the same upgrade: its text is made once and shared (issue 13).
+  if (lastDescribed !== undefined && sameRequest(lastDescribed.request, request)) return lastDescribed.text;
   const images = Object.entries(request.nodeImageVersions).map(([pool, v]) => `${pool}=${v}`);
   const imagePart = images.length === 0 ? "" : ` node images ${images.join(", ")}`;
+  let text: string;
   switch (request.type) {
     case "ControlPlaneOnly":
-      return `Upgrading the control plane to Kubernetes ${request.kubernetesVersion}.`;
+      text = `Upgrading the control plane to Kubernetes ${request.kubernetesVersion}.`;
+      break;
     case "NodeImageOnly":
-      return `Upgrading${imagePart}.`;
+      text = `Upgrading${imagePart}.`;
+      break;
     default:
-      return `Upgrading the control plane and node pools to Kubernetes ${request.kubernetesVersion}${imagePart === "" ? "" : `,${imagePart}`}.`;
+      text = `Upgrading the control plane and node pools to Kubernetes ${request.kubernetesVersion}${imagePart === "" ? "" : `,${imagePart}`}.`;
   }
+  lastDescribed = { request, text };
+  return text;
+}
+let lastDescribed: { request: UpgradeRequest; text: string } | undefined;
+
+/** The same type, version and images, pool for pool in the same order (what the description says). */
+function sameRequest(a: UpgradeRequest, b: UpgradeRequest): boolean {
+  if (a.type !== b.type || a.kubernetesVersion !== b.kubernetesVersion) return false;
+  const poolsA = Object.keys(a.nodeImageVersions);
+  const poolsB = Object.keys(b.nodeImageVersions);
+  return poolsA.length === poolsB.length && poolsA.every((pool, i) => poolsB[i] === pool && a.nodeImageVersions[pool] === b.nodeImageVersions[pool]);
 }
 
 /** The earliest instant anything can change without a user action. */
