@@ -44,16 +44,21 @@ function isContainer(value: unknown): value is object {
   return typeof value === "object" && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== "function";
 }
 
-/** How many values `value` holds, counting nested ones and itself; stops counting past `budget` (then budget + 1). */
+/**
+ * How many values `value` holds, counting nested ones and itself; stops counting past `budget` (then
+ * some number above it). Only decides how the text is cut into pieces, never what it says, so it may
+ * count what `JSON.stringify` leaves out.
+ */
 function sizeUpTo(value: unknown, budget: number): number {
-  let count = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (++count > budget) return count;
-    if (!isContainer(item)) continue;
-    if (Array.isArray(item)) for (const child of item) stack.push(child);
-    else for (const key in item) if (Object.hasOwn(item, key)) stack.push((item as Record<string, unknown>)[key]);
+  if (!isContainer(value)) return 1;
+  let count = 1;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && count <= budget; i++) count += sizeUpTo(value[i], budget - count);
+  } else {
+    for (const key in value) {
+      if (count > budget) break;
+      count += sizeUpTo((value as Record<string, unknown>)[key], budget - count);
+    }
   }
   return count;
 }
@@ -73,33 +78,70 @@ function childrenAt(batch: object, depth: number): string {
 }
 
 function emit(value: unknown, depth: number, out: (text: string) => void): void {
-  const indent = "  ".repeat(depth);
   if (!isContainer(value) || sizeUpTo(value, LEAF_VALUES) <= LEAF_VALUES) {
     const text = JSON.stringify(value, null, 2);
-    out(indent === "" ? text : text.replace(/\n/g, `\n${indent}`));
+    out(depth === 0 ? text : text.replace(/\n/g, `\n${"  ".repeat(depth)}`));
     return;
   }
-  const inner = `${indent}  `;
-  const isArray = Array.isArray(value);
-  // Arrays write a dropped value as null (as JSON.stringify does); objects leave its key out.
-  const entries: Array<[string, unknown]> = isArray ? value.map((item, i) => [String(i), item]) : Object.entries(value).filter(([, v]) => !skipped(v));
-  if (entries.length === 0) {
-    out(isArray ? "[]" : "{}");
-    return;
-  }
-  out(isArray ? "[\n" : "{\n");
-  // Small siblings go out together, a batch per JSON.stringify call; a large one is walked.
-  let batch: Array<[string, unknown]> = [];
-  let batchValues = 0;
+  if (Array.isArray(value)) emitArray(value, depth, out);
+  else emitObject(value, depth, out);
+}
+
+/**
+ * A large array: runs of small items go out a batch per `JSON.stringify` call (a slice of the array,
+ * no copy of each item), each large item is walked. An empty array is small, so never comes here.
+ */
+function emitArray(items: readonly unknown[], depth: number, out: (text: string) => void): void {
+  const inner = "  ".repeat(depth + 1);
   let first = true;
   const separate = (): void => {
-    if (!first) out(",\n");
+    out(first ? "[\n" : ",\n");
     first = false;
   };
-  const flush = (): void => {
-    if (batch.length === 0) return;
+  let start = 0;
+  let batchValues = 0;
+  const flush = (end: number): void => {
+    if (end > start) {
+      separate();
+      out(childrenAt(items.slice(start, end), depth));
+    }
+    start = end;
+    batchValues = 0;
+  };
+  for (let i = 0; i < items.length; i++) {
+    const size = sizeUpTo(items[i], LEAF_VALUES);
+    if (size <= LEAF_VALUES) {
+      batchValues += size;
+      if (batchValues >= BATCH_VALUES) flush(i + 1);
+      continue;
+    }
+    flush(i);
     separate();
-    out(childrenAt(isArray ? batch.map(([, item]) => item) : Object.fromEntries(batch), depth));
+    out(inner);
+    emit(items[i], depth + 1, out);
+    start = i + 1;
+  }
+  flush(items.length);
+  out(`\n${"  ".repeat(depth)}]`);
+}
+
+/** A large object: as an array, its small entries batched (keys kept as `JSON.stringify` orders them). */
+function emitObject(value: object, depth: number, out: (text: string) => void): void {
+  const inner = "  ".repeat(depth + 1);
+  const entries = Object.entries(value).filter(([, v]) => !skipped(v));
+  let first = true;
+  const separate = (): void => {
+    out(first ? "{\n" : ",\n");
+    first = false;
+  };
+  let batch: Array<[string, unknown]> = [];
+  let batchValues = 0;
+  const flush = (): void => {
+    if (batch.length > 0) {
+      separate();
+      // fromEntries, not assignment: a `__proto__` key stays an own key, as JSON.stringify read it.
+      out(childrenAt(Object.fromEntries(batch), depth));
+    }
     batch = [];
     batchValues = 0;
   };
@@ -113,9 +155,10 @@ function emit(value: unknown, depth: number, out: (text: string) => void): void 
     }
     flush();
     separate();
-    out(isArray ? inner : `${inner}${JSON.stringify(entry[0])}: `);
+    out(`${inner}${JSON.stringify(entry[0])}: `);
     emit(entry[1], depth + 1, out);
   }
   flush();
-  out(`\n${indent}${isArray ? "]" : "}"}`);
+  // Every entry left out: what JSON.stringify writes for an object with nothing to show.
+  out(first ? "{}" : `\n${"  ".repeat(depth)}}`);
 }
