@@ -11,7 +11,7 @@ import { EngineContext, type EngineOptions } from "./context";
 import { approve, skipItems, startRun, stopRun } from "./control";
 import { reconcile, type ReconcileResult } from "./execute";
 import { planRun, type PlanInput } from "./plan";
-import { allGates, isDone, type RunState } from "./runState";
+import { allGates, fromSnapshot, isDone, type RunState } from "./runState";
 import { renderStatus } from "./status";
 import { appliedNodeImageVersions, failedMembers, type FailedMember } from "./results";
 
@@ -30,7 +30,8 @@ export class UpdateRunEngine {
 
   /** A run from a snapshot taken earlier, possibly by another process. */
   static resume(snapshot: RunState, backend: ClusterBackend, options: EngineOptions = {}): UpdateRunEngine {
-    return new UpdateRunEngine(structuredClone(snapshot), backend, options);
+    // Made again with all their fields (`runState.ts`): a snapshot leaves the unset ones out.
+    return new UpdateRunEngine(fromSnapshot(structuredClone(snapshot)), backend, options);
   }
 
   start(now: number): void {

@@ -10,7 +10,7 @@ import type { ManagedClusterUpdate } from "../model/update";
 import type { HealthCheck } from "../model/healthCheck";
 import { resolveConcurrency } from "./concurrency";
 import { resolveTolerance } from "./tolerance";
-import { type Controlled, type GateRunState, type GroupRunState, type MemberRunState, type RunState, type StageRunState } from "./runState";
+import { gateRunState, groupRunState, memberRunState, runState, stageRunState, type Controlled, type GateRunState, type MemberRunState, type RunState, type StageRunState } from "./runState";
 import { gateId, type Gate } from "../model/strategy";
 
 export interface PlanInput {
@@ -45,48 +45,37 @@ export function planRun(input: PlanInput): RunState {
   }
 
   const stages: StageRunState[] = strategy.stages.map((stage) => {
-    const groups: GroupRunState[] = stage.groups.map((g) => {
+    const groups = stage.groups.map((g) => {
       const members = membersOf.get(g.name) ?? [];
-      return {
+      return groupRunState({
         name: g.name,
-        state: "NotStarted",
         maxConcurrency: resolveConcurrency(g.maxConcurrency, members.length, DEFAULT_GROUP_CONCURRENCY),
         ...controls(g, members.length, stage.name, g.name),
         members,
-      };
+      });
     });
     const stageMembers = groups.reduce((n, g) => n + g.members.length, 0);
     const cap = stage.maxConcurrency === undefined ? undefined : resolveConcurrency(stage.maxConcurrency, stageMembers, Number.POSITIVE_INFINITY);
-    return {
+    return stageRunState({
       name: stage.name,
-      state: "NotStarted",
-      ...(cap === undefined ? {} : { maxConcurrency: cap }),
+      maxConcurrency: cap,
       ...controls(stage, stageMembers, stage.name, undefined),
       afterStageWaitInSeconds: stage.afterStageWaitInSeconds ?? 0,
       groups,
-      wait: { state: "NotStarted" },
-    };
+    });
   });
 
-  return {
+  return runState({
     name: input.name,
-    state: "NotStarted",
     managedClusterUpdate: structuredClone(input.managedClusterUpdate),
     strategy,
     excludedMembers: excluded satisfies ExcludedMember[],
-    control: "NotStarted",
     stages,
-  };
+  });
 }
 
 function newMember(m: { name: string; clusterResourceId?: string; healthCheck?: HealthCheck }): MemberRunState {
-  return {
-    name: m.name,
-    ...(m.clusterResourceId === undefined ? {} : { clusterResourceId: m.clusterResourceId }),
-    ...(m.healthCheck === undefined ? {} : { healthCheck: structuredClone(m.healthCheck) }),
-    state: "NotStarted",
-    attempts: 0,
-  };
+  return memberRunState({ name: m.name, clusterResourceId: m.clusterResourceId, healthCheck: m.healthCheck === undefined ? undefined : structuredClone(m.healthCheck) });
 }
 
 /** Gates (with their ids) and the resolved failure tolerance of a stage or group. */
@@ -99,7 +88,7 @@ function controls(
   const gates = (list: Gate[] | undefined, timing: "before" | "after"): GateRunState[] | undefined =>
     list === undefined || list.length === 0
       ? undefined
-      : list.map((g, i) => ({ gateId: gateId(stage, group, timing, i), displayName: g.displayName ?? "Approval", state: "NotStarted" }));
+      : list.map((g, i) => gateRunState({ gateId: gateId(stage, group, timing, i), displayName: g.displayName ?? "Approval" }));
   const beforeGates = gates(spec.beforeGates, "before");
   const afterGates = gates(spec.afterGates, "after");
   const maxAllowedFailures = resolveTolerance(spec.maxAllowedFailures, memberCount);

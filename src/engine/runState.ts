@@ -3,9 +3,12 @@
  * between `pulumi up`s and resumed. Aggregated states are kept here too, updated by `aggregate.ts`
  * after every change, so that every change is seen once and emitted as an event.
  *
- * A field is cleared by setting it to `undefined`, never with `delete`: deleting a property turns a
- * V8 object into a slow dictionary, and a run holds one member object per cluster (issue 13: 100,000).
- * `UpdateRunEngine.snapshot()` leaves such fields out, as JSON does.
+ * Every object here is made by the functions at the end of this file, with all its fields, unset ones
+ * `undefined`, always in the same order; a field is cleared by setting it to `undefined`, never with
+ * `delete`. A run holds one member object per cluster (issue 13: 100,000): V8 then gives them all one
+ * hidden class for the whole run. Adding fields as a member moved on gave each step and each order of
+ * steps its own, so the engine's hot paths saw a dozen shapes, and `delete` made dictionaries.
+ * `UpdateRunEngine.snapshot()` leaves the unset fields out, as JSON does.
  */
 import type { UpgradeRequest } from "./backend";
 import type { ExcludedMember } from "../model/run";
@@ -120,4 +123,102 @@ export function* allGates(run: RunState): Generator<{ gate: GateRunState; stage:
       for (const gate of [...(group.beforeGates ?? []), ...(group.afterGates ?? [])]) yield { gate, stage, group };
     }
   }
+}
+
+// The constructors of the run's objects: every field, in one order (see the top of this file). Each
+// takes its children already made; `fromSnapshot` makes a whole run again from a snapshot, which
+// leaves the unset fields out.
+
+export function memberRunState(m: Pick<MemberRunState, "name"> & Partial<MemberRunState>): MemberRunState {
+  return {
+    name: m.name,
+    clusterResourceId: m.clusterResourceId,
+    healthCheck: m.healthCheck,
+    state: m.state ?? "NotStarted",
+    startTime: m.startTime,
+    completedTime: m.completedTime,
+    error: m.error,
+    operationId: m.operationId,
+    message: m.message,
+    request: m.request,
+    checkAgainAt: m.checkAgainAt,
+    attempts: m.attempts ?? 0,
+    startRequestedAt: m.startRequestedAt,
+    verification: m.verification,
+  };
+}
+
+export function gateRunState(g: Pick<GateRunState, "gateId" | "displayName"> & Partial<GateRunState>): GateRunState {
+  return { gateId: g.gateId, displayName: g.displayName, state: g.state ?? "NotStarted", startTime: g.startTime, completedTime: g.completedTime, error: g.error };
+}
+
+export function groupRunState(g: Pick<GroupRunState, "name" | "maxConcurrency" | "members"> & Partial<GroupRunState>): GroupRunState {
+  return {
+    name: g.name,
+    state: g.state ?? "NotStarted",
+    startTime: g.startTime,
+    completedTime: g.completedTime,
+    error: g.error,
+    maxConcurrency: g.maxConcurrency,
+    beforeGates: g.beforeGates,
+    afterGates: g.afterGates,
+    maxAllowedFailures: g.maxAllowedFailures,
+    members: g.members,
+  };
+}
+
+export function waitRunState(w: Partial<WaitRunState> = {}): WaitRunState {
+  return { state: w.state ?? "NotStarted", startTime: w.startTime, completedTime: w.completedTime, error: w.error, endsAt: w.endsAt };
+}
+
+export function stageRunState(s: Pick<StageRunState, "name" | "afterStageWaitInSeconds" | "groups"> & Partial<StageRunState>): StageRunState {
+  return {
+    name: s.name,
+    state: s.state ?? "NotStarted",
+    startTime: s.startTime,
+    completedTime: s.completedTime,
+    error: s.error,
+    maxConcurrency: s.maxConcurrency,
+    beforeGates: s.beforeGates,
+    afterGates: s.afterGates,
+    maxAllowedFailures: s.maxAllowedFailures,
+    afterStageWaitInSeconds: s.afterStageWaitInSeconds,
+    groups: s.groups,
+    wait: s.wait ?? waitRunState(),
+  };
+}
+
+export function runState(r: Pick<RunState, "name" | "managedClusterUpdate" | "strategy" | "excludedMembers" | "stages"> & Partial<RunState>): RunState {
+  return {
+    name: r.name,
+    state: r.state ?? "NotStarted",
+    startTime: r.startTime,
+    completedTime: r.completedTime,
+    error: r.error,
+    managedClusterUpdate: r.managedClusterUpdate,
+    strategy: r.strategy,
+    excludedMembers: r.excludedMembers,
+    control: r.control ?? "NotStarted",
+    haltReason: r.haltReason,
+    approvals: r.approvals,
+    selectedNodeImageVersions: r.selectedNodeImageVersions,
+    stages: r.stages,
+  };
+}
+
+/** A run read back from a snapshot, every object made again with all its fields. */
+export function fromSnapshot(snapshot: RunState): RunState {
+  const gates = (list: GateRunState[] | undefined) => list?.map(gateRunState);
+  return runState({
+    ...snapshot,
+    stages: snapshot.stages.map((stage) =>
+      stageRunState({
+        ...stage,
+        beforeGates: gates(stage.beforeGates),
+        afterGates: gates(stage.afterGates),
+        wait: waitRunState(stage.wait),
+        groups: stage.groups.map((group) => groupRunState({ ...group, beforeGates: gates(group.beforeGates), afterGates: gates(group.afterGates), members: group.members.map(memberRunState) })),
+      }),
+    ),
+  });
 }
