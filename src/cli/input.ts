@@ -1,4 +1,5 @@
 /** Reading the CLI's input files: a path, or `-` for standard input. */
+import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { ValidationError } from "../model/common";
 
@@ -6,7 +7,10 @@ export class InputError extends Error {}
 
 export function readInput(file: string): string {
   try {
-    return readFileSync(file === "-" ? 0 : file, "utf8");
+    const bytes = readFileSync(file === "-" ? 0 : file);
+    // ASCII text (most scenario files) is the same read as latin1, which is a plain copy where UTF-8
+    // decoding checks every byte; V8 also parses such a string faster (issue 13: ~0.1 s at 46 MB).
+    return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(code === "ENOENT" ? `${file}: no such file` : `${file}: cannot read (${code ?? (e as Error).message})`);
