@@ -28,6 +28,13 @@ const io: CommandIO = {
   stderr: (text) => process.stderr.write(text),
 };
 
+// `fleet-update simulate x.yaml --json | head`: the reader stopped reading, nothing is lost that
+// anyone wanted. End quietly, as command-line tools do, instead of crashing with a stack trace.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code !== "EPIPE") throw e;
+  process.exit(process.exitCode ?? 0);
+});
+
 export function buildProgram(): Command {
   const program = new Command("fleet-update")
     .description("Staged, maintenance-window-aware upgrades of AKS fleets.")
