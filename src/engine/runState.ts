@@ -134,6 +134,7 @@ export function memberRunState(m: Pick<MemberRunState, "name"> & Partial<MemberR
     name: m.name,
     clusterResourceId: m.clusterResourceId,
     healthCheck: m.healthCheck,
+    // Written out, not `...timedFields(m)`: a run makes one per cluster, and a spread costs a call each.
     state: m.state ?? "NotStarted",
     startTime: m.startTime,
     completedTime: m.completedTime,
@@ -148,40 +149,34 @@ export function memberRunState(m: Pick<MemberRunState, "name"> & Partial<MemberR
   };
 }
 
+/** What every item with a state has, in this order: state, then its times and error. */
+function timedFields(t: Partial<Timed>): Timed {
+  return { state: t.state ?? "NotStarted", startTime: t.startTime, completedTime: t.completedTime, error: t.error };
+}
+
+/** Gates and failure tolerance, in this order (stages and groups). */
+function controlFields(c: Controlled): Controlled {
+  return { beforeGates: c.beforeGates, afterGates: c.afterGates, maxAllowedFailures: c.maxAllowedFailures };
+}
+
 export function gateRunState(g: Pick<GateRunState, "gateId" | "displayName"> & Partial<GateRunState>): GateRunState {
-  return { gateId: g.gateId, displayName: g.displayName, state: g.state ?? "NotStarted", startTime: g.startTime, completedTime: g.completedTime, error: g.error };
+  return { gateId: g.gateId, displayName: g.displayName, ...timedFields(g) };
 }
 
 export function groupRunState(g: Pick<GroupRunState, "name" | "maxConcurrency" | "members"> & Partial<GroupRunState>): GroupRunState {
-  return {
-    name: g.name,
-    state: g.state ?? "NotStarted",
-    startTime: g.startTime,
-    completedTime: g.completedTime,
-    error: g.error,
-    maxConcurrency: g.maxConcurrency,
-    beforeGates: g.beforeGates,
-    afterGates: g.afterGates,
-    maxAllowedFailures: g.maxAllowedFailures,
-    members: g.members,
-  };
+  return { name: g.name, ...timedFields(g), maxConcurrency: g.maxConcurrency, ...controlFields(g), members: g.members };
 }
 
 export function waitRunState(w: Partial<WaitRunState> = {}): WaitRunState {
-  return { state: w.state ?? "NotStarted", startTime: w.startTime, completedTime: w.completedTime, error: w.error, endsAt: w.endsAt };
+  return { ...timedFields(w), endsAt: w.endsAt };
 }
 
 export function stageRunState(s: Pick<StageRunState, "name" | "afterStageWaitInSeconds" | "groups"> & Partial<StageRunState>): StageRunState {
   return {
     name: s.name,
-    state: s.state ?? "NotStarted",
-    startTime: s.startTime,
-    completedTime: s.completedTime,
-    error: s.error,
+    ...timedFields(s),
     maxConcurrency: s.maxConcurrency,
-    beforeGates: s.beforeGates,
-    afterGates: s.afterGates,
-    maxAllowedFailures: s.maxAllowedFailures,
+    ...controlFields(s),
     afterStageWaitInSeconds: s.afterStageWaitInSeconds,
     groups: s.groups,
     wait: s.wait ?? waitRunState(),
@@ -191,10 +186,7 @@ export function stageRunState(s: Pick<StageRunState, "name" | "afterStageWaitInS
 export function runState(r: Pick<RunState, "name" | "managedClusterUpdate" | "strategy" | "excludedMembers" | "stages"> & Partial<RunState>): RunState {
   return {
     name: r.name,
-    state: r.state ?? "NotStarted",
-    startTime: r.startTime,
-    completedTime: r.completedTime,
-    error: r.error,
+    ...timedFields(r),
     managedClusterUpdate: r.managedClusterUpdate,
     strategy: r.strategy,
     excludedMembers: r.excludedMembers,
