@@ -83,19 +83,37 @@ function emit(value: unknown, depth: number, out: (text: string) => void): void 
     out(depth === 0 ? text : text.replace(/\n/g, `\n${"  ".repeat(depth)}`));
     return;
   }
-  if (Array.isArray(value)) emitArray(value, depth, out);
-  else emitObject(value, depth, out);
+  if (Array.isArray(value)) {
+    // A batch is a slice of the array, no copy of each item.
+    emitChildren(value.length, (i) => value[i], (start, end) => value.slice(start, end), () => "", "[]", depth, out);
+    return;
+  }
+  // Arrays write a dropped value as null (as JSON.stringify does, and the batch does); objects leave its key out.
+  const entries = Object.entries(value).filter(([, v]) => !skipped(v));
+  // fromEntries, not assignment: a `__proto__` key stays an own key, as JSON.stringify read it.
+  const batchOf = (start: number, end: number) => Object.fromEntries(entries.slice(start, end));
+  emitChildren(entries.length, (i) => (entries[i] as [string, unknown])[1], batchOf, (i) => `${JSON.stringify((entries[i] as [string, unknown])[0])}: `, "{}", depth, out);
 }
 
 /**
- * A large array: runs of small items go out a batch per `JSON.stringify` call (a slice of the array,
- * no copy of each item), each large item is walked. An empty array is small, so never comes here.
+ * The children of a large array or object, in order: runs of small ones go out a batch per
+ * `JSON.stringify` call (`batchOf(start, end)`: the same container kind holding children start to
+ * end), each large one is walked, after its `label` (an object's key). An object whose every entry
+ * is left out has no children, and is written as `{}`, as JSON.stringify does.
  */
-function emitArray(items: readonly unknown[], depth: number, out: (text: string) => void): void {
+function emitChildren(
+  count: number,
+  childAt: (i: number) => unknown,
+  batchOf: (start: number, end: number) => object,
+  label: (i: number) => string,
+  brackets: "[]" | "{}",
+  depth: number,
+  out: (text: string) => void,
+): void {
   const inner = "  ".repeat(depth + 1);
   let first = true;
   const separate = (): void => {
-    out(first ? "[\n" : ",\n");
+    out(first ? `${brackets[0]}\n` : ",\n");
     first = false;
   };
   let start = 0;
@@ -103,13 +121,13 @@ function emitArray(items: readonly unknown[], depth: number, out: (text: string)
   const flush = (end: number): void => {
     if (end > start) {
       separate();
-      out(childrenAt(items.slice(start, end), depth));
+      out(childrenAt(batchOf(start, end), depth));
     }
     start = end;
     batchValues = 0;
   };
-  for (let i = 0; i < items.length; i++) {
-    const size = sizeUpTo(items[i], LEAF_VALUES);
+  for (let i = 0; i < count; i++) {
+    const size = sizeUpTo(childAt(i), LEAF_VALUES);
     if (size <= LEAF_VALUES) {
       batchValues += size;
       if (batchValues >= BATCH_VALUES) flush(i + 1);
@@ -117,48 +135,10 @@ function emitArray(items: readonly unknown[], depth: number, out: (text: string)
     }
     flush(i);
     separate();
-    out(inner);
-    emit(items[i], depth + 1, out);
+    out(`${inner}${label(i)}`);
+    emit(childAt(i), depth + 1, out);
     start = i + 1;
   }
-  flush(items.length);
-  out(`\n${"  ".repeat(depth)}]`);
-}
-
-/** A large object: as an array, its small entries batched (keys kept as `JSON.stringify` orders them). */
-function emitObject(value: object, depth: number, out: (text: string) => void): void {
-  const inner = "  ".repeat(depth + 1);
-  const entries = Object.entries(value).filter(([, v]) => !skipped(v));
-  let first = true;
-  const separate = (): void => {
-    out(first ? "{\n" : ",\n");
-    first = false;
-  };
-  let batch: Array<[string, unknown]> = [];
-  let batchValues = 0;
-  const flush = (): void => {
-    if (batch.length > 0) {
-      separate();
-      // fromEntries, not assignment: a `__proto__` key stays an own key, as JSON.stringify read it.
-      out(childrenAt(Object.fromEntries(batch), depth));
-    }
-    batch = [];
-    batchValues = 0;
-  };
-  for (const entry of entries) {
-    const size = sizeUpTo(entry[1], LEAF_VALUES);
-    if (size <= LEAF_VALUES) {
-      batch.push(entry);
-      batchValues += size;
-      if (batchValues >= BATCH_VALUES) flush();
-      continue;
-    }
-    flush();
-    separate();
-    out(`${inner}${JSON.stringify(entry[0])}: `);
-    emit(entry[1], depth + 1, out);
-  }
-  flush();
-  // Every entry left out: what JSON.stringify writes for an object with nothing to show.
-  out(first ? "{}" : `\n${"  ".repeat(depth)}}`);
+  flush(count);
+  out(first ? brackets : `\n${"  ".repeat(depth)}${brackets[1]}`);
 }
