@@ -34,10 +34,7 @@ export async function planFleetRun(inputs: UpdateRunInputs, options: PlanSourceO
   const checked = checkMembersAgainstFleet(inputs.members, await client.listMembers(), client.fleet.fleetName, inputs.strategy);
   if (checked.issues.length > 0) throw new ValidationError(checked.issues);
   const { fleetId: _fleetId, pollIntervalSeconds: _poll, ...azure } = fleet;
-  const direct: UpdateRunInputs = { ...inputs, members: checked.members, backend: { azure } };
-  const backend = azureBackend(azure, options.baseDir, customImageVersions(inputs.managedClusterUpdate));
-  const horizon = options.horizonDays === undefined ? {} : { horizonDays: options.horizonDays };
-  return buildPlan(await worldFromBackend(backend, direct, { now: options.now, ...horizon, ...(options.upgradeMinutes === undefined ? {} : { upgradeMinutes: options.upgradeMinutes }) }));
+  return planAzureRun({ ...inputs, members: checked.members, backend: { azure } }, options);
 }
 
 /** The Azure backend as `UpdateRun` opens it; the plan only reads through it. */
