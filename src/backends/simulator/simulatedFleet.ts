@@ -71,8 +71,6 @@ export class SimulatedFleet implements ClusterBackend {
   /** In fleet declaration order, which every listing keeps. */
   private readonly clusters = new Map<string, ClusterEntry>();
   private readonly startCalls: StartUpgradeCall[] = [];
-  /** The entry `cluster` found last. */
-  private lastCluster: ClusterEntry | undefined;
   /** Each region's offer as the backend answers it (`regionOfferNow`). */
   private readonly offers = new Map<string, RegionOffer>();
   /** Operations not yet ended, so settling costs the running ones, not the whole fleet. */
@@ -347,14 +345,10 @@ export class SimulatedFleet implements ClusterBackend {
   }
 
   private cluster(name: string): ClusterEntry {
-    // The engine's calls for one member come in twos (read then start; poll then read): the last
-    // entry found answers the second without a lookup in a map of the whole fleet (issue 13).
-    if (name === this.lastCluster?.description.name) return this.lastCluster;
     const entry = this.clusters.get(name);
     if (entry === undefined) {
       throw new BackendError(NOT_FOUND, `The Resource 'Microsoft.ContainerService/managedClusters/${name}' was not found: the simulated fleet has no member '${name}'.`);
     }
-    this.lastCluster = entry;
     return entry;
   }
 
