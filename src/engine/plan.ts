@@ -89,12 +89,6 @@ function controls(
     list === undefined || list.length === 0
       ? undefined
       : list.map((g, i) => gateRunState({ gateId: gateId(stage, group, timing, i), displayName: g.displayName ?? "Approval" }));
-  const beforeGates = gates(spec.beforeGates, "before");
-  const afterGates = gates(spec.afterGates, "after");
-  const maxAllowedFailures = resolveTolerance(spec.maxAllowedFailures, memberCount);
-  return {
-    ...(beforeGates === undefined ? {} : { beforeGates }),
-    ...(afterGates === undefined ? {} : { afterGates }),
-    ...(maxAllowedFailures === undefined ? {} : { maxAllowedFailures }),
-  };
+  // Unset ones stay undefined: the run-state constructors keep every field (runState.ts).
+  return { beforeGates: gates(spec.beforeGates, "before"), afterGates: gates(spec.afterGates, "after"), maxAllowedFailures: resolveTolerance(spec.maxAllowedFailures, memberCount) };
 }
