@@ -5,7 +5,7 @@
  * (docs/behaviour.md "Chained runs"). Runs execute one after another on one virtual clock.
  */
 import { z } from "zod";
-import { InstantSchema, NameSchema, ValidationError, friendlyErrors, orRequired, parsePath, toFieldIssues, type FieldIssue } from "./common";
+import { InstantSchema, NameSchema, ValidationError, friendlyErrors, ownValue, orRequired, parsePath, toFieldIssues, type FieldIssue } from "./common";
 import { FleetShape, checkFleet } from "./fleet";
 import { HealthCheckSchema } from "./healthCheck";
 import { crossValidateRun } from "./run";
@@ -61,7 +61,7 @@ export const ChainScenarioSchema = z
     chain.runs.forEach((run, i) => {
       if (earlier.has(run.name)) add(["runs", i, "name"], `duplicate run name '${run.name}'`);
       if (run.strategy !== undefined && run.updateStrategyId !== undefined) add(["runs", i, "updateStrategyId"], "give either an inline strategy or a strategy reference, not both");
-      if (run.updateStrategyId !== undefined && chain.strategies?.[run.updateStrategyId] === undefined) {
+      if (run.updateStrategyId !== undefined && ownValue(chain.strategies, run.updateStrategyId) === undefined) {
         add(["runs", i, "updateStrategyId"], `no strategy named '${run.updateStrategyId}' under strategies`);
       }
       const checkRef = (ref: RunOutputRef, path: PropertyKey[], output: RunOutputName) => {
@@ -102,7 +102,7 @@ export type ChainScenario = z.infer<typeof ChainScenarioSchema>;
 
 export function chainRunStrategy(chain: { strategies?: Record<string, UpdateRunStrategy> }, run: ChainedRun): UpdateRunStrategy | undefined {
   if (run.strategy !== undefined) return run.strategy;
-  return run.updateStrategyId === undefined ? undefined : chain.strategies?.[run.updateStrategyId];
+  return run.updateStrategyId === undefined ? undefined : ownValue(chain.strategies, run.updateStrategyId);
 }
 
 /** A scenario file of either form: one run (SPEC §7) or chained runs (`runs:`). */

@@ -121,6 +121,16 @@ export const FailureToleranceSchema = z.preprocess(
     .regex(/^(0|[1-9]\d{0,5}|(\d|[1-9]\d|100)%)$/, "must be a whole number of failures (\"2\") or a percentage from 0% to 100% (\"10%\")"),
 );
 
+/**
+ * `record[key]` if the record itself holds `key`, else undefined. Every lookup of a user's name (a
+ * pool, strategy, member, region, image family…) in a plain object goes through here: `constructor`
+ * is a valid AKS name, and a bare `record[name]` would answer with `Object.prototype.constructor` (a
+ * function) instead of "not there" (issue 19; docs/behaviour.md "Names as keys").
+ */
+export function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 /** One validation problem: a dotted field path and what is wrong there. */
 export interface FieldIssue {
   path: string;

@@ -88,7 +88,7 @@ export function checkFleet(fleet: { regions: Record<string, Region>; members: Si
     const first = seen.get(m.name);
     if (first !== undefined) ctx.addIssue({ code: "custom", path: ["members", i, "name"], message: `duplicate member name '${m.name}' (also members[${first}])` });
     else seen.set(m.name, i);
-    if (!Object.prototype.hasOwnProperty.call(fleet.regions, m.region)) {
+    if (!Object.hasOwn(fleet.regions, m.region)) {
       ctx.addIssue({ code: "custom", path: ["members", i, "region"], message: `region '${m.region}' is not declared under regions` });
     }
     const pools = new Set<string>();

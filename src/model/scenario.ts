@@ -4,11 +4,11 @@
  * scenario or a `ValidationError` listing every problem by field path out.
  */
 import { z } from "zod";
-import { InstantSchema, NameSchema, ValidationError, friendlyErrors, parsePath, parseYamlMapping, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "./common";
+import { InstantSchema, NameSchema, ValidationError, ownValue, friendlyErrors, parsePath, parseYamlMapping, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "./common";
 import { FleetShape, checkFleet } from "./fleet";
-import { crossValidateRun, type ExcludedMember } from "./run";
+import { crossValidateRun, unknownSkipTargets, type ExcludedMember } from "./run";
 import { SkipTargetSchema } from "./skip";
-import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, GateApprovalSchema, UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
+import { GateApprovalSchema, UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema } from "./update";
 
 export const DEFAULT_HORIZON_DAYS = 30;
@@ -83,17 +83,9 @@ export const ScenarioSchema = z
     if (scenario.until !== undefined && Date.parse(scenario.until) <= start) {
       ctx.addIssue({ code: "custom", path: ["until"], message: "must be after start" });
     }
-    const leftOut = new Set(excluded.map((m) => m.name));
-    const known = knownSkipTargets(scenario.members.filter((m) => !leftOut.has(m.name)), strategy);
     scenario.actions.forEach((action, i) => {
       if (Date.parse(action.at) < start) ctx.addIssue({ code: "custom", path: ["actions", i, "at"], message: "must not be before start" });
-      action.skip?.forEach((target, j) => {
-        if (target.type === "Member" && leftOut.has(target.name)) {
-          ctx.addIssue({ code: "custom", path: ["actions", i, "skip", j, "name"], message: `member '${target.name}' is left out of the run (its group is in no stage), so it cannot be skipped` });
-        } else if (!known[target.type].has(target.name)) {
-          ctx.addIssue({ code: "custom", path: ["actions", i, "skip", j, "name"], message: `no ${target.type === "AfterStageWait" ? "stage" : target.type.toLowerCase()} named '${target.name}' in this run` });
-        }
-      });
+      for (const issue of unknownSkipTargets(scenario.members, strategy, excluded, action.skip ?? [], `actions[${i}].skip`)) add(issue);
       action.approve?.forEach((approval, j) => {
         if (gateIdsFor(strategy, approval).length > 0) return;
         const where = approval.group === undefined ? `stage '${approval.stage}'` : `group '${approval.group}' of stage '${approval.stage}'`;
@@ -111,18 +103,7 @@ export function resolveScenarioStrategy(scenario: {
 }): UpdateRunStrategy | undefined {
   if (scenario.strategy !== undefined) return scenario.strategy;
   if (scenario.updateStrategyId === undefined) return undefined;
-  return scenario.strategies?.[scenario.updateStrategyId];
-}
-
-function knownSkipTargets(members: ReadonlyArray<{ name: string }>, strategy: UpdateRunStrategy | undefined) {
-  const stages = strategy?.stages ?? [{ name: DEFAULT_STAGE_NAME, groups: [{ name: DEFAULT_GROUP_NAME }] }];
-  const stageNames = new Set(stages.map((s) => s.name));
-  return {
-    Member: new Set(members.map((m) => m.name)),
-    Group: new Set(stages.flatMap((s) => s.groups.map((g) => g.name))),
-    Stage: stageNames,
-    AfterStageWait: stageNames,
-  };
+  return ownValue(scenario.strategies, scenario.updateStrategyId);
 }
 
 /** Drop repeats: the fleet and the run both check member names. */
