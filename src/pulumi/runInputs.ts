@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
 import { MemberSchema } from "../model/member";
-import { crossValidateRun } from "../model/run";
+import { crossValidateRun, unknownSkipTargets } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";
 import { UpdateRunStrategySchema, unknownApprovals } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
@@ -121,8 +121,12 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
     const { strategy, members, backend } = parsed.data;
     // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
     // checked against them when they are read (`checkFleetRun`); here only the list itself.
-    const cross = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues;
+    const { issues: cross, excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) });
     issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
+    // Issue 19: a skip naming nothing in the run is refused here, before the run opens its backend
+    // or journal (a refused run touches no file). On azureFleet the fleet's members and strategy are
+    // read later, and Fleet Manager names what it cannot skip.
+    if (backend.azureFleet === undefined) issues.push(...unknownSkipTargets(members, strategy, excluded, parsed.data.skip, "skip"));
     // A strategy kept in Fleet (`updateStrategyId`) is read at the run's Check, which names unknown approvals then.
     const approvalsKnownLater = strategy === undefined && parsed.data.updateStrategyId !== undefined && backend.azureFleet !== undefined;
     if (!approvalsKnownLater) issues.push(...unknownApprovals(parsed.data.approvals, strategy, { strategy: "this run", noGates: "the strategy has no gates" }));
