@@ -239,11 +239,91 @@ function parseJsonObject(text: string): unknown {
 }
 
 /**
- * The YAML parser, loaded when first needed, not with this module: a JSON scenario never uses it, and
+ * The YAML library, loaded when first needed, not with this module: a JSON scenario never uses it, and
  * loading it is ~10% of the CLI's start (issue 13).
  */
-function yamlParser(): typeof import("yaml").parse {
-  return (require("yaml") as typeof import("yaml")).parse;
+function yamlLibrary(): typeof import("yaml") {
+  return require("yaml") as typeof import("yaml");
+}
+
+/**
+ * Lists and mappings nested deeper than this are refused (issue 19). Every document we read is at
+ * most ~10 levels deep (`members[0].maintenanceConfigurations.….notAllowedDates[0].start`); without
+ * a limit, 100,000 nested `[` overflowed the stack, in the YAML parser or in whatever walked the
+ * value next (zod, JSON.stringify, structuredClone). Checked on the parsed value, so JSON and YAML
+ * share it; the YAML parser's own overflow (from ~800 levels on) is reported the same way.
+ */
+export const MAX_NESTING_DEPTH = 64;
+const TOO_DEEP = `nested too deeply: at most ${MAX_NESTING_DEPTH} levels of lists and mappings`;
+
+/** The path of the first list or mapping nested deeper than `MAX_NESTING_DEPTH`, or undefined. Iterative. */
+function tooDeep(value: unknown): PropertyKey[] | undefined {
+  // A 100,000-member scenario has millions of nodes: each keeps its parent, not a copy of its path.
+  interface Node {
+    value: unknown;
+    depth: number;
+    key?: PropertyKey;
+    parent?: Node;
+  }
+  const stack: Node[] = [{ value, depth: 0 }];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const here = node.value;
+    if (here === null || typeof here !== "object") continue;
+    if (node.depth >= MAX_NESTING_DEPTH) {
+      const path: PropertyKey[] = [];
+      for (let at: Node | undefined = node; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+      return path;
+    }
+    const depth = node.depth + 1;
+    if (Array.isArray(here)) {
+      for (let i = 0; i < here.length; i++) if (here[i] !== null && typeof here[i] === "object") stack.push({ value: here[i], depth, key: i, parent: node });
+    } else {
+      for (const key of Object.keys(here)) {
+        const child = (here as Record<string, unknown>)[key];
+        if (child !== null && typeof child === "object") stack.push({ value: child, depth, key, parent: node });
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `(line 3, column 7)`: where in the text, for problems found before there are fields to name. */
+function atLine(linePos: ReadonlyArray<{ line: number; col: number }> | undefined): string {
+  const where = linePos?.[0];
+  return where === undefined ? "(file)" : `(line ${where.line}, column ${where.col})`;
+}
+
+/** YAML text to a plain value; broken YAML, an unknown tag or too deep a nesting as a `ValidationError`. */
+function parseYamlText(text: string): unknown {
+  const yaml = yamlLibrary();
+  let doc;
+  try {
+    doc = yaml.parseDocument(text);
+  } catch (e) {
+    // The parser recurses per nesting level: an overflow is a nesting too deep for it.
+    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos;
+    if (e instanceof RangeError || (e as { code?: string }).code === "RESOURCE_EXHAUSTION") throw new ValidationError([{ path: atLine(where), message: TOO_DEEP }]);
+    throw e;
+  }
+  const error = doc.errors[0];
+  if (error !== undefined) {
+    if (error.code === "RESOURCE_EXHAUSTION" && /call stack/i.test(error.message)) throw new ValidationError([{ path: atLine(error.linePos), message: TOO_DEEP }]);
+    throw new ValidationError([{ path: atLine(error.linePos), message: `not valid YAML or JSON: ${error.message.split("\n")[0]}` }]);
+  }
+  // A tag the schema does not know (`!foo x`) is a warning to the library, which `yaml.parse` would
+  // print on stderr as a Node process warning and then read the value as if untagged. We refuse it:
+  // a tag is meant to change what the value is, and we cannot honour it.
+  const unknownTag = doc.warnings.find((w) => w.code === "TAG_RESOLVE_FAILED");
+  if (unknownTag !== undefined) {
+    throw new ValidationError([{ path: atLine(unknownTag.linePos), message: `${unknownTag.message.split(" at line")[0]}: YAML tags other than the core schema's are not accepted` }]);
+  }
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    if (e instanceof RangeError) throw new ValidationError([{ path: "(file)", message: TOO_DEEP }]);
+    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos;
+    throw new ValidationError([{ path: atLine(where), message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
+  }
 }
 
 /**
@@ -252,14 +332,9 @@ function yamlParser(): typeof import("yaml").parse {
  */
 export function parseYamlMapping(text: string, expected: string): Record<string, unknown> {
   let raw: unknown = parseJsonObject(text);
-  if (raw === undefined) {
-    try {
-      raw = yamlParser()(text);
-    } catch (e) {
-      const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
-      throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
-    }
-  }
+  if (raw === undefined) raw = parseYamlText(text);
+  const deep = tooDeep(raw);
+  if (deep !== undefined) throw new ValidationError([{ path: formatPath(deep), message: TOO_DEEP }]);
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ValidationError([{ path: "(root)", message: expected }]);
   return raw as Record<string, unknown>;
 }
