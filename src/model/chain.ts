@@ -9,7 +9,7 @@ import { InstantSchema, NameSchema, ValidationError, friendlyErrors, ownValue, o
 import { FleetShape, checkFleet } from "./fleet";
 import { HealthCheckSchema } from "./healthCheck";
 import { crossValidateRun } from "./run";
-import { ScenarioActionSchema, parseScenarioDocument, validateScenario, type Scenario } from "./scenario";
+import { ScenarioActionSchema, horizonProblems, parseScenarioDocument, validateScenario, type Scenario } from "./scenario";
 import { UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "./update";
 
@@ -56,6 +56,7 @@ export const ChainScenarioSchema = z
   .superRefine((chain, ctx) => {
     checkFleet(chain, ctx);
     const add = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    if (chain.until !== undefined) for (const message of horizonProblems(Date.parse(chain.start), chain.until)) add(["until"], message);
     const fleetNames = new Set(chain.members.map((m) => m.name));
     const earlier = new Set<string>();
     chain.runs.forEach((run, i) => {

@@ -54,19 +54,54 @@ function isCalendarDay(day: string): boolean {
 }
 const CALENDAR_DAYS = new Set<string>();
 
+/**
+ * Issue 19: the instants and dates a user may write, years 1970 to 2999. Every instant the engine
+ * computes is one of these plus bounded durations (a wait of at most `MAX_WAIT_SECONDS`, a horizon
+ * of at most `MAX_HORIZON_DAYS`, a window's ten-year look-ahead): all stay four-digit years, far
+ * inside JS Date's range (±275,760 years), where `10000000000000` seconds of wait had left it
+ * ("Invalid time value").
+ */
+export const MIN_INSTANT = "1970-01-01T00:00:00Z";
+export const MAX_INSTANT = "2999-12-31T23:59:59Z";
+const MIN_INSTANT_MS = Date.parse(MIN_INSTANT);
+const MAX_INSTANT_MS = Date.parse(MAX_INSTANT);
+const OUT_OF_RANGE = `must be from ${MIN_INSTANT} to ${MAX_INSTANT}`;
+
+/** Whether epoch ms `instant` is one a user may write (the range above; NaN is not). */
+export function instantInRange(instant: number): boolean {
+  return instant >= MIN_INSTANT_MS && instant <= MAX_INSTANT_MS;
+}
+
 /** An instant in ISO 8601 with a zone (`Z` or `±HH:mm`), kept as the string the user wrote. */
 export const InstantSchema = z
   .string({ error: orRequired("must be an ISO 8601 date-time string") })
   .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)) && isCalendarDay(s.slice(0, 10)), {
     message: "must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z",
-  });
+    abort: true,
+  })
+  .refine((s) => instantInRange(Date.parse(s)), { message: OUT_OF_RANGE });
 
-/** A calendar date `YYYY-MM-DD`. */
+/** A calendar date `YYYY-MM-DD`, in the years instants may take. */
 export const DateSchema = z
   .string({ error: orRequired("must be a date string YYYY-MM-DD") })
   .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
     message: "must be a valid date YYYY-MM-DD",
-  });
+    abort: true,
+  })
+  .refine((s) => s >= MIN_INSTANT.slice(0, 10) && s <= MAX_INSTANT.slice(0, 10), { message: `must be from ${MIN_INSTANT.slice(0, 10)} to ${MAX_INSTANT.slice(0, 10)}` });
+
+/**
+ * Issue 19: the longest after-stage wait, 365 days. Azure's `afterStageWaitInSeconds` is an int32
+ * (up to ~68 years) with no documented maximum; a soak of more than a year is a typo, and a bound
+ * keeps every wait's end a representable instant.
+ */
+export const MAX_WAIT_SECONDS = 31_536_000;
+/** Issue 19: how far a scenario may look (`until` after `start`), about ten years. */
+export const MAX_HORIZON_DAYS = 3_660;
+/** Issue 19: real-time minutes a call may drive a run (`timeoutMinutes`, `returnAfterMinutes`), a week. */
+export const MAX_CALL_MINUTES = 10_080;
+/** Issue 19: seconds between reads of a cluster or a Fleet Manager run, at most an hour. */
+export const MAX_POLL_SECONDS = 3_600;
 
 /** An epoch-ms instant as ISO 8601 UTC ending in `Z`, without milliseconds when they are zero (SPEC §5). */
 export function isoInstant(instant: number): string {

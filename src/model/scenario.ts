@@ -4,7 +4,7 @@
  * scenario or a `ValidationError` listing every problem by field path out.
  */
 import { z } from "zod";
-import { InstantSchema, NameSchema, ValidationError, ownValue, friendlyErrors, parsePath, parseYamlMapping, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "./common";
+import { InstantSchema, MAX_HORIZON_DAYS, instantInRange, NameSchema, ValidationError, ownValue, friendlyErrors, parsePath, parseYamlMapping, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "./common";
 import { FleetShape, checkFleet } from "./fleet";
 import { crossValidateRun, unknownSkipTargets, type ExcludedMember } from "./run";
 import { SkipTargetSchema } from "./skip";
@@ -80,9 +80,7 @@ export const ScenarioSchema = z
       } else add(issue);
     }
     const start = Date.parse(scenario.start);
-    if (scenario.until !== undefined && Date.parse(scenario.until) <= start) {
-      ctx.addIssue({ code: "custom", path: ["until"], message: "must be after start" });
-    }
+    if (scenario.until !== undefined) for (const message of horizonProblems(start, scenario.until)) ctx.addIssue({ code: "custom", path: ["until"], message });
     scenario.actions.forEach((action, i) => {
       if (Date.parse(action.at) < start) ctx.addIssue({ code: "custom", path: ["actions", i, "at"], message: "must not be before start" });
       for (const issue of unknownSkipTargets(scenario.members, strategy, excluded, action.skip ?? [], `actions[${i}].skip`)) add(issue);
@@ -94,6 +92,16 @@ export const ScenarioSchema = z
     });
   }, unlessMalformed(CROSS_CHECKED));
 export type Scenario = z.infer<typeof ScenarioSchema>;
+
+/** What is wrong with a scenario's `until` (issue 19: at most `MAX_HORIZON_DAYS` after `start`). */
+export function horizonProblems(start: number, until: string): string[] {
+  const end = Date.parse(until);
+  // An instant out of range (or malformed) has its own message already.
+  if (!instantInRange(start) || !instantInRange(end)) return [];
+  if (end <= start) return ["must be after start"];
+  if (end - start > MAX_HORIZON_DAYS * 86_400_000) return [`must be at most ${MAX_HORIZON_DAYS} days after start`];
+  return [];
+}
 
 /** The strategy the scenario's run uses: inline, referenced, or undefined (the default strategy). */
 export function resolveScenarioStrategy(scenario: {
