@@ -142,7 +142,12 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
       for (const issue of e.issues) io.stderr(issue.path.startsWith("--") ? `${issue.path}: ${printable(issue.message)}\n` : `${printable(fieldSource(issue.path, file))}: ${printable(issue.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
-    if (e instanceof InputError || e instanceof SpecChangedError || e instanceof StateFileError || isFileError(e)) {
+    if (e instanceof SpecChangedError) {
+      // The spec as a whole differs from the journal's run: named like any whole-document problem.
+      io.stderr(`${printable(file)}: (root): ${printable(e.message)}\n`);
+      return EXIT_INVALID_INPUT;
+    }
+    if (e instanceof InputError || e instanceof StateFileError || isFileError(e)) {
       io.stderr(`${(e as Error).message}\n`);
       return EXIT_INVALID_INPUT;
     }
