@@ -31,7 +31,12 @@ export const SimulatorBackendSchema = z.strictObject({
   fleetFile: z.string().min(1, "must name the fleet file"),
   stateFile: z.string().min(1).optional(),
   // At least a thousandth: slower, a simulated instant's real time (simulated / timeScale) leaves JS Date's range.
-  timeScale: z.number().min(0.001, "must be at least 0.001").max(1_000_000, "must be at most 1000000").optional(),
+  timeScale: z
+    .number()
+    .positive("must be greater than 0")
+    .max(1_000_000, "must be at most 1000000")
+    .refine((v) => v <= 0 || v >= 0.001, "must be at least 0.001")
+    .optional(),
 });
 
 /** Real AKS clusters through ARM. Credentials come from the environment, never from inputs. */
