@@ -2,7 +2,7 @@
  * The layers of src/ (README, "Where things live"), checked in CI (`npm run layers`): each layer
  * imports only from those below it, and nothing imports in a circle.
  *
- *   model ← engine ← runtime, events ← backends ← spec ← drivers ← plan, simulation, report ← pulumi, cli
+ *   model ← engine ← runtime ← events ← backends ← spec ← drivers ← plan, simulation, report ← pulumi, cli
  *
  * The emulator (src/emulator/) is a test double that ships as a command: it may use the layers up to
  * backends, and only the simulation (`simulate --via`) and the CLI (`fleet-update emulator`) use it.
@@ -29,7 +29,7 @@ module.exports = {
     layer("model", []),
     layer("engine", MODEL),
     layer("runtime", ENGINE),
-    layer("events", ENGINE),
+    layer("events", [...ENGINE, "runtime"]),
     layer("backends", INFRA),
     layer("spec", BACKENDS),
     layer("drivers", SPEC),

@@ -13,7 +13,7 @@
 import type { UpdateRunEngine } from "../engine/engine";
 import type { RunSummary } from "../engine/summary";
 import type { UpdateRunStatus } from "../model/status";
-import { waitingLine } from "../session/waiting";
+import { waitingLine } from "../drivers/waiting";
 
 export const EXIT_SUCCEEDED = 0;
 export const EXIT_FAILED = 1;

@@ -7,7 +7,7 @@
  */
 import { ValidationError, parseYamlMapping } from "../model/common";
 import { validateScenario, type Scenario } from "../model/scenario";
-import { parseRunInputs, type UpdateRunInputs } from "../pulumi/runInputs";
+import { parseRunInputs, type UpdateRunInputs } from "../spec/runSpec";
 
 export type PlanSource = { kind: "scenario"; scenario: Scenario } | { kind: "runSpec"; inputs: UpdateRunInputs };
 
