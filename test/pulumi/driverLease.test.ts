@@ -125,13 +125,15 @@ describe("two drivers of one run (Azure backend, ARM emulator)", () => {
     }) as PropertyMap;
 
   it("a second driver is refused while the first lives, and takes over once it died; each cluster upgraded once", async () => {
+    // Both hosts are up before the first drives: a host's start-up (seconds on a loaded machine) is
+    // not spent inside the first run's few seconds.
     const first = await newHost();
+    const second = await newHost();
     const driving = first.create("two-drivers", inputs()).catch((e: unknown) => e);
     const lease = path.join(project, ".fleet-update", "runs", "two-drivers.json.lease");
     await until(() => emulator.fleet.operationLog().length >= 1);
     expect(readHolder(lease)).toMatchObject({ pid: first.pid, host: os.hostname(), run: "two-drivers" });
 
-    const second = await newHost();
     const refused = (await second.create("two-drivers", inputs()).catch((e: unknown) => e)) as ProviderCallError;
     expect(refused).toBeInstanceOf(ProviderCallError);
     expect(refused.message).toMatch(new RegExp(`run 'two-drivers' is being driven by process ${first.pid} on host `));
