@@ -55,7 +55,7 @@ export function buildProgram(): Command {
     .description("Execute a run spec (YAML or JSON: UpdateRun's fields) in real time; re-running resumes. Exit 0 succeeded, 1 failed, 2 invalid, 3 stopped or deadline, 4 waiting.")
     .argument("<spec>", "run spec file ('-' reads stdin)")
     .option("--backend <backend>", "simulator:FLEET_FILE (a simulated fleet, state beside it), azure, or azure-fleet:FLEET_ID (Fleet Manager runs it)")
-    .option("--poll-seconds <n>", "azure-fleet: seconds between GETs of the run while following it (default 60)")
+    .option("--poll-seconds <n>", "azure-fleet: seconds between GETs of the run while following it (default 60); azure: between reads of a cluster being upgraded (default 15, then 60)")
     .option("--time-scale <n>", "simulator: simulated time per real time (default 60)")
     .option("--endpoint <url>", "azure: ARM endpoint (default the Azure public cloud)")
     .option("--ca-file <file>", "azure: PEM file of extra CA certificates to trust")
