@@ -12,7 +12,7 @@ export const CLI = path.resolve(__dirname, "../../../dist/cli/main.js");
 export type KillPoint =
   /** After the `nth` member `→ Running` line of this process, `delayMs` later (0: in the same tick). */
   | { kind: "afterRunning"; nth: number; delayMs: number; fallbackMs: number }
-  /** `delayMs` after launch. */
+  /** `delayMs` after launch (for a run to its end: a bound, so that a hung run fails the test instead of hanging it). */
   | { kind: "wallClock"; delayMs: number };
 
 /** A seeded choice of kill point: most land inside a reconcile pass, the rest anywhere. */
@@ -34,8 +34,8 @@ export interface Attempt {
 
 const MEMBER_RUNNING = /^\[[^\]]+\] \S+ member \S+ \S+ → Running/gm;
 
-/** Launch the command in `cwd`; SIGKILL it at `point` (or never, when undefined). */
-export function runAndKill(cwd: string, args: readonly string[], point: KillPoint | undefined): Promise<Attempt> {
+/** Launch the command in `cwd`; SIGKILL it at `point`. */
+export function runAndKill(cwd: string, args: readonly string[], point: KillPoint): Promise<Attempt> {
   const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -49,7 +49,7 @@ export function runAndKill(cwd: string, args: readonly string[], point: KillPoin
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
-    if (point?.kind !== "afterRunning" || killedHow !== undefined) return;
+    if (point.kind !== "afterRunning" || killedHow !== undefined) return;
     const seen = stderr.match(MEMBER_RUNNING)?.length ?? 0;
     if (seen < point.nth) return;
     const how = `after ${point.nth === 1 ? "the first" : `the ${point.nth}th`} → Running line${point.delayMs === 0 ? "" : ` + ${point.delayMs} ms`}`;
@@ -57,9 +57,9 @@ export function runAndKill(cwd: string, args: readonly string[], point: KillPoin
     if (point.delayMs === 0) kill(how);
     else timers.push(setTimeout(() => kill(how), point.delayMs));
   });
-  if (point?.kind === "wallClock") timers.push(setTimeout(() => kill(`${point.delayMs} ms after launch`), point.delayMs));
+  if (point.kind === "wallClock") timers.push(setTimeout(() => kill(`${point.delayMs} ms after launch`), point.delayMs));
   // No member started in this process for a while (every slot busy, or all started): kill anyway.
-  if (point?.kind === "afterRunning") timers.push(setTimeout(() => kill(`${point.fallbackMs} ms after launch (no → Running line before)`), point.fallbackMs));
+  if (point.kind === "afterRunning") timers.push(setTimeout(() => kill(`${point.fallbackMs} ms after launch (no → Running line before)`), point.fallbackMs));
   return new Promise((resolve) =>
     child.on("close", (code, signal) => {
       for (const t of timers) clearTimeout(t);
