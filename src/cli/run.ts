@@ -7,7 +7,7 @@
  * new starts, in-flight upgrades are followed to their end); a second Ctrl-C leaves at once.
  */
 import { customImageVersions } from "../model/update";
-import { fanOut } from "../events/sink";
+import { fanOut, redeliverTo } from "../events/sink";
 import { SkipRefusedError } from "../engine/control";
 import { ApprovalRefusedError } from "../engine/gates";
 import { appliedNodeImageVersions, failedMembers } from "../engine/results";
@@ -17,6 +17,7 @@ import { LeaseHeldError } from "../runtime/fileLease";
 import { ValidationError } from "../model/common";
 import type { UpdateRunStatus } from "../model/status";
 import type { UpdateRunInputs } from "../pulumi/runInputs";
+import { JournalError } from "../pulumi/journal";
 import { openBackend, type OpenBackend } from "../session/openBackend";
 import { driveSession, openSession, type RunChoice, type Session } from "../session/session";
 import { StopRequest } from "../session/stopRequest";
@@ -61,10 +62,20 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
   const toSinks = fanOut(sinks);
   let session: Session | undefined;
   const progress = openProgress(options.progress ?? (process.stderr.isTTY ? "tree" : "lines"), inputs.runName, io, () => session?.engine.status());
-  session = openSession(opened, inputs, identity, choice, (event) => {
-    progress.onEvent(event);
-    toSinks(event);
-  });
+  session = openSession(
+    opened,
+    inputs,
+    identity,
+    choice,
+    (event) => {
+      progress.onEvent(event);
+      toSinks(event);
+    },
+    (events) => {
+      for (const event of events) progress.onEvent(event);
+      redeliverTo(sinks, events);
+    },
+  );
   const journalFile = opened.journal.file;
   progress.note(
     session.resumed
@@ -130,7 +141,7 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
       for (const issue of e.issues) io.stderr(issue.path.startsWith("--") ? `${issue.path}: ${printable(issue.message)}\n` : `${printable(fieldSource(issue.path, file))}: ${printable(issue.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
-    if (e instanceof InputError || e instanceof SpecChangedError || e instanceof StateFileError || isFileError(e)) {
+    if (e instanceof InputError || e instanceof SpecChangedError || e instanceof StateFileError || e instanceof JournalError || isFileError(e)) {
       io.stderr(`${(e as Error).message}\n`);
       return EXIT_INVALID_INPUT;
     }

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { isDone } from "../engine/runState";
-import type { JournalEntry } from "../pulumi/journal";
+import { undelivered, type JournalEntry } from "../pulumi/journal";
 import type { UpdateRunInputs } from "../pulumi/runInputs";
 import { runIdentity } from "../pulumi/runSession";
 import type { RunChoice } from "../session/session";
@@ -27,7 +27,7 @@ export function cliRunIdentity(inputs: UpdateRunInputs): string {
 
 export function chooseCliRun(inputs: UpdateRunInputs, identity: string, journaled: JournalEntry | undefined, journalFile: string, startNew: boolean): RunChoice {
   if (journaled !== undefined && !startNew) {
-    if (journaled.identity === identity) return { id: journaled.runId, engineState: journaled.engineState };
+    if (journaled.identity === identity) return { id: journaled.runId, engineState: journaled.engineState, ...undelivered(journaled) };
     const state = journaled.engineState.state;
     if (!isDone(state)) {
       throw new SpecChangedError(

@@ -103,6 +103,14 @@ export interface ClusterBackend {
    */
   getOperation(member: MemberRef, operationId: string, request?: UpgradeRequest): Answer<OperationState>;
   /**
+   * The upgrade `request` that an earlier process asked for at `since` and died before it recorded
+   * the answer (its write-ahead intent, `MemberRunState.startRequestedAt`): the operation, running or
+   * ended, when the request reached the cluster; undefined when it never did. The engine adopts a
+   * found operation (docs/behaviour.md, "Adopting an interrupted start"), so it holds its concurrency
+   * slot and is followed under its own id instead of being raced or started again.
+   */
+  findStartedUpgrade(member: MemberRef, request: UpgradeRequest, since: number): Answer<StartedOperation | undefined>;
+  /**
    * Issue 5: answer a member's health probe, for backends that simulate one. Real backends leave it
    * out; the runtime then probes the URL over HTTP (`EngineOptions.probe`).
    */

@@ -9,6 +9,7 @@ import { Transitions, type EventSink } from "./transitions";
 import { InFlight } from "./inFlight";
 import { GroupQueue, isCandidate } from "./readyQueue";
 import { RunTally } from "./tally";
+import { RequestDescriber } from "./describeRequest";
 
 export interface EngineOptions {
   /** Receives every state change. */
@@ -22,9 +23,12 @@ export interface EngineOptions {
    */
   recheckUnknownAfterMs?: number;
   /**
-   * Called (synchronously) just before the engine asks the backend to start an upgrade, with the
-   * intent already in the state: persist the state here, and an interruption at any point leaves
-   * evidence of what may have been started.
+   * Persist the state here (synchronously). Called just before the engine asks the backend to start
+   * an upgrade, with the intent already in the state, so an interruption at any point leaves evidence
+   * of what may have been started; and at the end of every pass, before the pass's events go to
+   * `onEvent`, so no event describes a change that was not persisted (docs/behaviour.md, "Crashes:
+   * what the journal and the events promise"). `UpdateRunEngine.undeliveredEvents()` lists the
+   * events of the changes the state holds that have not gone out yet.
    */
   checkpoint?: () => void;
   /** Issue 5: answers members' health probes (over HTTP at run time); default the backend's own `probe`. */
@@ -52,6 +56,14 @@ export class EngineContext {
   readonly inFlight = new InFlight();
   /** Counts by state per group and stage, and the groups to aggregate again (rebuilt here on resume). */
   readonly tally: RunTally;
+  /**
+   * Members whose start was asked for (`startRequestedAt`) but whose answer was never recorded: a
+   * process died in between (found on resume), or the backend call threw. Adopted or released at the
+   * start of the next pass (`interrupted.ts`), before anything else can take their slot.
+   */
+  readonly interrupted = new Set<MemberPlace>();
+  /** The text of a Running member's message, made once per distinct request. */
+  readonly describe = new RequestDescriber();
   /** Per group: its candidates in SPEC §3.3 order (rebuilt here on resume). */
   private readonly queues = new Map<GroupRunState, GroupQueue>();
 
@@ -69,6 +81,7 @@ export class EngineContext {
         const queue = this.queue(group);
         for (const member of group.members) {
           if (member.state === "Running") this.inFlight.add({ stage, group, member });
+          else if (member.startRequestedAt !== undefined) this.interrupted.add({ stage, group, member });
           if (isCandidate(member)) queue.invalidate(member);
         }
       }

@@ -5,7 +5,7 @@
  * a previous process left it.
  */
 import type { SkipTarget } from "../model/skip";
-import type { UpdateRunStatus, UpdateState } from "../model/status";
+import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
 import type { ClusterBackend } from "./backend";
 import { EngineContext, type EngineOptions } from "./context";
 import { approve, skipItems, startRun, stopRun } from "./control";
@@ -96,6 +96,15 @@ export class UpdateRunEngine {
   /** The run as plain JSON: fields cleared by setting them undefined (`runState.ts`) are left out. */
   snapshot(): RunState {
     return JSON.parse(JSON.stringify(this.ctx.run)) as RunState;
+  }
+
+  /**
+   * The events of changes the state already holds that have not gone to `onEvent` yet (they go at
+   * the end of the pass, after `checkpoint`). A journal keeps them beside the state, so that a process
+   * that dies in between hands them to the next one (docs/behaviour.md, "Crashes").
+   */
+  undeliveredEvents(): RunEvent[] {
+    return this.ctx.transitions.pending();
   }
 
   /** What the run leaves for the next one (`results.ts`), read from the live state, not a copy of it. */

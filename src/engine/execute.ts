@@ -3,7 +3,7 @@
  * each group of the current stage, and timing the after-stage waits. One call is one reconcile pass
  * at one instant; it returns when the engine next needs to look.
  */
-import { BackendError, OPERATION_NOT_ALLOWED, isClusterGone, isPending, type Answer, type ClusterInfo, type UpgradeRequest } from "./backend";
+import { BackendError, OPERATION_NOT_ALLOWED, isClusterGone, isPending, type Answer, type ClusterInfo } from "./backend";
 import { decideStart } from "./checks";
 import type { EngineContext, MemberPlace } from "./context";
 import { selectRunImages } from "./imageSelection";
@@ -11,6 +11,7 @@ import { relevantWindow } from "./priority";
 import { refreshGroup, refreshRun, refreshStage, hasWait } from "./refresh";
 import { startHalt } from "./halt";
 import { reachGates } from "./gates";
+import { adoptInterruptedStarts } from "./interrupted";
 import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
@@ -26,12 +27,15 @@ export interface ReconcileResult {
 /** `observe`: follow in-flight upgrades and recompute states, but start nothing (`pulumi refresh`). */
 export async function reconcile(ctx: EngineContext, now: number, mode: "act" | "observe" = "act"): Promise<ReconcileResult> {
   ctx.offers.clear();
+  if (ctx.interrupted.size > 0) await adoptInterruptedStarts(ctx, now);
   await followUpgrades(ctx, now);
   // SPEC §3.6: picks are made as of the run's start, even if it was stopped at that very instant.
   const startTime = ctx.run.startTime;
   if (startTime !== undefined && ctx.run.selectedNodeImageVersions === undefined) await selectRunImages(ctx, startTime);
   if (ctx.run.control === "Running" && mode === "act") await advanceStages(ctx, now);
   refreshRun(ctx, now, currentStages(ctx));
+  // The pass's changes are persisted before its events go out (docs/behaviour.md, "Crashes").
+  ctx.options.checkpoint?.();
   ctx.transitions.flush();
   return { ...wakeAt(ctx, now) };
 }
@@ -281,17 +285,7 @@ async function startNextMember(
       windows: ctx.windows,
       now,
     });
-    if (decision.kind === "skip" && decision.atTarget && member.startRequestedAt !== undefined) {
-      // An earlier attempt of this run asked for this upgrade and was interrupted before it recorded
-      // the answer; the cluster is at target now, so that upgrade happened.
-      member.startTime = member.startRequestedAt;
-      member.startRequestedAt = undefined;
-      member.message = "Upgraded by an earlier attempt of this run, interrupted before it recorded the result.";
-      ctx.transitions.transition(member, "Completed", now, "member", member.name, member.message);
-      continue;
-    }
     if (decision.kind === "skip") {
-      member.startRequestedAt = undefined;
       member.message = decision.message;
       ctx.transitions.transition(member, "Skipped", now, "member", member.name, decision.message);
       continue;
@@ -303,31 +297,39 @@ async function startNextMember(
       if (decision.windowClosed === true && checkAgainAt !== undefined) queue.park(member, checkAgainAt);
       continue;
     }
+    // The write-ahead intent: what is asked, and when (`interrupted.ts` reads it after a crash).
     member.startRequestedAt = now;
+    member.request = decision.request;
     ctx.options.checkpoint?.();
+    const place: MemberPlace = { stage, group, member };
     try {
       const answer = ctx.backend.startUpgrade(ctx.ref(member), decision.request);
       const op = isPending(answer) ? await answer : answer;
       member.startRequestedAt = undefined;
       member.operationId = op.operationId;
-      member.request = decision.request;
       member.startTime = now;
       member.attempts += 1;
       member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
-      member.message = describeRequest(decision.request);
-      ctx.inFlight.add({ stage, group, member } satisfies MemberPlace);
+      member.message = ctx.describe.describe(decision.request);
+      ctx.inFlight.add(place);
       ctx.clusters.delete(member.name);
       ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
       return true;
     } catch (e) {
-      if (!(e instanceof BackendError)) throw e;
+      if (!(e instanceof BackendError)) {
+        // No answer (the connection dropped, a bug): the request may have reached the cluster. The
+        // intent stays, and the next pass asks before anything else (`interrupted.ts`).
+        ctx.interrupted.add(place);
+        throw e;
+      }
       member.startRequestedAt = undefined;
+      member.request = undefined;
       if (e.code === OPERATION_NOT_ALLOWED) {
         const checkAgainAt = now + ctx.pollInterval();
         markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, checkAgainAt, now);
         continue;
       }
-      failMember(ctx, { stage, group, member }, { code: e.code, message: e.message }, now);
+      failMember(ctx, place, { code: e.code, message: e.message }, now);
       return false;
     }
   }
@@ -361,35 +363,6 @@ function markPending(ctx: EngineContext, member: MemberRunState, message: string
 function recheckUnknown(ctx: EngineContext, now: number): number | undefined {
   const after = ctx.options.recheckUnknownAfterMs;
   return after === undefined ? undefined : now + after;
-}
-
-function describeRequest(request: UpgradeRequest): string {
-  // Most members of a run ask for the same upgrade: its text is made once and shared (issue 13).
-  if (lastDescribed !== undefined && sameRequest(lastDescribed.request, request)) return lastDescribed.text;
-  const images = Object.entries(request.nodeImageVersions).map(([pool, v]) => `${pool}=${v}`);
-  const imagePart = images.length === 0 ? "" : ` node images ${images.join(", ")}`;
-  let text: string;
-  switch (request.type) {
-    case "ControlPlaneOnly":
-      text = `Upgrading the control plane to Kubernetes ${request.kubernetesVersion}.`;
-      break;
-    case "NodeImageOnly":
-      text = `Upgrading${imagePart}.`;
-      break;
-    default:
-      text = `Upgrading the control plane and node pools to Kubernetes ${request.kubernetesVersion}${imagePart === "" ? "" : `,${imagePart}`}.`;
-  }
-  lastDescribed = { request, text };
-  return text;
-}
-let lastDescribed: { request: UpgradeRequest; text: string } | undefined;
-
-/** The same type, version and images, pool for pool in the same order (what the description says). */
-function sameRequest(a: UpgradeRequest, b: UpgradeRequest): boolean {
-  if (a.type !== b.type || a.kubernetesVersion !== b.kubernetesVersion) return false;
-  const poolsA = Object.keys(a.nodeImageVersions);
-  const poolsB = Object.keys(b.nodeImageVersions);
-  return poolsA.length === poolsB.length && poolsA.every((pool, i) => poolsB[i] === pool && a.nodeImageVersions[pool] === b.nodeImageVersions[pool]);
 }
 
 /** The earliest instant anything can change without a user action. */

@@ -29,27 +29,12 @@ export function groupExceedsWith(group: GroupRunState, failures: number): boolea
   return failures > (group.maxAllowedFailures ?? 0);
 }
 
-/** The group has more failed members than it tolerates: it fails, and the run halts. */
-export function groupExceeded(group: GroupRunState): boolean {
-  return groupExceedsWith(group, groupFailureCount(group));
-}
-
-/** The stage's own limit, when it sets one, is past (unset: no limit beyond its groups'). */
-export function stageOwnLimitExceeded(stage: StageRunState): boolean {
-  return stageOwnLimitExceededWith(stage, stageFailureCount(stage));
-}
-
-/** `stageOwnLimitExceeded` with the stage's failed members already counted. */
+/** The stage's own limit, when it sets one, is past with `failures` failed members (unset: no limit beyond its groups'). */
 export function stageOwnLimitExceededWith(stage: StageRunState, failures: number): boolean {
   return stage.maxAllowedFailures !== undefined && failures > stage.maxAllowedFailures;
 }
 
-/** A group of the stage exceeded its tolerance, or the stage its own. */
-export function stageExceeded(stage: StageRunState): boolean {
-  return stageExceedsWith(stage, groupFailureCount, stageFailureCount(stage));
-}
-
-/** `stageExceeded` with failures counted already (the engine keeps the counts as states change). */
+/** A group of the stage exceeded its tolerance, or the stage its own; failures are counted already (the engine keeps the counts as states change). */
 export function stageExceedsWith(stage: StageRunState, groupFailures: (group: GroupRunState) => number, stageFailures: number): boolean {
   return stage.groups.some((g) => groupExceedsWith(g, groupFailures(g))) || stageOwnLimitExceededWith(stage, stageFailures);
 }

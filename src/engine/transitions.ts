@@ -53,6 +53,13 @@ export class Transitions {
     }
   }
 
+  /** What `flush` would emit now: the events of changes made but not yet emitted. */
+  pending(): RunEvent[] {
+    const events: RunEvent[] = [];
+    for (const event of this.buffer.values()) if (event.from !== event.to) events.push({ ...event });
+    return events;
+  }
+
   /** Emit what the buffer holds, dropping changes that came back to where they started. */
   flush(): void {
     this.bufferedAt = undefined;

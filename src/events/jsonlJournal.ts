@@ -3,7 +3,7 @@
  * append), so the file holds every transition up to the moment a process died. Reused by any driver of
  * the engine: pass `journal.write` (or `fanOut`) as `onEvent`.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { RunEvent } from "../model/status";
 import type { RunEventSink, SinkReport } from "./sink";
 
@@ -35,6 +35,23 @@ export class JsonlJournal implements RunEventSink {
       this.failure = `${this.path}: writing stopped after ${this.written} events (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
       this.release();
     }
+  }
+
+  /**
+   * Exactly once in the file: the events the last process wrote before it stopped are the file's
+   * last lines, and the first of `events` (it wrote them in order); only the rest are written.
+   */
+  redeliver(events: readonly RunEvent[]): void {
+    const lines = events.map((event) => JSON.stringify(event));
+    let tail: string[] = [];
+    try {
+      tail = readFileSync(this.path, "utf8").split("\n").slice(0, -1).slice(-lines.length);
+    } catch {
+      // Unreadable: write them all (at least once).
+    }
+    let have = Math.min(tail.length, lines.length);
+    while (have > 0 && !tail.slice(tail.length - have).every((line, i) => line === lines[i])) have -= 1;
+    for (const event of events.slice(have)) this.write(event);
   }
 
   async close(): Promise<SinkReport> {

@@ -8,6 +8,12 @@ import type { RunEvent } from "../model/status";
 export interface RunEventSink {
   /** Take one event, in the order the engine emitted it. Returns at once; never throws. */
   write(event: RunEvent): void;
+  /**
+   * A resumed run's undelivered events (`JournalEntry.undeliveredEvents`), which the last process may
+   * have delivered in part before it stopped: a sink that keeps what it took delivers only those it
+   * does not have yet; without this method they are written again (at least once).
+   */
+  redeliver?(events: readonly RunEvent[]): void;
   /** Finish (deliver what is queued, within the sink's bound) and release resources. Safe to call twice. */
   close(): Promise<SinkReport>;
 }
@@ -16,6 +22,14 @@ export interface RunEventSink {
 export interface SinkReport {
   written: number;
   problems: string[];
+}
+
+/** Hand a resumed run's undelivered events to every sink (`RunEventSink.redeliver`). */
+export function redeliverTo(sinks: readonly RunEventSink[], events: readonly RunEvent[]): void {
+  for (const sink of sinks) {
+    if (sink.redeliver !== undefined) sink.redeliver(events);
+    else for (const event of events) sink.write(event);
+  }
 }
 
 /** One `onEvent` for several sinks. */

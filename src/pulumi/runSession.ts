@@ -23,7 +23,7 @@ import { pendingGates, waitingLine } from "../session/waiting";
 import { planAtRunStart } from "../plan/forRun";
 import type { Plan } from "../plan/types";
 import { hostEngineAddress, watchEngine } from "./engineWatch";
-import { identityHash, type JournalEntry, type RunJournal } from "./journal";
+import { identityHash, undelivered, type JournalEntry, type RunJournal } from "./journal";
 import type { ClusterBackend } from "../engine/backend";
 import type { Clock } from "../engine/clock";
 import { runFleetPulumiSession, observeFleetRun, type FleetRunRecord } from "./fleetRunSession";
@@ -183,11 +183,11 @@ async function observe(inputs: UpdateRunInputs, id: string, engineState: RunStat
  */
 function chooseRun(runName: string, identity: string, journaled: JournalEntry | undefined, previous: { id: string; engineState?: RunState } | undefined): RunChoice {
   if (previous !== undefined) {
-    const engineState = journaled?.runId === previous.id ? journaled.engineState : previous.engineState;
-    return { id: previous.id, ...(engineState === undefined ? {} : { engineState }) };
+    if (journaled?.runId === previous.id) return { id: previous.id, engineState: journaled.engineState, ...undelivered(journaled) };
+    return { id: previous.id, ...(previous.engineState === undefined ? {} : { engineState: previous.engineState }) };
   }
   if (journaled !== undefined && journaled.identity === identity) {
-    return { id: journaled.runId, engineState: journaled.engineState };
+    return { id: journaled.runId, engineState: journaled.engineState, ...undelivered(journaled) };
   }
   return { id: `${runName}-${randomUUID().slice(0, 8)}` };
 }

@@ -21,6 +21,8 @@ import { StopRequested, StoppableClock, type StopRequest } from "./stopRequest";
 export interface RunChoice {
   id: string;
   engineState?: RunState;
+  /** The journal's events that may not have reached the sinks before the last process stopped. */
+  undeliveredEvents?: RunEvent[];
 }
 
 /** What makes the run: the fields a new engine is created from. */
@@ -43,9 +45,19 @@ export interface Session {
 
 /**
  * The engine of the chosen run, journaling its state before every upgrade it starts (write-ahead)
- * and, once driven, after every pass.
+ * and at the end of every pass, before the pass's events go to `onEvent`. A resumed run's
+ * undelivered events (`RunChoice.undeliveredEvents`) go to `onRedelivered` first, which is told they
+ * may have been delivered already (a sink that keeps events dedupes them: `JsonlJournal.redeliver`);
+ * by default they go to `onEvent`.
  */
-export function openSession(opened: OpenBackend, run: RunDefinition, identity: string, choice: RunChoice, onEvent: (event: RunEvent) => void): Session {
+export function openSession(
+  opened: OpenBackend,
+  run: RunDefinition,
+  identity: string,
+  choice: RunChoice,
+  onEvent: (event: RunEvent) => void,
+  onRedelivered: (events: readonly RunEvent[]) => void = (events) => events.forEach(onEvent),
+): Session {
   let save = (): void => {};
   const options: EngineOptions = {
     onEvent,
@@ -55,7 +67,8 @@ export function openSession(opened: OpenBackend, run: RunDefinition, identity: s
   };
   // A stored state has no health checks (their URLs may hold secrets): the run's members give them back.
   const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(withHealthChecks(choice.engineState, run.members), opened.backend, options);
-  save = () => opened.journal.write({ runId: choice.id, identity, engineState: engine.snapshot() });
+  save = () => opened.journal.write({ runId: choice.id, identity, engineState: engine.snapshot(), undeliveredEvents: engine.undeliveredEvents() });
+  if (choice.undeliveredEvents !== undefined && choice.undeliveredEvents.length > 0) onRedelivered(choice.undeliveredEvents);
   return { id: choice.id, engine, clock: opened.clock, journal: opened.journal, resumed: choice.engineState !== undefined, save, opened };
 }
 
@@ -85,7 +98,8 @@ export async function driveSession(session: Session, controls: RunControls, stop
   const until = opened.deadline(Date.now() + controls.timeoutMinutes * 60_000);
   // Issue 5: with `returnAfterMinutes`, a long wait ends this call (the next call continues).
   const returnWhenIdleFor = controls.returnAfterMinutes === undefined ? undefined : opened.deadline(controls.returnAfterMinutes * 60_000) - opened.deadline(0);
-  const options = { until, onPass: save, ...(returnWhenIdleFor === undefined ? {} : { returnWhenIdleFor }) };
+  // Every pass journals itself (the engine's `checkpoint`) before its events go out.
+  const options = { until, ...(returnWhenIdleFor === undefined ? {} : { returnWhenIdleFor }) };
   const sleeper = stop === undefined ? clock : new StoppableClock(clock, opened.realMsUntil, stop);
   // The user's controls are actions at this instant, so they and the first pass share one instant.
   let actions = controlActions(controls, clock.now());

@@ -60,16 +60,18 @@ describe("a run restarted in the middle of a Full upgrade", () => {
     expectUpgradedOnce(run);
   });
 
-  it("from the checkpoint written just before the upgrade was asked for: waits for the cluster, finds it at target, Completed; nothing is sent again", async () => {
+  it("from the checkpoint written just before the upgrade was asked for: adopts the upgrade under way (Running under its step's name), follows it to the end, Completed; nothing is sent again", async () => {
     run = await startArmRun(SCENARIO);
     await run.driveIntoUpgrade("multi", 50);
     expect(await shown(run)).toEqual(["1.32.0", "system 1.32.0 nov", "user 1.31.2 oct", "batch 1.31.2 oct"]);
     const beforeStart = run.checkpoints[0];
     expect(beforeStart?.stages[0]?.groups[0]?.members[0]).toMatchObject({ name: "multi", state: "NotStarted" });
     run.restart(beforeStart);
+    await run.engine.reconcile(run.emulator.clock.now());
+    expect(run.engine.status().stages[0]?.groups[0]?.members[0]).toMatchObject({ operationId: "multi", status: { state: "Running" } });
     await run.driveFor();
     const member = run.engine.status().stages[0]?.groups[0]?.members[0];
-    expect(member?.message).toBe("Upgraded by an earlier attempt of this run, interrupted before it recorded the result.");
+    expect(member).toMatchObject({ operationId: "multi", status: { state: "Completed" } });
     expectUpgradedOnce(run);
   });
 });

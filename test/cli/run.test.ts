@@ -298,6 +298,27 @@ describe("fleet-update run: Ctrl-C and resume", () => {
   });
 });
 
+describe("fleet-update run: a journal that cannot be read", () => {
+  const journal = (dir: string) => path.join(dir, "fleet.yaml.state.runs", "rollout.json");
+
+  it.each([
+    ["a corrupt journal", "{\"runId\": \"rollout-1\", \"identity\": ", /not valid JSON/],
+    ["a journal of a future format", JSON.stringify({ format: 2, runId: "rollout-1", identity: "x", engineState: { stages: [] } }), /format 2 is not one this version reads \(1\)/],
+    ["a file that is not a run journal", JSON.stringify({ hello: "world" }), /not a run journal/],
+  ])("%s is refused with its file's name (exit 2), and nothing is upgraded or rewritten", async (_kind, text, message) => {
+    const dir = workspace();
+    fs.mkdirSync(path.dirname(journal(dir)), { recursive: true });
+    fs.writeFileSync(journal(dir), text);
+    const refused = await runCli(dir, runArgs(6000));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(message);
+    expect(refused.stderr).toContain(journal(dir));
+    expect(refused.stdout).toBe("");
+    expect(fs.readFileSync(journal(dir), "utf8")).toBe(text);
+    expect(fs.existsSync(path.join(dir, "fleet.yaml.state.json")) ? Object.values(operations(dir)).flat() : []).toEqual([]);
+  });
+});
+
 describe("fleet-update run: progress", () => {
   it("without a terminal, prints one line per transition: exactly the events, in order", async () => {
     const dir = workspace();

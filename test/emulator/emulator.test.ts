@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSelfSignedCertificate, type ArmEmulator } from "../../src/backends/azure/emulator";
 import { RESOURCE_GROUP, SUBSCRIPTION, clusterPath, raw, sdkClient, startTestEmulator } from "./helpers";
 
-test("the self-signed certificate names 127.0.0.1 and localhost, is its own CA, and verifies", () => {
-  const { certificatePem, privateKeyPem } = createSelfSignedCertificate();
+test("the self-signed certificate names 127.0.0.1 and localhost, is its own CA, and verifies", async () => {
+  const { certificatePem, privateKeyPem } = await createSelfSignedCertificate();
   const cert = new crypto.X509Certificate(certificatePem);
   expect(cert.checkIP("127.0.0.1")).toBe("127.0.0.1");
   expect(cert.checkHost("localhost")).toBe("localhost");

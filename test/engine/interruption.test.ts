@@ -1,7 +1,9 @@
 /**
  * Write-ahead evidence: the engine's state is checkpointed just before each upgrade starts, so a
  * process that dies between "start the upgrade" and "record its id" leaves enough to resume
- * truthfully — the cluster is not upgraded twice and the member is reported Completed, not Skipped.
+ * truthfully — the resumed engine adopts the upgrade (src/engine/interrupted.ts): the member is Running
+ * under its operation id while it runs (holding its slot), Completed with that id once it ends, and the
+ * cluster is not upgraded twice.
  */
 import { expect, it } from "vitest";
 import { SimulatedFleet } from "../../src/backends/simulator";
@@ -10,6 +12,7 @@ import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import type { RunState } from "../../src/engine/runState";
 import { parseScenario } from "../../src/model/scenario";
+import type { RunEvent } from "../../src/model/status";
 
 const scenario = parseScenario(`
 start: 2026-12-05T00:00:00Z
@@ -20,7 +23,7 @@ members:
 managedClusterUpdate: {upgrade: {type: ControlPlaneOnly, kubernetesVersion: 1.32.0}}
 `);
 
-it("resumes from a checkpoint taken just before an upgrade started: the member is Completed and upgraded once", async () => {
+it("resumes from a checkpoint taken just before an upgrade started: the member is Completed with its operation id and upgraded once", async () => {
   const start = Date.parse(scenario.start);
   const clock = new VirtualClock(start);
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
@@ -39,8 +42,9 @@ it("resumes from a checkpoint taken just before an upgrade started: the member i
   await drive(second, clock);
   const [a, b] = second.status().stages[0]!.groups[0]!.members;
   expect(a!.status).toMatchObject({ state: "Completed", startTime: "2026-12-05T00:00:00Z" });
-  expect(a!.message).toBe("Upgraded by an earlier attempt of this run, interrupted before it recorded the result.");
+  expect(a!.operationId).toBe("op-a-1");
   expect(b!.status.state).toBe("Completed");
+  expect(b!.operationId).toBe("op-b-1");
   expect(fleet.operationLog().map((op) => op.member)).toEqual(["a", "b"]);
 });
 
@@ -58,4 +62,52 @@ it("without the intent, a cluster found at target is Skipped as already there", 
   await drive(second, clock);
   expect(second.status().stages[0]!.groups[0]!.members[0]!.status.state).toBe("Skipped");
   expect(fleet.operationLog().map((op) => op.member)).toEqual(["a", "b"]);
+});
+
+it("an upgrade still running when the run resumes is adopted: Running under its id, holding the group's one slot", async () => {
+  const start = Date.parse(scenario.start);
+  const clock = new VirtualClock(start);
+  const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
+  const run = { name: "r", members: scenario.members, managedClusterUpdate: scenario.managedClusterUpdate };
+  const checkpoints: RunState[] = [];
+  const first = UpdateRunEngine.create(run, fleet, { checkpoint: () => checkpoints.push(first.snapshot()) });
+  first.start(start);
+  await first.reconcile(start);
+  const lastWords = checkpoints[0]!;
+
+  // Five minutes later (a's upgrade takes ten) a new process resumes from the write-ahead checkpoint.
+  await clock.sleepUntil(start + 5 * 60_000);
+  const events: RunEvent[] = [];
+  const second = UpdateRunEngine.resume(lastWords, fleet, { onEvent: (e) => events.push(e) });
+  await second.reconcile(clock.now());
+  const [a, b] = second.status().stages[0]!.groups[0]!.members;
+  expect(a).toMatchObject({ operationId: "op-a-1", status: { state: "Running", startTime: "2026-12-05T00:00:00Z" } });
+  // One slot (maxConcurrency 1): b waits for a, and nothing was asked of b's cluster.
+  expect(b!.status.state).toBe("NotStarted");
+  expect(fleet.startUpgradeCalls().map((c) => c.member)).toEqual(["a"]);
+  expect(events.filter((e) => e.scope === "member")).toEqual([{ time: "2026-12-05T00:05:00Z", scope: "member", name: "a", from: "NotStarted", to: "Running", message: expect.any(String) }]);
+
+  await drive(second, clock);
+  expect(fleet.operationLog().map((op) => [op.member, op.operationId])).toEqual([["a", "op-a-1"], ["b", "op-b-1"]]);
+  const ops = fleet.operationLog();
+  expect(Date.parse(ops[1]!.startTime)).toBeGreaterThanOrEqual(Date.parse(ops[0]!.endTime!));
+});
+
+it("a start that never reached the cluster is asked for again, once", async () => {
+  const start = Date.parse(scenario.start);
+  const clock = new VirtualClock(start);
+  const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
+  const run = { name: "r", members: scenario.members, managedClusterUpdate: scenario.managedClusterUpdate };
+  // The checkpoint is taken, and the process dies before the request leaves it.
+  const lost = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
+  const checkpoints: RunState[] = [];
+  const first = UpdateRunEngine.create(run, lost, { checkpoint: () => checkpoints.push(first.snapshot()) });
+  first.start(start);
+  await first.reconcile(start);
+
+  const second = UpdateRunEngine.resume(checkpoints[0]!, fleet, {});
+  await drive(second, clock);
+  const [a] = second.status().stages[0]!.groups[0]!.members;
+  expect(a).toMatchObject({ operationId: "op-a-1", status: { state: "Completed" } });
+  expect(fleet.startUpgradeCalls().map((c) => c.member)).toEqual(["a", "b"]);
 });

@@ -26,6 +26,7 @@ function watchedFleet(yaml: string) {
     getRegionOffer: (region) => fleet.getRegionOffer(region),
     startUpgrade: (m, request) => fleet.startUpgrade(m, request),
     getOperation: (m, id) => fleet.getOperation(m, id),
+    findStartedUpgrade: (m, request, since) => fleet.findStartedUpgrade(m, request, since),
     probe: (m, url) => fleet.probe(m, url),
   };
   return { parsed, reads, run: () => runScenario(parsed, { backend, clock, clusters: () => fleet.snapshot().clusters }) };

@@ -10,6 +10,27 @@ const scratch = mkdtempSync(join(tmpdir(), "fleet-update-journal-"));
 const event = (name: string, message?: string): RunEvent => ({ time: "2026-12-05T00:00:00Z", scope: "member", name, from: "NotStarted", to: "Pending", ...(message === undefined ? {} : { message }) });
 
 describe("JsonlJournal", () => {
+  it("redelivers a resumed run's undelivered events exactly once: those the file already ends with are not written again", async () => {
+    const file = join(scratch, "redeliver.jsonl");
+    const [a, b, c, d] = [event("a"), event("b"), event("c"), event("d")];
+    // The last process wrote a, then b and c of a pass (a, b, c, d) before it died.
+    writeFileSync(file, [a, b, c].map((e) => `${JSON.stringify(e)}\n`).join(""));
+    const resumed = new JsonlJournal(file, { append: true });
+    resumed.redeliver([b, c, d]);
+    resumed.write(event("e"));
+    await resumed.close();
+    expect(readFileSync(file, "utf8").trimEnd().split("\n").map((l) => (JSON.parse(l) as RunEvent).name)).toEqual(["a", "b", "c", "d", "e"]);
+
+    // None of them written yet: all are; all written: none is.
+    const none = join(scratch, "redeliver-none.jsonl");
+    writeFileSync(none, `${JSON.stringify(a)}\n`);
+    const first = new JsonlJournal(none, { append: true });
+    first.redeliver([b, c]);
+    first.redeliver([b, c]);
+    await first.close();
+    expect(readFileSync(none, "utf8").trimEnd().split("\n").map((l) => (JSON.parse(l) as RunEvent).name)).toEqual(["a", "b", "c"]);
+  });
+
   it("writes each event as one line at once, before the journal is closed", async () => {
     const file = join(scratch, "events.jsonl");
     const journal = new JsonlJournal(file);

@@ -45,7 +45,7 @@ beforeAll(async () => {
   fleetFile = path.join(fleetDir, "fleet.yaml");
   fs.writeFileSync(fleetFile, FLEET);
   // A real CA file elsewhere, so that a run let through would get as far as ARM.
-  const certificate = createSelfSignedCertificate();
+  const certificate = await createSelfSignedCertificate();
   trustedCaFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bad-run-ca-")), "ca.pem");
   fs.writeFileSync(trustedCaFile, certificate.certificatePem);
   // Every cluster is missing: a run let through fails at its first request, quickly.

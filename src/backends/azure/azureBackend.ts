@@ -27,7 +27,7 @@ import { clusterInfo, isBusy } from "./convert";
 import { credentialProblem } from "./credentials";
 import { armError } from "./errors";
 import { AZURE_PUBLIC_CLOUD, RegionOffers } from "./regionOffers";
-import { nextStep, type Step } from "./steps";
+import { nextStep, stepName, type Step } from "./steps";
 import { writeStep } from "./stepWriter";
 
 
@@ -162,6 +162,24 @@ export class AzureBackend implements ClusterBackend {
     return inProgress;
   }
 
+  /**
+   * The intent was recorded only when the cluster was behind the request, so a cluster now busy with
+   * one of the request's steps, failed toward its target, or no longer missing anything shows that the
+   * request reached ARM. Idle with a step still missing, it did not (or only its first steps did, and
+   * starting again sends only what is missing: `nextStep` reads the cluster). ARM keeps no list of a
+   * cluster's operations at this api-version, so an adopted one goes by its step's name (`stepName`).
+   */
+  async findStartedUpgrade(member: MemberRef, request: UpgradeRequest, since: number): Promise<StartedOperation | undefined> {
+    const id = this.idOf(member);
+    const now = this.options.clock.now();
+    const cluster = await this.read(id);
+    const step = startedStep(cluster, request);
+    if (step === undefined) return undefined;
+    const operationId = stepName(id.name, step);
+    this.followed.set(operationId, { startedAt: since, steps: 1 });
+    return { operationId, checkAgainAt: now };
+  }
+
   /** Start one step as an ARM long-running operation, applied once (`stepWriter.ts`); returns its operation id. */
   private run(id: ManagedClusterId, cluster: ManagedCluster, request: UpgradeRequest, step: Step): Promise<string> {
     return writeStep(
@@ -264,6 +282,24 @@ function checkStartable(id: ManagedClusterId, cluster: ManagedCluster): void {
     throw new BackendError(CLUSTER_STOPPED, clusterStoppedMessage(id.name));
   }
   if (isBusy(cluster.provisioningState)) throw new BackendError(OPERATION_NOT_ALLOWED, `managed cluster ${id.name} is ${cluster.provisioningState}; waiting for that operation to end`);
+}
+
+/** The step of `request` that `cluster` shows started (under way, done, or failed), if any (`findStartedUpgrade`). */
+function startedStep(cluster: ManagedCluster, request: UpgradeRequest): Step | undefined {
+  const pools = cluster.agentPoolProfiles ?? [];
+  const target = request.kubernetesVersion;
+  const versions: Step = { kind: "versions", controlPlaneOnly: request.type === "ControlPlaneOnly" };
+  const towardTarget = target !== undefined && cluster.kubernetesVersion === target && (request.type !== "Full" || pools.every((p) => p.orchestratorVersion === target));
+  if (towardTarget && (isBusy(cluster.provisioningState) || cluster.provisioningState === "Failed")) return versions;
+  const pool = pools.find((p) => Object.hasOwn(request.nodeImageVersions, p.name ?? "") && (p.provisioningState === "UpgradingNodeImageVersion" || p.provisioningState === "Failed"));
+  if (pool !== undefined) return { kind: "image", pool: pool.name as string, version: request.nodeImageVersions[pool.name as string] as string };
+  const busy = isBusy(cluster.provisioningState) || pools.some((p) => isBusy(p.provisioningState));
+  return !busy && nextStep(cluster, request) === undefined ? (target === undefined ? firstImageStep(request) : versions) : undefined;
+}
+
+function firstImageStep(request: UpgradeRequest): Step | undefined {
+  const [pool, version] = Object.entries(request.nodeImageVersions)[0] ?? [];
+  return pool === undefined ? undefined : { kind: "image", pool, version: version as string };
 }
 
 /**

@@ -111,6 +111,10 @@ export class SimulatedFleet implements ClusterBackend {
     return this.operationNow(member, operationId);
   }
 
+  async findStartedUpgrade(member: MemberRef, request: UpgradeRequest, since: number): Promise<StartedOperation | undefined> {
+    return this.startedUpgradeNow(member, request, since);
+  }
+
   async probe(member: MemberRef, url: string): Promise<ProbeResult> {
     return this.probeNow(member, url);
   }
@@ -124,6 +128,7 @@ export class SimulatedFleet implements ClusterBackend {
     getRegionOffer: (region) => this.regionOfferNow(region),
     startUpgrade: (member, request) => this.startUpgradeNow(member, request),
     getOperation: (member, operationId) => this.operationNow(member, operationId),
+    findStartedUpgrade: (member, request, since) => this.startedUpgradeNow(member, request, since),
     probe: (member, url) => this.probeNow(member, url),
   };
 
@@ -176,6 +181,16 @@ export class SimulatedFleet implements ClusterBackend {
       if (op.result === "Failed") return { status: "Failed", error: { ...(op.failWith ?? { code: "UpgradeFailed", message: "the upgrade failed" }) } };
       if (op.result === "Canceled") return { status: "Failed", error: { code: UPGRADE_ABORTED, message: `the upgrade of managed cluster ${member.name} was aborted before it reached its target` } };
       return { status: "Succeeded" };
+    });
+  }
+
+  /**
+   * The first operation accepted at or after `since` that asks for what `request` asks (`sameUpgrade`).
+   */
+  startedUpgradeNow(member: MemberRef, request: UpgradeRequest, since: number): StartedOperation | undefined {
+    return this.answer(() => {
+      const op = this.cluster(member.name).state.operations.find((o) => o.startAt >= since && sameUpgrade(o.request, request));
+      return op === undefined ? undefined : { operationId: op.operationId, checkAgainAt: op.endAt };
     });
   }
 
@@ -388,6 +403,15 @@ function busyMessage(cluster: string, active: ActiveOperation): string {
 
 function offeredVersion(offer: { version: string; availableAt?: string }): OfferedVersion {
   return Object.freeze(offer.availableAt === undefined ? { version: offer.version } : { version: offer.version, availableAt: Date.parse(offer.availableAt) });
+}
+
+/**
+ * Whether an accepted operation's request asks for the upgrade `request` asks: type, version, and
+ * every pool it re-images (Latest may re-image more pools, at newer images: `latestImages.ts`).
+ */
+function sameUpgrade(applied: UpgradeRequest, request: UpgradeRequest): boolean {
+  if (applied.type !== request.type || applied.kubernetesVersion !== request.kubernetesVersion) return false;
+  return Object.keys(request.nodeImageVersions).every((pool) => Object.hasOwn(applied.nodeImageVersions, pool));
 }
 
 /** A copy the caller cannot change afterwards, without `undefined` fields (it is persisted as JSON). */

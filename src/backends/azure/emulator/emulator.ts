@@ -92,7 +92,7 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   const timeScale = 60_000 / msPerSimulatedMinute;
   // Made before the clock starts: key generation takes real time that would otherwise pass as
   // (compressed) simulated hours before the first request.
-  const certificate = createSelfSignedCertificate();
+  const certificate = await createSelfSignedCertificate();
   const realNow = Date.now();
   const simulatedStart = options.startAt === undefined ? realNow : typeof options.startAt === "number" ? options.startAt : Date.parse(options.startAt);
   if (Number.isNaN(simulatedStart)) throw new RangeError(`startAt is not an instant: ${String(options.startAt)}`);

@@ -50,6 +50,10 @@ export class EmulatedClusterBackend implements ClusterBackend {
     return this.source.sim.getOperation(this.cluster(member), operationId);
   }
 
+  findStartedUpgrade(member: MemberRef, request: UpgradeRequest, since: number): Promise<StartedOperation | undefined> {
+    return this.source.sim.findStartedUpgrade(this.cluster(member), request, since);
+  }
+
   /** A deletion or abort cancellation under way on the cluster (ARM busy), if any. */
   private lifecycleOperation(cluster: string): { endAt: number } | undefined {
     const now = this.source.clock.now();
