@@ -120,7 +120,7 @@ it(`fleet-update run --backend azure SIGKILLed at ${KILLS} seeded points against
   const putProblems = MEMBERS.filter(({ name }) => puts.get(name) !== 1).map(({ name }) => `${name}: ${puts.get(name) ?? 0} cluster PUTs`);
 
   const numbers =
-    `${kills.length} kills (${kills.filter((k) => k.includes("Running line")).length} right after a → Running line), ${kills.length + (endedEarly === undefined ? 1 : 2)} runs, ${seconds} s; ` +
+    `${kills.length} kills (${kills.filter((k) => k.startsWith("after")).length} right after a → Running line), ${kills.length + (endedEarly === undefined ? 1 : 2)} runs, ${seconds} s; ` +
     `upgrades started at each kill: ${startedAtKill.join(",")}; ` +
     `overrun instants ${fleet.overruns.length} (worst: ${fleet.worstOverruns.join("; ") || "none"}), double upgrades ${fleet.doubleUpgrades.length}, ` +
     `overlaps on a cluster ${fleet.overlapsOnCluster.length}, final status problems ${statusProblems.length}, ` +

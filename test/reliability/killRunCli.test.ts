@@ -144,7 +144,7 @@ it(`fleet-update run SIGKILLed at ${KILLS} seeded points on a 40-member fleet wi
   const statusProblems = status === undefined ? [`no --json result (exit ${last.outcome.killed ? "killed" : last.outcome.code}): ${last.stderr.slice(-1000)}`] : checkFinalStatus(status, ops);
 
   const numbers =
-    `${kills.length} kills (${kills.filter((k) => k.includes("Running line")).length} right after a → Running line), ${kills.length + 2} runs, ${seconds} s; ` +
+    `${kills.length} kills (${kills.filter((k) => k.startsWith("after")).length} right after a → Running line), ${kills.length + 2} runs, ${seconds} s; ` +
     `upgrades started at each kill: ${startedAtKill.join(",")}; ` +
     `overrun instants ${fleet.overruns.length} (worst: ${fleet.worstOverruns.join("; ") || "none"}), double upgrades ${fleet.doubleUpgrades.length}, ` +
     `overlaps on a cluster ${fleet.overlapsOnCluster.length}, stage order ${fleet.stageOrder.length}, final status problems ${statusProblems.length}, ` +

@@ -50,7 +50,10 @@ export function runAndKill(cwd: string, args: readonly string[], point: KillPoin
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
     if (point.kind !== "afterRunning" || killedHow !== undefined) return;
-    const seen = stderr.match(MEMBER_RUNNING)?.length ?? 0;
+    // Only this process's own starts: a resumed run first hands on the events its predecessor had
+    // journaled but not delivered (progress lines included), before its note.
+    const note = stderr.search(/^(Starting|Resuming) run /m);
+    const seen = note < 0 ? 0 : (stderr.slice(note).match(MEMBER_RUNNING)?.length ?? 0);
     if (seen < point.nth) return;
     const how = `after ${point.nth === 1 ? "the first" : `the ${point.nth}th`} → Running line${point.delayMs === 0 ? "" : ` + ${point.delayMs} ms`}`;
     // Delay 0: in this very callback, as close behind the line as a signal can get.
