@@ -6,6 +6,7 @@ import type { PlanOptions } from "./plan";
 import type { BackendFlags } from "./runSpec";
 import type { RunOptions } from "./run";
 import type { CommandIO, SimulateOptions } from "./simulate";
+import { printable } from "../runtime/printable";
 
 /*
  * Each subcommand's module is loaded when that subcommand runs, not at every start (issue 13): the
@@ -136,7 +137,7 @@ if (require.main === module) {
   buildProgram()
     .parseAsync(process.argv)
     .catch((e: unknown) => {
-      process.stderr.write(`fleet-update: ${(e as Error).message}\n`);
+      process.stderr.write(`fleet-update: ${printable((e as Error).message)}\n`);
       process.exitCode = 1;
     });
 }

@@ -38,7 +38,7 @@ export async function planCommand(file: string, options: PlanOptions, io: Comman
       return EXIT_INVALID_INPUT;
     }
     if (e instanceof InputError) {
-      io.stderr(`${e.message}\n`);
+      io.stderr(`${printable(e.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     throw e;

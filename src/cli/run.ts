@@ -56,7 +56,7 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
     sinks = openEventSinks(options, { append: choice.engineState !== undefined });
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    io.stderr(`${e.message}\n`);
+    io.stderr(`${printable(e.message)}\n`);
     return EXIT_INVALID_INPUT;
   }
   const toSinks = fanOut(sinks);
@@ -94,7 +94,7 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
     await closeEventSinks(sinks, io);
     // A skip naming a running item (or an unknown gate) changes nothing: the spec must change.
     if (e instanceof SkipRefusedError || e instanceof ApprovalRefusedError) {
-      io.stderr(`${file}: ${e instanceof SkipRefusedError ? "skip" : "approvals"}: ${e.message}\n`);
+      io.stderr(`${printable(file)}: ${e instanceof SkipRefusedError ? "skip" : "approvals"}: ${printable(e.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     throw e;
@@ -133,7 +133,7 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
   } catch (e) {
     if (e instanceof LeaseHeldError) {
       // Another process drives this simulated fleet or this run: nothing was touched; try again when it is done.
-      io.stderr(`${e.message}\n`);
+      io.stderr(`${printable(e.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     if (e instanceof ValidationError) {
@@ -142,7 +142,7 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
       return EXIT_INVALID_INPUT;
     }
     if (e instanceof InputError || e instanceof SpecChangedError || e instanceof StateFileError || e instanceof JournalError || isFileError(e)) {
-      io.stderr(`${(e as Error).message}\n`);
+      io.stderr(`${printable((e as Error).message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     throw e;

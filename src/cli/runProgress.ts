@@ -6,6 +6,7 @@
 import type { RunEvent, UpdateRunStatus } from "../model/status";
 import { formatProgressLine } from "../session/progressLine";
 import { treeFrame, type FrameSize } from "./liveTree";
+import { printable } from "../runtime/printable";
 
 export interface RunProgress {
   onEvent(event: RunEvent): void;
@@ -32,7 +33,7 @@ export class LineProgress implements RunProgress {
   }
 
   note(text: string): void {
-    this.out.write(`${text}\n`);
+    this.out.write(`${printable(text)}\n`);
   }
 
   finish(): void {}
@@ -68,7 +69,7 @@ export class TreeProgress implements RunProgress {
   }
 
   note(text: string): void {
-    this.out.write(`${this.erase()}${text}\n`);
+    this.out.write(`${this.erase()}${printable(text)}\n`);
     this.drawnLines = 0;
     this.draw();
   }

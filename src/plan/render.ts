@@ -3,6 +3,7 @@
  * state) with their predicted Pending periods and skip reasons beneath, then the findings.
  */
 import type { Finding, Plan, PlannedMember } from "./types";
+import { printable } from "../runtime/printable";
 
 const NONE = "-";
 
@@ -24,9 +25,9 @@ function membersTable(members: readonly PlannedMember[]): string[] {
   const out = [rendered[0] as string];
   members.forEach((m, i) => {
     out.push(rendered[i + 1] as string);
-    for (const p of m.pending) out.push(`    pending ${p.from} → ${p.until ?? "…"}: ${p.reason}`);
-    if (m.predictedState === "Skipped" && m.message !== undefined) out.push(`    skipped: ${m.message}`);
-    if (m.predictedState === "Failed" && m.message !== undefined) out.push(`    fails: ${m.message}`);
+    for (const p of m.pending) out.push(`    pending ${p.from} → ${p.until ?? "…"}: ${printable(p.reason)}`);
+    if (m.predictedState === "Skipped" && m.message !== undefined) out.push(`    skipped: ${printable(m.message)}`);
+    if (m.predictedState === "Failed" && m.message !== undefined) out.push(`    fails: ${printable(m.message)}`);
   });
   return out;
 }
@@ -34,7 +35,7 @@ function membersTable(members: readonly PlannedMember[]): string[] {
 /** The findings block, also what the Pulumi preview prints. */
 export function renderFindings(findings: readonly Finding[]): string[] {
   if (findings.length === 0) return ["Findings: none"];
-  const rows = findings.map((f) => [f.severity, f.code, `${f.member ?? f.region ?? ""}${f.member ?? f.region ? ": " : ""}${f.message}`]);
+  const rows = findings.map((f) => [f.severity, f.code, `${f.member ?? f.region ?? ""}${f.member ?? f.region ? ": " : ""}${printable(f.message)}`]);
   return ["Findings", ...table(rows).map((l) => `  ${l}`)];
 }
 
