@@ -8,7 +8,7 @@ import path from "node:path";
 import { ValidationError } from "../model/common";
 import { parsePlanInput, type PlanSource } from "../plan/input";
 import { planFromSource } from "../plan/planSource";
-import { renderPlan } from "../plan/render";
+import { renderChainPlan, renderPlan } from "../plan/render";
 import { writeJson } from "./jsonStream";
 import { InputError, readInput, printable } from "./input";
 import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
@@ -45,7 +45,7 @@ export async function planCommand(file: string, options: PlanOptions, io: Comman
   }
   // The same bytes as JSON.stringify(plan, null, 2), written in pieces (a plan of 100,000 members is ~60 MB).
   if (options.json === true) writeJson(plan, io.stdout);
-  else io.stdout(`${renderPlan(plan)}\n`);
+  else io.stdout(`${"runs" in plan ? renderChainPlan(plan) : renderPlan(plan)}\n`);
   return 0;
 }
 

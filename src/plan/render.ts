@@ -2,6 +2,7 @@
  * The plan for people: stage ETAs, a table of members (stage/group, class, predicted start and end,
  * state) with their predicted Pending periods and skip reasons beneath, then the findings.
  */
+import type { ChainPlan } from "./fromChain";
 import type { Finding, Plan, PlannedMember } from "./types";
 import { printable } from "../runtime/printable";
 
@@ -17,6 +18,13 @@ export function renderPlan(plan: Plan): string {
   lines.push("", ...membersTable(plan.members));
   lines.push("", ...renderFindings(plan.findings));
   return lines.join("\n");
+}
+
+/** A chained scenario's plan: each run's plan under its name, or why it has none. */
+export function renderChainPlan(chain: ChainPlan): string {
+  return chain.runs
+    .map((run) => ("notPlanned" in run ? `Run ${run.name}: not planned: ${printable(run.notPlanned)}` : `Run ${run.name}\n${renderPlan(run)}`))
+    .join("\n\n");
 }
 
 function membersTable(members: readonly PlannedMember[]): string[] {
