@@ -172,11 +172,21 @@ describe.skipIf(!realCliAvailable())("interrupting pulumi up with the real CLI",
     // kill so that the run moves on), or a seeded delay after this up's first → Running line.
     for (const [i, n] of [1, 3, 5, 7].entries()) {
       const up = project.start("up", { config: SLOW });
-      if (i % 2 === 0) {
+      if (i !== 1) {
         const dir = project.path(PROGRAM_DIR);
+        // The tree is known before the instant comes, so the kill follows the state file's write at once.
+        let tree: number[] = [];
+        const refresh = setInterval(() => (tree = [up.child.pid!, ...descendants(up.child.pid!)]), 100);
         await new Promise<void>((resolve, reject) => {
           const watcher = fs.watch(dir, () => {
             if (started() < n) return;
+            for (const pid of tree) {
+              try {
+                process.kill(pid, "SIGKILL");
+              } catch {
+                // gone already
+              }
+            }
             watcher.close();
             resolve();
           });
@@ -184,7 +194,7 @@ describe.skipIf(!realCliAvailable())("interrupting pulumi up with the real CLI",
             watcher.close();
             reject(new Error(`up ended before the ${n}th upgrade started:\n${up.printed.slice(-3000)}`));
           });
-        });
+        }).finally(() => clearInterval(refresh));
         await killTree(up);
         kills.push(`at upgrade ${n} (${started()} started)`);
       } else {
