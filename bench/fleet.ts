@@ -8,7 +8,10 @@
  */
 import { FLEET_SCENARIO_200, fleetScenario } from "./armScenario";
 import { simulateScenarioViaFleet } from "../src/simulation/viaFleetEmulator";
-import { validateScenario } from "../src/model/scenario";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseScenario, validateScenario } from "../src/model/scenario";
+import { simulateScenario, type SimulationReport } from "../src/simulation/simulateScenario";
 
 const MS_PER_SIMULATED_MINUTE = 100;
 
@@ -27,6 +30,45 @@ export interface FleetFigures {
   pollSeconds: number;
   wallMs: number;
   msPerSimulatedMinute: number;
+  longHorizon: LongHorizonFigures;
+}
+
+/**
+ * Issue 20: `simulate --via fleet-emulator` of the weeks-long scenario (test/scenarios/long-horizon-windows.yaml,
+ * weekly and monthly windows; without its one `maxConcurrency`, which the Fleet client refuses), the
+ * emulator's clock jumping over idle time to each server-side pass; beside it in process.
+ */
+export interface LongHorizonFigures {
+  simulatedDays: number;
+  wallMs: number;
+  inProcessMs: number;
+  /** Every state of the tree and every cluster's versions equal to the in-process run's. */
+  endsAsInProcess: boolean;
+}
+
+const LONG_HORIZON = resolve(__dirname, "../../test/scenarios/long-horizon-windows.yaml");
+
+async function longHorizonFigures(): Promise<LongHorizonFigures> {
+  const parsed = parseScenario(readFileSync(LONG_HORIZON, "utf8"));
+  const scenario = validateScenario({ ...parsed, strategy: { stages: parsed.strategy?.stages.map((s) => ({ ...s, groups: s.groups.map(({ maxConcurrency: _none, ...g }) => g) })) } });
+  let began = performance.now();
+  const inProcess = await simulateScenario(scenario);
+  const inProcessMs = performance.now() - began;
+  began = performance.now();
+  const viaFleet = await simulateScenarioViaFleet(scenario);
+  const wallMs = performance.now() - began;
+  const ending = (r: SimulationReport) =>
+    JSON.stringify({
+      states: r.result.status.stages.map((s) => [s.status.state, s.afterStageWaitStatus?.status.state, s.groups.map((g) => [g.status.state, g.members.map((m) => m.status.state)])]),
+      clusters: r.result.clusters.map((c) => [c.name, c.kubernetesVersion, c.nodePools.map((p) => [p.orchestratorVersion, p.nodeImageVersion])]),
+    });
+  const { startTime, completedTime } = viaFleet.result.status.status;
+  return {
+    simulatedDays: Math.round(((Date.parse(completedTime ?? scenario.start) - Date.parse(startTime ?? scenario.start)) / 864e5) * 10) / 10,
+    wallMs: Math.round(wallMs),
+    inProcessMs: Math.round(inProcessMs),
+    endsAsInProcess: ending(viaFleet) === ending(inProcess),
+  };
 }
 
 export async function fleetFigures(): Promise<FleetFigures> {
@@ -54,5 +96,6 @@ export async function fleetFigures(): Promise<FleetFigures> {
     pollSeconds: 60,
     wallMs: Math.round(wallMs),
     msPerSimulatedMinute: MS_PER_SIMULATED_MINUTE,
+    longHorizon: await longHorizonFigures(),
   };
 }

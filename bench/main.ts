@@ -36,6 +36,7 @@ function expectCompleted(figures: BenchFigures): void {
     ["provider run", figures.provider.runState],
     ["ARM run", figures.arm.state],
     ["Fleet Manager run", figures.fleet.state],
+    ["the long-horizon scenario through Fleet Manager (ends as in process)", figures.fleet.longHorizon.endsAsInProcess ? "Completed" : "ended otherwise than in process"],
   ];
   const broken = runs.filter(([, state]) => state !== "Completed");
   if (broken.length > 0) throw new Error(`runs did not complete: ${broken.map(([run, state]) => `${run}: ${state}`).join(", ")}`);

@@ -80,3 +80,45 @@ describe("CompressibleClock", () => {
     expect(clock.now()).toBe(START + 7 * DAY);
   });
 });
+
+describe("CompressibleClock with something scheduled (Fleet Manager's server-side passes)", () => {
+  it("a jump stops at each scheduled instant and runs what is due there, at that instant, before going on", async () => {
+    const schedule = [START + 2 * DAY, START + 5 * DAY];
+    const ran: number[] = [];
+    let clock: CompressibleClock;
+    clock = new CompressibleClock({
+      start: START,
+      timeScale: 6_000,
+      underWay: () => false,
+      realNow: () => 1_000,
+      realSleep: async () => undefined,
+      nextScheduledAt: () => schedule[0],
+      runDue: async () => {
+        while (schedule[0] !== undefined && schedule[0] <= clock.now()) ran.push(schedule.shift() as number);
+      },
+    });
+    await clock.sleepUntil(START + 10 * DAY);
+    expect(ran).toEqual([START + 2 * DAY, START + 5 * DAY]);
+    expect(clock.now()).toBe(START + 10 * DAY);
+  });
+
+  it("something already due is run before time moves on", async () => {
+    const ran: number[] = [];
+    let due: number | undefined = START;
+    const clock: CompressibleClock = new CompressibleClock({
+      start: START,
+      timeScale: 6_000,
+      underWay: () => false,
+      realNow: () => 1_000,
+      realSleep: async () => undefined,
+      nextScheduledAt: () => due,
+      runDue: async () => {
+        ran.push(clock.now());
+        due = undefined;
+      },
+    });
+    await clock.sleepUntil(START + DAY);
+    expect(ran).toEqual([START]);
+    expect(clock.now()).toBe(START + DAY);
+  });
+});

@@ -5,7 +5,8 @@
  * one line per problem naming the field path (or the flag); otherwise 0, whatever the findings say.
  */
 import path from "node:path";
-import { ValidationError } from "../model/common";
+import { MAX_HORIZON_DAYS, ValidationError } from "../model/common";
+import { MAX_UPGRADE_MINUTES } from "../model/fleet";
 import { parsePlanInput, type PlanSource } from "../plan/input";
 import { planFromSource } from "../plan/planSource";
 import { renderChainPlan, renderPlan } from "../plan/render";
@@ -25,7 +26,7 @@ export interface PlanOptions extends BackendFlags {
 export async function planCommand(file: string, options: PlanOptions, io: CommandIO, now: number = Date.now()): Promise<number> {
   const numbers = numericOptions(options);
   if (typeof numbers === "string") {
-    io.stderr(`${numbers}\n`);
+    io.stderr(`${printable(numbers)}\n`);
     return EXIT_INVALID_INPUT;
   }
   let plan;
@@ -74,7 +75,11 @@ function numericOptions(options: PlanOptions): { horizonDays?: number; upgradeMi
     const text = options[key];
     if (text === undefined) continue;
     const value = Number(text);
-    if (!Number.isFinite(value) || value <= 0) return `${flag}: must be a positive number of ${key === "horizonDays" ? "days" : "minutes"}, got '${text}'`;
+    // Issue 19: bounded like the scenario's horizon and a simulated upgrade.
+    const max = key === "horizonDays" ? MAX_HORIZON_DAYS : MAX_UPGRADE_MINUTES;
+    const unit = key === "horizonDays" ? "days" : "minutes";
+    if (!Number.isFinite(value) || value <= 0) return `${flag}: must be a positive number of ${unit}, got '${text}'`;
+    if (value > max) return `${flag}: must be at most ${max} ${unit}, got '${text}'`;
     out[key] = value;
   }
   return out;

@@ -18,7 +18,7 @@ import { ValidationError } from "../model/common";
 import type { UpdateRunStatus } from "../model/status";
 import type { UpdateRunInputs } from "../pulumi/runInputs";
 import { JournalError } from "../pulumi/journal";
-import { openBackend, type OpenBackend } from "../session/openBackend";
+import { journalFor, openBackend, type OpenBackend } from "../session/openBackend";
 import { driveSession, openSession, type RunChoice, type Session } from "../session/session";
 import { StopRequest } from "../session/stopRequest";
 import { closeEventSinks, openEventSinks, type EventSinkFlags } from "./eventSinks";
@@ -55,6 +55,7 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
   try {
     sinks = openEventSinks(options, { append: choice.engineState !== undefined });
   } catch (e) {
+    opened.release();
     if (!(e instanceof InputError)) throw e;
     io.stderr(`${printable(e.message)}\n`);
     return EXIT_INVALID_INPUT;
@@ -94,6 +95,7 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
     await closeEventSinks(sinks, io);
     // A skip naming a running item (or an unknown gate) changes nothing: the spec must change.
     if (e instanceof SkipRefusedError || e instanceof ApprovalRefusedError) {
+      opened.release();
       io.stderr(`${printable(file)}: ${e instanceof SkipRefusedError ? "skip" : "approvals"}: ${printable(e.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
@@ -126,10 +128,20 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
     if (options.progress !== undefined && options.progress !== "tree" && options.progress !== "lines") {
       throw new InputError(`--progress: must be tree or lines, got '${options.progress}'`);
     }
-    const opened = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
     const identity = cliRunIdentity(inputs);
-    const choice = chooseCliRun(inputs, identity, opened.journal.read(), opened.journal.file, options.new === true);
-    return { inputs, opened, identity, choice };
+    // Issue 19: a refused run touches no file. Whether the journal holds another spec's run is
+    // decided from a plain read first, before the backend is opened (opening takes leases and may
+    // write the simulated fleet's state file); it is read again once the leases are ours.
+    const journal = journalFor(inputs.backend, inputs.runName, process.cwd());
+    chooseCliRun(inputs, identity, journal.read(), journal.file, options.new === true);
+    const opened = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
+    try {
+      const choice = chooseCliRun(inputs, identity, opened.journal.read(), opened.journal.file, options.new === true);
+      return { inputs, opened, identity, choice };
+    } catch (e) {
+      opened.release();
+      throw e;
+    }
   } catch (e) {
     if (e instanceof LeaseHeldError) {
       // Another process drives this simulated fleet or this run: nothing was touched; try again when it is done.
@@ -141,7 +153,12 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
       for (const issue of e.issues) io.stderr(issue.path.startsWith("--") ? `${issue.path}: ${printable(issue.message)}\n` : `${printable(fieldSource(issue.path, file))}: ${printable(issue.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
-    if (e instanceof InputError || e instanceof SpecChangedError || e instanceof StateFileError || e instanceof JournalError || isFileError(e)) {
+    if (e instanceof SpecChangedError) {
+      // The spec as a whole differs from the journal's run: named like any whole-document problem.
+      io.stderr(`${printable(file)}: (root): ${printable(e.message)}\n`);
+      return EXIT_INVALID_INPUT;
+    }
+    if (e instanceof InputError || e instanceof StateFileError || e instanceof JournalError || isFileError(e)) {
       io.stderr(`${printable((e as Error).message)}\n`);
       return EXIT_INVALID_INPUT;
     }

@@ -95,6 +95,7 @@ function flagName(key: keyof BackendFlags): string {
 /** `azure.credential` → `--credential`: what the user typed, not the provider's field. */
 function flagForBackendPath(fieldPath: string): string {
   if (fieldPath.startsWith("simulator.timeScale")) return "--time-scale";
+  if (fieldPath.startsWith("azureFleet.pollIntervalSeconds")) return "--poll-seconds";
   if (/^azure(Fleet)?\.endpoint/.test(fieldPath)) return "--endpoint";
   if (/^azure(Fleet)?\.trustedCaFile/.test(fieldPath)) return "--ca-file";
   if (/^azure(Fleet)?\.credential/.test(fieldPath)) return "--credential";

@@ -3,8 +3,8 @@
  * each group of the current stage, and timing the after-stage waits. One call is one reconcile pass
  * at one instant; it returns when the engine next needs to look.
  */
-import { BackendError, OPERATION_NOT_ALLOWED, isClusterGone, isPending, type Answer, type ClusterInfo } from "./backend";
-import { decideStart } from "./checks";
+import { BackendError, OPERATION_NOT_ALLOWED, isClusterGone, isPending, type Answer, type ClusterInfo, type RegionOffer, type StartedOperation, type UpgradeRequest } from "./backend";
+import { decideStart, type StartDecision } from "./checks";
 import type { EngineContext, MemberPlace } from "./context";
 import { selectRunImages } from "./imageSelection";
 import { relevantWindow } from "./priority";
@@ -16,7 +16,7 @@ import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
-import type { Rank } from "./readyQueue";
+import type { GroupQueue, Rank } from "./readyQueue";
 import type { UpgradeType } from "../model/update";
 
 export interface ReconcileResult {
@@ -246,6 +246,9 @@ async function fillStage(ctx: EngineContext, stage: StageRunState, now: number):
 /**
  * Pick the group's next member (SPEC §3.3 order) and run the SPEC §3.4 checks on candidates until
  * one starts. Skipped and Pending candidates do not block the group. Returns whether one started.
+ * One candidate goes through the steps below in order: rank, read, decide, then checkpoint and start.
+ * Each step answers as the backend does (`Answer`): a value at once, or a promise only when the
+ * backend's was one (issue 13: no promise per member on the simulated fleet).
  */
 async function startNextMember(
   ctx: EngineContext,
@@ -254,37 +257,20 @@ async function startNextMember(
   now: number,
   decidedThisPass: Set<MemberRunState>,
 ): Promise<boolean> {
-  const type = ctx.run.managedClusterUpdate.upgrade.type;
   const queue = ctx.queue(group);
-  // The group's candidates, not decided yet in this pass, in SPEC §3.3 order (`readyQueue.ts`).
-  for (const member of queue.toRank(now, decidedThisPass)) {
-    const rank = rankOf(ctx, member, type, now);
-    queue.ranked(member, isPending(rank) ? await rank : rank);
-  }
+  await rankCandidates(ctx, queue, now, decidedThisPass);
   for (let member = queue.next(); member !== undefined; member = queue.next()) {
     decidedThisPass.add(member);
-    let cluster;
-    try {
-      const answer = ctx.cluster(member, true);
-      cluster = isPending(answer) ? await answer : answer;
-    } catch (e) {
-      if (!isClusterGone(e)) throw e;
-      failMember(ctx, { stage, group, member }, { code: e.code, message: e.message }, now);
-      // Within tolerance the group goes on to its next candidate, as after any other failure.
+    const place: MemberPlace = { stage, group, member };
+    const read = readForStart(ctx, place, now);
+    const cluster = isPending(read) ? await read : read;
+    if (cluster === undefined) {
+      // Gone, and failed: within tolerance the group goes on to its next candidate, as after any other failure.
       if (ctx.run.haltReason !== undefined) return false;
       continue;
     }
-    const offerAnswer = ctx.offer(cluster.region);
-    const offer = isPending(offerAnswer) ? await offerAnswer : offerAnswer;
-    const decision = decideStart({
-      member: member.name,
-      update: ctx.run.managedClusterUpdate,
-      selectedNodeImageVersions: ctx.run.selectedNodeImageVersions,
-      cluster,
-      offer,
-      windows: ctx.windows,
-      now,
-    });
+    const decided = decide(ctx, member, cluster, now);
+    const decision = isPending(decided) ? await decided : decided;
     if (decision.kind === "skip") {
       member.message = decision.message;
       ctx.transitions.transition(member, "Skipped", now, "member", member.name, decision.message);
@@ -297,43 +283,100 @@ async function startNextMember(
       if (decision.windowClosed === true && checkAgainAt !== undefined) queue.park(member, checkAgainAt);
       continue;
     }
-    // The write-ahead intent: what is asked, and when (`interrupted.ts` reads it after a crash).
-    member.startRequestedAt = now;
-    member.request = decision.request;
-    ctx.options.checkpoint?.();
-    const place: MemberPlace = { stage, group, member };
-    try {
-      const answer = ctx.backend.startUpgrade(ctx.ref(member), decision.request);
-      const op = isPending(answer) ? await answer : answer;
-      member.startRequestedAt = undefined;
-      member.operationId = op.operationId;
-      member.startTime = now;
-      member.attempts += 1;
-      member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
-      member.message = ctx.describe.describe(decision.request);
-      ctx.inFlight.add(place);
-      ctx.clusters.delete(member.name);
-      ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
-      return true;
-    } catch (e) {
-      if (!(e instanceof BackendError)) {
-        // No answer (the connection dropped, a bug): the request may have reached the cluster. The
-        // intent stays, and the next pass asks before anything else (`interrupted.ts`).
-        ctx.interrupted.add(place);
-        throw e;
-      }
-      member.startRequestedAt = undefined;
-      member.request = undefined;
-      if (e.code === OPERATION_NOT_ALLOWED) {
-        const checkAgainAt = now + ctx.pollInterval();
-        markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, checkAgainAt, now);
-        continue;
-      }
-      failMember(ctx, place, { code: e.code, message: e.message }, now);
-      return false;
-    }
+    const started = checkpointAndStart(ctx, place, decision.request, now);
+    const outcome = isPending(started) ? await started : started;
+    if (outcome === "busy") continue;
+    return outcome === "started";
   }
   return false;
+}
+
+/** Rank: the group's candidates not decided yet in this pass, in SPEC §3.3 order (`readyQueue.ts`). */
+async function rankCandidates(ctx: EngineContext, queue: GroupQueue, now: number, decidedThisPass: Set<MemberRunState>): Promise<void> {
+  const type = ctx.run.managedClusterUpdate.upgrade.type;
+  for (const member of queue.toRank(now, decidedThisPass)) {
+    const rank = rankOf(ctx, member, type, now);
+    queue.ranked(member, isPending(rank) ? await rank : rank);
+  }
+}
+
+/** Read: the member's cluster, fresh. A cluster that is gone fails its member: undefined. */
+function readForStart(ctx: EngineContext, place: MemberPlace, now: number): Answer<ClusterInfo | undefined> {
+  const gone = (e: unknown): undefined => {
+    if (!isClusterGone(e)) throw e;
+    failMember(ctx, place, { code: e.code, message: e.message }, now);
+    return undefined;
+  };
+  let answer;
+  try {
+    answer = ctx.cluster(place.member, true);
+  } catch (e) {
+    return gone(e);
+  }
+  return isPending(answer) ? answer.then((cluster) => cluster, gone) : answer;
+}
+
+/** Decide: the SPEC §3.4 checks (`checks.ts`) on the cluster as read and its region's offer. */
+function decide(ctx: EngineContext, member: MemberRunState, cluster: ClusterInfo, now: number): Answer<StartDecision> {
+  const withOffer = (offer: RegionOffer): StartDecision =>
+    decideStart({
+      member: member.name,
+      update: ctx.run.managedClusterUpdate,
+      selectedNodeImageVersions: ctx.run.selectedNodeImageVersions,
+      cluster,
+      offer,
+      windows: ctx.windows,
+      now,
+    });
+  const offer = ctx.offer(cluster.region);
+  return isPending(offer) ? offer.then(withOffer) : withOffer(offer);
+}
+
+/**
+ * Checkpoint and start: the write-ahead intent (what is asked, and when: `interrupted.ts` reads it
+ * after a crash) is persisted, then the backend is asked. "busy": the cluster has another operation
+ * and the member waits, Pending; "failed": the backend refused it and the member failed.
+ */
+function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, now: number): Answer<"started" | "busy" | "failed"> {
+  const { member } = place;
+  member.startRequestedAt = now;
+  member.request = request;
+  ctx.options.checkpoint?.();
+  const started = (op: StartedOperation): "started" => {
+    member.startRequestedAt = undefined;
+    member.operationId = op.operationId;
+    member.startTime = now;
+    member.attempts += 1;
+    member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
+    member.message = ctx.describe.describe(request);
+    ctx.inFlight.add(place);
+    ctx.clusters.delete(member.name);
+    ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
+    return "started";
+  };
+  const refused = (e: unknown): "busy" | "failed" => {
+    if (!(e instanceof BackendError)) {
+      // No answer (the connection dropped, a bug): the request may have reached the cluster. The
+      // intent stays, and the next pass asks before anything else (`interrupted.ts`).
+      ctx.interrupted.add(place);
+      throw e;
+    }
+    member.startRequestedAt = undefined;
+    member.request = undefined;
+    if (e.code === OPERATION_NOT_ALLOWED) {
+      markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, now + ctx.pollInterval(), now);
+      return "busy";
+    }
+    failMember(ctx, place, { code: e.code, message: e.message }, now);
+    return "failed";
+  };
+  let answer;
+  try {
+    answer = ctx.backend.startUpgrade(ctx.ref(member), request);
+  } catch (e) {
+    return refused(e);
+  }
+  return isPending(answer) ? answer.then(started, refused) : started(answer);
 }
 
 /** SPEC §3.3: the member's priority class, from its cluster's window as last read. */

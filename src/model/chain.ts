@@ -5,11 +5,11 @@
  * (docs/behaviour.md "Chained runs"). Runs execute one after another on one virtual clock.
  */
 import { z } from "zod";
-import { InstantSchema, NameSchema, ValidationError, friendlyErrors, orRequired, parsePath, toFieldIssues, type FieldIssue } from "./common";
+import { InstantSchema, NameSchema, ValidationError, friendlyErrors, ownValue, orRequired, parsePath, toFieldIssues, type FieldIssue } from "./common";
 import { FleetShape, checkFleet } from "./fleet";
 import { HealthCheckSchema } from "./healthCheck";
 import { crossValidateRun } from "./run";
-import { ScenarioActionSchema, parseScenarioDocument, validateScenario, type Scenario } from "./scenario";
+import { ScenarioActionSchema, horizonProblems, parseScenarioDocument, validateScenario, type Scenario } from "./scenario";
 import { UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "./update";
 
@@ -56,12 +56,13 @@ export const ChainScenarioSchema = z
   .superRefine((chain, ctx) => {
     checkFleet(chain, ctx);
     const add = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    if (chain.until !== undefined) for (const message of horizonProblems(Date.parse(chain.start), chain.until)) add(["until"], message);
     const fleetNames = new Set(chain.members.map((m) => m.name));
     const earlier = new Set<string>();
     chain.runs.forEach((run, i) => {
       if (earlier.has(run.name)) add(["runs", i, "name"], `duplicate run name '${run.name}'`);
       if (run.strategy !== undefined && run.updateStrategyId !== undefined) add(["runs", i, "updateStrategyId"], "give either an inline strategy or a strategy reference, not both");
-      if (run.updateStrategyId !== undefined && chain.strategies?.[run.updateStrategyId] === undefined) {
+      if (run.updateStrategyId !== undefined && ownValue(chain.strategies, run.updateStrategyId) === undefined) {
         add(["runs", i, "updateStrategyId"], `no strategy named '${run.updateStrategyId}' under strategies`);
       }
       const checkRef = (ref: RunOutputRef, path: PropertyKey[], output: RunOutputName) => {
@@ -102,7 +103,7 @@ export type ChainScenario = z.infer<typeof ChainScenarioSchema>;
 
 export function chainRunStrategy(chain: { strategies?: Record<string, UpdateRunStrategy> }, run: ChainedRun): UpdateRunStrategy | undefined {
   if (run.strategy !== undefined) return run.strategy;
-  return run.updateStrategyId === undefined ? undefined : chain.strategies?.[run.updateStrategyId];
+  return run.updateStrategyId === undefined ? undefined : ownValue(chain.strategies, run.updateStrategyId);
 }
 
 /** A scenario file of either form: one run (SPEC §7) or chained runs (`runs:`). */

@@ -54,19 +54,54 @@ function isCalendarDay(day: string): boolean {
 }
 const CALENDAR_DAYS = new Set<string>();
 
+/**
+ * Issue 19: the instants and dates a user may write, years 1970 to 2999. Every instant the engine
+ * computes is one of these plus bounded durations (a wait of at most `MAX_WAIT_SECONDS`, a horizon
+ * of at most `MAX_HORIZON_DAYS`, a window's ten-year look-ahead): all stay four-digit years, far
+ * inside JS Date's range (±275,760 years), where `10000000000000` seconds of wait had left it
+ * ("Invalid time value").
+ */
+export const MIN_INSTANT = "1970-01-01T00:00:00Z";
+export const MAX_INSTANT = "2999-12-31T23:59:59Z";
+const MIN_INSTANT_MS = Date.parse(MIN_INSTANT);
+const MAX_INSTANT_MS = Date.parse(MAX_INSTANT);
+const OUT_OF_RANGE = `must be from ${MIN_INSTANT} to ${MAX_INSTANT}`;
+
+/** Whether epoch ms `instant` is one a user may write (the range above; NaN is not). */
+export function instantInRange(instant: number): boolean {
+  return instant >= MIN_INSTANT_MS && instant <= MAX_INSTANT_MS;
+}
+
 /** An instant in ISO 8601 with a zone (`Z` or `±HH:mm`), kept as the string the user wrote. */
 export const InstantSchema = z
   .string({ error: orRequired("must be an ISO 8601 date-time string") })
   .refine((s) => ISO_INSTANT.test(s) && !Number.isNaN(Date.parse(s)) && isCalendarDay(s.slice(0, 10)), {
     message: "must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z",
-  });
+    abort: true,
+  })
+  .refine((s) => instantInRange(Date.parse(s)), { message: OUT_OF_RANGE });
 
-/** A calendar date `YYYY-MM-DD`. */
+/** A calendar date `YYYY-MM-DD`, in the years instants may take. */
 export const DateSchema = z
   .string({ error: orRequired("must be a date string YYYY-MM-DD") })
   .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
     message: "must be a valid date YYYY-MM-DD",
-  });
+    abort: true,
+  })
+  .refine((s) => s >= MIN_INSTANT.slice(0, 10) && s <= MAX_INSTANT.slice(0, 10), { message: `must be from ${MIN_INSTANT.slice(0, 10)} to ${MAX_INSTANT.slice(0, 10)}` });
+
+/**
+ * Issue 19: the longest after-stage wait, 365 days. Azure's `afterStageWaitInSeconds` is an int32
+ * (up to ~68 years) with no documented maximum; a soak of more than a year is a typo, and a bound
+ * keeps every wait's end a representable instant.
+ */
+export const MAX_WAIT_SECONDS = 31_536_000;
+/** Issue 19: how far a scenario may look (`until` after `start`), about ten years. */
+export const MAX_HORIZON_DAYS = 3_660;
+/** Issue 19: real-time minutes a call may drive a run (`timeoutMinutes`, `returnAfterMinutes`), a week. */
+export const MAX_CALL_MINUTES = 10_080;
+/** Issue 19: seconds between reads of a cluster or a Fleet Manager run, at most an hour. */
+export const MAX_POLL_SECONDS = 3_600;
 
 /** An epoch-ms instant as ISO 8601 UTC ending in `Z`, without milliseconds when they are zero (SPEC §5). */
 export function isoInstant(instant: number): string {
@@ -120,6 +155,16 @@ export const FailureToleranceSchema = z.preprocess(
     .string({ error: "must be a string such as \"2\" or \"10%\"" })
     .regex(/^(0|[1-9]\d{0,5}|(\d|[1-9]\d|100)%)$/, "must be a whole number of failures (\"2\") or a percentage from 0% to 100% (\"10%\")"),
 );
+
+/**
+ * `record[key]` if the record itself holds `key`, else undefined. Every lookup of a user's name (a
+ * pool, strategy, member, region, image family…) in a plain object goes through here: `constructor`
+ * is a valid AKS name, and a bare `record[name]` would answer with `Object.prototype.constructor` (a
+ * function) instead of "not there" (issue 19; docs/behaviour.md "Names as keys").
+ */
+export function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
 
 /** One validation problem: a dotted field path and what is wrong there. */
 export interface FieldIssue {
@@ -229,11 +274,91 @@ function parseJsonObject(text: string): unknown {
 }
 
 /**
- * The YAML parser, loaded when first needed, not with this module: a JSON scenario never uses it, and
+ * The YAML library, loaded when first needed, not with this module: a JSON scenario never uses it, and
  * loading it is ~10% of the CLI's start (issue 13).
  */
-function yamlParser(): typeof import("yaml").parse {
-  return (require("yaml") as typeof import("yaml")).parse;
+function yamlLibrary(): typeof import("yaml") {
+  return require("yaml") as typeof import("yaml");
+}
+
+/**
+ * Lists and mappings nested deeper than this are refused (issue 19). Every document we read is at
+ * most ~10 levels deep (`members[0].maintenanceConfigurations.….notAllowedDates[0].start`); without
+ * a limit, 100,000 nested `[` overflowed the stack, in the YAML parser or in whatever walked the
+ * value next (zod, JSON.stringify, structuredClone). Checked on the parsed value, so JSON and YAML
+ * share it; the YAML parser's own overflow (from ~800 levels on) is reported the same way.
+ */
+export const MAX_NESTING_DEPTH = 64;
+const TOO_DEEP = `nested too deeply: at most ${MAX_NESTING_DEPTH} levels of lists and mappings`;
+
+/** The path of the first list or mapping nested deeper than `MAX_NESTING_DEPTH`, or undefined. Iterative. */
+function tooDeep(value: unknown): PropertyKey[] | undefined {
+  // A 100,000-member scenario has millions of nodes: each keeps its parent, not a copy of its path.
+  interface Node {
+    value: unknown;
+    depth: number;
+    key?: PropertyKey;
+    parent?: Node;
+  }
+  const stack: Node[] = [{ value, depth: 0 }];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const here = node.value;
+    if (here === null || typeof here !== "object") continue;
+    if (node.depth >= MAX_NESTING_DEPTH) {
+      const path: PropertyKey[] = [];
+      for (let at: Node | undefined = node; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+      return path;
+    }
+    const depth = node.depth + 1;
+    if (Array.isArray(here)) {
+      for (let i = 0; i < here.length; i++) if (here[i] !== null && typeof here[i] === "object") stack.push({ value: here[i], depth, key: i, parent: node });
+    } else {
+      for (const key of Object.keys(here)) {
+        const child = (here as Record<string, unknown>)[key];
+        if (child !== null && typeof child === "object") stack.push({ value: child, depth, key, parent: node });
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `(line 3, column 7)`: where in the text, for problems found before there are fields to name. */
+function atLine(linePos: ReadonlyArray<{ line: number; col: number }> | undefined): string {
+  const where = linePos?.[0];
+  return where === undefined ? "(file)" : `(line ${where.line}, column ${where.col})`;
+}
+
+/** YAML text to a plain value; broken YAML, an unknown tag or too deep a nesting as a `ValidationError`. */
+function parseYamlText(text: string): unknown {
+  const yaml = yamlLibrary();
+  let doc;
+  try {
+    doc = yaml.parseDocument(text);
+  } catch (e) {
+    // The parser recurses per nesting level: an overflow is a nesting too deep for it.
+    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos;
+    if (e instanceof RangeError || (e as { code?: string }).code === "RESOURCE_EXHAUSTION") throw new ValidationError([{ path: atLine(where), message: TOO_DEEP }]);
+    throw e;
+  }
+  const error = doc.errors[0];
+  if (error !== undefined) {
+    if (error.code === "RESOURCE_EXHAUSTION" && /call stack/i.test(error.message)) throw new ValidationError([{ path: atLine(error.linePos), message: TOO_DEEP }]);
+    throw new ValidationError([{ path: atLine(error.linePos), message: `not valid YAML or JSON: ${error.message.split("\n")[0]}` }]);
+  }
+  // A tag the schema does not know (`!foo x`) is a warning to the library, which `yaml.parse` would
+  // print on stderr as a Node process warning and then read the value as if untagged. We refuse it:
+  // a tag is meant to change what the value is, and we cannot honour it.
+  const unknownTag = doc.warnings.find((w) => w.code === "TAG_RESOLVE_FAILED");
+  if (unknownTag !== undefined) {
+    throw new ValidationError([{ path: atLine(unknownTag.linePos), message: `${unknownTag.message.split(" at line")[0]}: YAML tags other than the core schema's are not accepted` }]);
+  }
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    if (e instanceof RangeError) throw new ValidationError([{ path: "(file)", message: TOO_DEEP }]);
+    const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos;
+    throw new ValidationError([{ path: atLine(where), message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
+  }
 }
 
 /**
@@ -242,14 +367,9 @@ function yamlParser(): typeof import("yaml").parse {
  */
 export function parseYamlMapping(text: string, expected: string): Record<string, unknown> {
   let raw: unknown = parseJsonObject(text);
-  if (raw === undefined) {
-    try {
-      raw = yamlParser()(text);
-    } catch (e) {
-      const where = (e as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
-      throw new ValidationError([{ path: where ? `(line ${where.line}, column ${where.col})` : "(file)", message: `not valid YAML or JSON: ${(e as Error).message.split("\n")[0]}` }]);
-    }
-  }
+  if (raw === undefined) raw = parseYamlText(text);
+  const deep = tooDeep(raw);
+  if (deep !== undefined) throw new ValidationError([{ path: formatPath(deep), message: TOO_DEEP }]);
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ValidationError([{ path: "(root)", message: expected }]);
   return raw as Record<string, unknown>;
 }

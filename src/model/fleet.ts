@@ -37,9 +37,12 @@ export const NodePoolSchema = z.strictObject({
 });
 export type NodePool = z.infer<typeof NodePoolSchema>;
 
+/** The longest simulated upgrade, a week. */
+export const MAX_UPGRADE_MINUTES = 7 * 24 * 60;
+
 export const SimulationSchema = z.strictObject({
   /** Minutes an upgrade takes (default 10). */
-  upgradeMinutes: z.number({ error: orRequired("must be a number of minutes") }).positive("must be greater than 0").max(7 * 24 * 60, "must be at most a week").default(10),
+  upgradeMinutes: z.number({ error: orRequired("must be a number of minutes") }).positive("must be greater than 0").max(MAX_UPGRADE_MINUTES, `must be at most ${MAX_UPGRADE_MINUTES} (a week)`).default(10),
   /** The upgrade fails when it ends, with this error. */
   fail: z
     .strictObject({
@@ -88,7 +91,7 @@ export function checkFleet(fleet: { regions: Record<string, Region>; members: Si
     const first = seen.get(m.name);
     if (first !== undefined) ctx.addIssue({ code: "custom", path: ["members", i, "name"], message: `duplicate member name '${m.name}' (also members[${first}])` });
     else seen.set(m.name, i);
-    if (!Object.prototype.hasOwnProperty.call(fleet.regions, m.region)) {
+    if (!Object.hasOwn(fleet.regions, m.region)) {
       ctx.addIssue({ code: "custom", path: ["members", i, "region"], message: `region '${m.region}' is not declared under regions` });
     }
     const pools = new Set<string>();

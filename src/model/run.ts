@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { NameSchema, type FieldIssue, orRequired } from "./common";
 import { MemberSchema } from "./member";
-import { UpdateRunStrategySchema, type UpdateRunStrategy } from "./strategy";
+import type { SkipTarget } from "./skip";
+import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, UpdateRunStrategySchema, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema } from "./update";
 
 export const UpdateRunSpecSchema = z.strictObject({
@@ -71,4 +72,36 @@ export function crossValidateRun(input: {
     else if (!inStrategy.has(m.group)) excluded.push({ name: m.name, group: m.group, reason: `group '${m.group}' is in no stage of the strategy` });
   }
   return { issues, excluded };
+}
+
+/**
+ * Skip targets (SPEC §3.9) naming nothing in the run, by path (`<prefix>[j].name`): an unknown
+ * member, group or stage, or a member left out of the run. Known from the inputs alone, so a run
+ * refuses such a skip before it opens anything (issue 19: a refused run touches no file); items
+ * that are running can only be refused by the engine.
+ */
+export function unknownSkipTargets(
+  members: readonly GroupedMember[],
+  strategy: UpdateRunStrategy | undefined,
+  excluded: readonly ExcludedMember[],
+  skip: readonly SkipTarget[],
+  prefix: string,
+): FieldIssue[] {
+  const leftOut = new Set(excluded.map((m) => m.name));
+  const stages = strategy?.stages ?? [{ name: DEFAULT_STAGE_NAME, groups: [{ name: DEFAULT_GROUP_NAME }] }];
+  const stageNames = new Set(stages.map((s) => s.name));
+  const known = {
+    Member: new Set(members.filter((m) => !leftOut.has(m.name)).map((m) => m.name)),
+    Group: new Set(stages.flatMap((s) => s.groups.map((g) => g.name))),
+    Stage: stageNames,
+    AfterStageWait: stageNames,
+  };
+  return skip.flatMap((target, j): FieldIssue[] => {
+    const path = `${prefix}[${j}].name`;
+    if (target.type === "Member" && leftOut.has(target.name)) {
+      return [{ path, message: `member '${target.name}' is left out of the run (its group is in no stage), so it cannot be skipped` }];
+    }
+    if (known[target.type].has(target.name)) return [];
+    return [{ path, message: `no ${target.type === "AfterStageWait" ? "stage" : target.type.toLowerCase()} named '${target.name}' in this run` }];
+  });
 }

@@ -4,11 +4,11 @@
  * scenario or a `ValidationError` listing every problem by field path out.
  */
 import { z } from "zod";
-import { InstantSchema, NameSchema, ValidationError, friendlyErrors, parsePath, parseYamlMapping, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "./common";
+import { InstantSchema, MAX_HORIZON_DAYS, instantInRange, NameSchema, ValidationError, ownValue, friendlyErrors, parsePath, parseYamlMapping, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "./common";
 import { FleetShape, checkFleet } from "./fleet";
-import { crossValidateRun, type ExcludedMember } from "./run";
+import { crossValidateRun, unknownSkipTargets, type ExcludedMember } from "./run";
 import { SkipTargetSchema } from "./skip";
-import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, GateApprovalSchema, UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
+import { GateApprovalSchema, UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema } from "./update";
 
 export const DEFAULT_HORIZON_DAYS = 30;
@@ -80,20 +80,10 @@ export const ScenarioSchema = z
       } else add(issue);
     }
     const start = Date.parse(scenario.start);
-    if (scenario.until !== undefined && Date.parse(scenario.until) <= start) {
-      ctx.addIssue({ code: "custom", path: ["until"], message: "must be after start" });
-    }
-    const leftOut = new Set(excluded.map((m) => m.name));
-    const known = knownSkipTargets(scenario.members.filter((m) => !leftOut.has(m.name)), strategy);
+    if (scenario.until !== undefined) for (const message of horizonProblems(start, scenario.until)) ctx.addIssue({ code: "custom", path: ["until"], message });
     scenario.actions.forEach((action, i) => {
       if (Date.parse(action.at) < start) ctx.addIssue({ code: "custom", path: ["actions", i, "at"], message: "must not be before start" });
-      action.skip?.forEach((target, j) => {
-        if (target.type === "Member" && leftOut.has(target.name)) {
-          ctx.addIssue({ code: "custom", path: ["actions", i, "skip", j, "name"], message: `member '${target.name}' is left out of the run (its group is in no stage), so it cannot be skipped` });
-        } else if (!known[target.type].has(target.name)) {
-          ctx.addIssue({ code: "custom", path: ["actions", i, "skip", j, "name"], message: `no ${target.type === "AfterStageWait" ? "stage" : target.type.toLowerCase()} named '${target.name}' in this run` });
-        }
-      });
+      for (const issue of unknownSkipTargets(scenario.members, strategy, excluded, action.skip ?? [], `actions[${i}].skip`)) add(issue);
       action.approve?.forEach((approval, j) => {
         if (gateIdsFor(strategy, approval).length > 0) return;
         const where = approval.group === undefined ? `stage '${approval.stage}'` : `group '${approval.group}' of stage '${approval.stage}'`;
@@ -103,6 +93,16 @@ export const ScenarioSchema = z
   }, unlessMalformed(CROSS_CHECKED));
 export type Scenario = z.infer<typeof ScenarioSchema>;
 
+/** What is wrong with a scenario's `until` (issue 19: at most `MAX_HORIZON_DAYS` after `start`). */
+export function horizonProblems(start: number, until: string): string[] {
+  const end = Date.parse(until);
+  // An instant out of range (or malformed) has its own message already.
+  if (!instantInRange(start) || !instantInRange(end)) return [];
+  if (end <= start) return ["must be after start"];
+  if (end - start > MAX_HORIZON_DAYS * 86_400_000) return [`must be at most ${MAX_HORIZON_DAYS} days after start`];
+  return [];
+}
+
 /** The strategy the scenario's run uses: inline, referenced, or undefined (the default strategy). */
 export function resolveScenarioStrategy(scenario: {
   strategy?: UpdateRunStrategy;
@@ -111,18 +111,7 @@ export function resolveScenarioStrategy(scenario: {
 }): UpdateRunStrategy | undefined {
   if (scenario.strategy !== undefined) return scenario.strategy;
   if (scenario.updateStrategyId === undefined) return undefined;
-  return scenario.strategies?.[scenario.updateStrategyId];
-}
-
-function knownSkipTargets(members: ReadonlyArray<{ name: string }>, strategy: UpdateRunStrategy | undefined) {
-  const stages = strategy?.stages ?? [{ name: DEFAULT_STAGE_NAME, groups: [{ name: DEFAULT_GROUP_NAME }] }];
-  const stageNames = new Set(stages.map((s) => s.name));
-  return {
-    Member: new Set(members.map((m) => m.name)),
-    Group: new Set(stages.flatMap((s) => s.groups.map((g) => g.name))),
-    Stage: stageNames,
-    AfterStageWait: stageNames,
-  };
+  return ownValue(scenario.strategies, scenario.updateStrategyId);
 }
 
 /** Drop repeats: the fleet and the run both check member names. */

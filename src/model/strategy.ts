@@ -3,7 +3,7 @@
  * checked from the strategy alone. Rules that need the members too live in `run.ts`.
  */
 import { z } from "zod";
-import { ConcurrencySchema, FailureToleranceSchema, NameSchema, orRequired, unlessMalformed, type FieldIssue } from "./common";
+import { ConcurrencySchema, FailureToleranceSchema, MAX_WAIT_SECONDS, NameSchema, orRequired, unlessMalformed, type FieldIssue } from "./common";
 
 export const MAX_GROUPS_PER_STAGE = 50;
 
@@ -48,6 +48,7 @@ export const UpdateStageSchema = z.strictObject({
     .number({ error: orRequired("must be a number of seconds") })
     .int("must be a whole number of seconds")
     .min(0, "must not be negative")
+    .max(MAX_WAIT_SECONDS, `must be at most ${MAX_WAIT_SECONDS} (365 days)`)
     .optional(),
   /** SPEC §6: caps the sum of running members over the stage's groups; default unlimited. */
   maxConcurrency: ConcurrencySchema.optional(),

@@ -11,7 +11,7 @@ import {
 import { checkUpgradeRequest } from "../backends/simulator/upgradeRules";
 import { BackendError, type ClusterInfo, type OfferedVersion } from "../engine/backend";
 import { availability } from "../engine/nodeImages";
-import { isoInstant } from "../model/common";
+import { isoInstant, ownValue } from "../model/common";
 import type { Region } from "../model/fleet";
 import { compareDotted, compareImageVersions, imageDate, imageFamily } from "../model/nodeImage";
 import type { Prediction } from "./predict";
@@ -78,7 +78,7 @@ function upgradePathFindings(ctx: FindingContext): Finding[] {
   const out: Finding[] = [];
   for (const { member, cluster } of membersWithClusters(ctx)) {
     // The target counts as offered here, so that an offer (the region checks' concern) never hides a path rule.
-    const offered = ctx.world.fleet.regions[cluster.region] ?? { kubernetesVersions: [], nodeImages: [] };
+    const offered = ownValue(ctx.world.fleet.regions, cluster.region) ?? { kubernetesVersions: [], nodeImages: [] };
     const region = { ...offered, kubernetesVersions: [...offered.kubernetesVersions, { version: target }] };
     const refusal = refusalOf(member.name, cluster, region, type, target);
     if (refusal === undefined) continue;

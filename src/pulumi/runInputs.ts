@@ -3,9 +3,9 @@
  * everywhere (`src/model/`), with field paths as Pulumi check failures.
  */
 import { z } from "zod";
-import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
+import { MAX_CALL_MINUTES, MAX_POLL_SECONDS, ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
 import { MemberSchema } from "../model/member";
-import { crossValidateRun } from "../model/run";
+import { crossValidateRun, unknownSkipTargets } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";
 import { UpdateRunStrategySchema, unknownApprovals } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
@@ -17,10 +17,26 @@ export const RUN_STATES = ["Running", "Stopped", "NotStarted"] as const;
 export const DEFAULT_TIMEOUT_MINUTES = 240;
 export const MAX_RUN_NAME_LENGTH = 200;
 
+/** Issue 19: seconds between polls, bounded (an hour) like every duration. */
+function pollSeconds() {
+  return z.number({ error: "must be a number of seconds" }).positive("must be greater than 0").max(MAX_POLL_SECONDS, `must be at most ${MAX_POLL_SECONDS} (an hour)`);
+}
+
+/** Issue 19: real minutes a call drives the run, bounded (a week): the deadline, scaled, stays a real instant. */
+function callMinutes() {
+  return z.number({ error: "must be a number of minutes" }).positive("must be greater than 0").max(MAX_CALL_MINUTES, `must be at most ${MAX_CALL_MINUTES} (a week)`);
+}
+
 export const SimulatorBackendSchema = z.strictObject({
   fleetFile: z.string().min(1, "must name the fleet file"),
   stateFile: z.string().min(1).optional(),
-  timeScale: z.number().positive("must be greater than 0").max(1_000_000, "must be at most 1000000").optional(),
+  // At least a thousandth: slower, a simulated instant's real time (simulated / timeScale) leaves JS Date's range.
+  timeScale: z
+    .number()
+    .positive("must be greater than 0")
+    .max(1_000_000, "must be at most 1000000")
+    .refine((v) => v <= 0 || v >= 0.001, "must be at least 0.001")
+    .optional(),
 });
 
 /** Real AKS clusters through ARM. Credentials come from the environment, never from inputs. */
@@ -35,7 +51,7 @@ export const AzureBackendSchema = z.strictObject({
    */
   credential: z.enum(["default", "emulator"], { error: "must be default or emulator" }).default("default"),
   /** Seconds between reads of an upgrading cluster: first minutes, then steady (default 15, 60). */
-  pollIntervalSeconds: z.strictObject({ initial: z.number().positive(), steady: z.number().positive() }).optional(),
+  pollIntervalSeconds: z.strictObject({ initial: pollSeconds(), steady: pollSeconds() }).optional(),
 });
 
 /**
@@ -50,7 +66,7 @@ export const AzureFleetBackendSchema = z.strictObject({
   trustedCaFile: AzureBackendSchema.shape.trustedCaFile,
   credential: AzureBackendSchema.shape.credential,
   /** Seconds between GETs of the run while following it (default 60: 60 reads an hour). */
-  pollIntervalSeconds: z.number().positive("must be greater than 0").optional(),
+  pollIntervalSeconds: pollSeconds().optional(),
 });
 
 const LOOPBACK_ENDPOINT = /^https:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/;
@@ -85,11 +101,11 @@ export const UpdateRunInputsSchema = z.strictObject({
   managedClusterUpdate: ManagedClusterUpdateSchema,
   state: z.enum(RUN_STATES, { error: `must be one of ${RUN_STATES.join(", ")}` }).default("Running"),
   skip: z.array(SkipTargetSchema).default([]),
-  timeoutMinutes: z.number().positive("must be greater than 0").default(DEFAULT_TIMEOUT_MINUTES),
+  timeoutMinutes: callMinutes().default(DEFAULT_TIMEOUT_MINUTES),
   /** Issue 5: approved gate ids (`<stage>/before/0`, ...); applied as a whole on every call. */
   approvals: z.array(z.string({ error: "must be a gate id" }).min(1, "must be a gate id")).default([]),
   /** Issue 5: return successfully when the next step is further away than this; unset = wait in place. */
-  returnAfterMinutes: z.number().positive("must be greater than 0").optional(),
+  returnAfterMinutes: callMinutes().optional(),
 });
 export type UpdateRunInputs = z.infer<typeof UpdateRunInputsSchema>;
 
@@ -121,8 +137,12 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
     const { strategy, members, backend } = parsed.data;
     // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
     // checked against them when they are read (`checkFleetRun`); here only the list itself.
-    const cross = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) }).issues;
+    const { issues: cross, excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) });
     issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
+    // Issue 19: a skip naming nothing in the run is refused here, before the run opens its backend
+    // or journal (a refused run touches no file). On azureFleet the fleet's members and strategy are
+    // read later, and Fleet Manager names what it cannot skip.
+    if (backend.azureFleet === undefined) issues.push(...unknownSkipTargets(members, strategy, excluded, parsed.data.skip, "skip"));
     // A strategy kept in Fleet (`updateStrategyId`) is read at the run's Check, which names unknown approvals then.
     const approvalsKnownLater = strategy === undefined && parsed.data.updateStrategyId !== undefined && backend.azureFleet !== undefined;
     if (!approvalsKnownLater) issues.push(...unknownApprovals(parsed.data.approvals, strategy, { strategy: "this run", noGates: "the strategy has no gates" }));

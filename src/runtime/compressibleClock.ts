@@ -36,6 +36,13 @@ export interface CompressibleClockOptions {
   realNow?: () => number;
   /** A real sleep (default `setTimeout`). */
   realSleep?: (ms: number) => Promise<void>;
+  /**
+   * The earliest instant at which something scheduled acts by itself (a Fleet Manager run's next
+   * pass, server-side), if any: a jump stops there, and `runDue` runs it at that instant.
+   */
+  nextScheduledAt?: () => number | undefined;
+  /** Run what is scheduled for now or before (resolves when it is done). */
+  runDue?: () => Promise<void>;
 }
 
 export class CompressibleClock implements Clock {
@@ -87,12 +94,22 @@ export class CompressibleClock implements Clock {
       const now = this.now();
       if (instant <= now) return;
       if (!this.started || !this.options.underWay(now)) {
-        this.skipped += instant - now;
-        this.base = instant;
+        const scheduled = this.options.nextScheduledAt?.();
+        if (scheduled !== undefined && scheduled <= now) {
+          // Due and not run yet (its real-time timer is behind a jump): run it before time moves on.
+          await this.options.runDue?.();
+          const after = this.options.nextScheduledAt?.();
+          if (after !== undefined && after <= this.now()) await this.realSleep(1);
+          continue;
+        }
+        const target = scheduled === undefined ? instant : Math.min(instant, scheduled);
+        this.skipped += target - now;
+        this.base = target;
         this.realAtBase = this.realNow();
         // Yield to I/O as a real sleep would, so sockets and callbacks are not starved by a run of jumps.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        return;
+        if (target === instant) return;
+        continue;
       }
       // An upgrade runs: time runs on; look again when the instant is due.
       await this.realSleep(Math.max(1, Math.ceil((instant - now) / this.options.timeScale)));

@@ -22,7 +22,9 @@ import { fromFleetStrategy, sameManagedClusterUpdate, toFleetManagedClusterUpdat
 import type { WireUpdateRun as UpdateRun } from "../backends/azureFleet/wire";
 import { waitsForApproval } from "./waiting";
 import { DEFAULT_FLEET_POLL_SECONDS } from "./openFleet";
-import type { StopRequest } from "./stopRequest";
+import { StoppableClock, StopRequested, type StopRequest } from "./stopRequest";
+import type { Clock } from "../engine/clock";
+import { RealClock } from "../runtime/realClock";
 
 /** What the client keeps between calls (an output): the run's ARM id and the skips already sent. */
 export interface FleetRunRecord {
@@ -51,8 +53,11 @@ export interface FleetSessionOptions {
   onEvent?: (event: RunEvent) => void;
   /** Ends following at once (Ctrl-C): the run goes on server-side. */
   stop?: StopRequest;
-  /** Real time; injectable for tests. */
-  now?: () => number;
+  /**
+   * The clock following runs on, as the engine driver's does (default the wall clock): it times the
+   * polls, the deadline and `returnAfterMinutes`, and stamps the events.
+   */
+  clock?: Clock;
 }
 
 const ENDED: ReadonlySet<UpdateState> = new Set(["Completed", "Failed", "Skipped", "Stopped"]);
@@ -150,7 +155,9 @@ export function newSkipTargets(skip: readonly SkipTarget[], sent: readonly SkipT
 }
 
 export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClient, pollIntervalSeconds: number | undefined, options: FleetSessionOptions = {}): Promise<FleetSessionResult> {
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? new RealClock();
+  const now = (): number => clock.now();
+  const sleeper = options.stop === undefined ? clock : new StoppableClock(clock, (instant) => instant - clock.now(), options.stop);
   const started = now();
   const { excluded } = await checkFleetRun(inputs, client);
   let run = await createOrAttach(inputs, client);
@@ -232,7 +239,11 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
       break;
     }
     const wake = Math.min(t + intervalMs, deadline, returnAt ?? Infinity);
-    await (options.stop === undefined ? new Promise((r) => setTimeout(r, Math.max(0, wake - t))) : options.stop.sleep(Math.max(0, wake - t)));
+    try {
+      await sleeper.sleepUntil(wake);
+    } catch (e) {
+      if (!(e instanceof StopRequested)) throw e;
+    }
     if (interrupted()) {
       end = "interrupted";
       break;

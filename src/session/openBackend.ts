@@ -34,6 +34,11 @@ export interface OpenBackend {
    * is killed by the engine when its work is done, before an exit hook could remove the lease file.
    */
   releaseJournalLease: () => void;
+  /**
+   * Give up this use of the backend: release its leases (the run's journal's and, on the simulator,
+   * the fleet's) now rather than at exit, for a command that refuses the run after opening it.
+   */
+  release: () => void;
 }
 
 /** Where run journals live for backends without a state file of their own. */
@@ -49,18 +54,28 @@ export function openBackend(config: BackendConfig, runName: string, baseDir: str
   if (simulator !== undefined) {
     // Issue 7: one process at a time drives a simulated fleet; the lease is held until this process
     // ends (a `pulumi up`, a `fleet-update run`). Azure's lease is ARM's own (fleetLease.ts).
-    acquireFleetLease(stateFilePath(simulator, baseDir), runName);
-    const { fleet, clock, stateFile } = openFileBackedFleet(simulator, baseDir);
-    const journal = RunJournal.beside(stateFile, runName);
-    const releaseJournalLease = acquireJournalLease(journal, runName);
-    return {
-      backend: fleet,
-      clock,
-      journal,
-      releaseJournalLease,
-      deadline: (realMs) => clock.toSimulated(realMs),
-      realMsUntil: (instant) => clock.toReal(instant) - Date.now(),
-    };
+    const releaseFleetLease = acquireFleetLease(stateFilePath(simulator, baseDir), runName);
+    try {
+      const { fleet, clock, stateFile } = openFileBackedFleet(simulator, baseDir);
+      const journal = RunJournal.beside(stateFile, runName);
+      const releaseJournalLease = acquireJournalLease(journal, runName);
+      return {
+        backend: fleet,
+        clock,
+        journal,
+        releaseJournalLease,
+        release: () => {
+          releaseJournalLease();
+          releaseFleetLease();
+        },
+        deadline: (realMs) => clock.toSimulated(realMs),
+        realMsUntil: (instant) => clock.toReal(instant) - Date.now(),
+      };
+    } catch (e) {
+      // A fleet file or state file that cannot be used refuses the run: its lease goes with it.
+      releaseFleetLease();
+      throw e;
+    }
   }
   const settings = azure as NonNullable<typeof azure>;
   const clock = new RealClock();
@@ -80,6 +95,7 @@ export function openBackend(config: BackendConfig, runName: string, baseDir: str
     clock,
     journal,
     releaseJournalLease,
+    release: releaseJournalLease,
     deadline: (realMs) => realMs,
     realMsUntil: (instant) => instant - Date.now(),
     recheckUnknownAfterMs: 15 * 60_000,

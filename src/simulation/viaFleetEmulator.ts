@@ -71,6 +71,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
     fleet: { regions: scenario.regions, members: scenario.members },
     startAt: scenario.start,
     msPerSimulatedMinute: msPerMinute,
+    compressIdleTime: true,
     subscriptionId: EMULATOR_SUBSCRIPTION,
     resourceGroup: EMULATOR_RESOURCE_GROUP,
     ...(options.faults === undefined ? {} : { faults: options.faults }),
@@ -172,9 +173,13 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       // Idle too: a gate waits for an approval no action gives, and nothing is in flight (as in process).
       const idle = ENDED.has(status.status.state) || status.status.state === "Stopped" || waitsForApproval(status);
       if (now >= horizon || (idle && actions.length === 0)) break;
+      // Followed as a client follows, on the emulator's clock: while an upgrade runs, time runs and the
+      // run is read every `pollMs`; while none does, the clock jumps to the next instant anything can
+      // change — the run's next pass server-side, or the next user action (`CompressibleClock`).
       const nextAction = actions[0] === undefined ? Infinity : Date.parse(actions[0].at);
-      const untilAction = (nextAction - now) * (msPerMinute / 60_000);
-      await new Promise((r) => setTimeout(r, Math.max(1, Math.min(pollMs, untilAction))));
+      const poll = now + Math.max(1, Math.round((pollMs * 60_000) / msPerMinute));
+      const nextPass = emulator.fleet.hasOperationRunning(now) ? undefined : emulator.fleetManager.nextPassAt();
+      await emulator.clock.sleepUntil(Math.min(nextAction, horizon, nextPass ?? poll));
       status = await read();
     }
     const { GET, PUT, POST, throttled, faults, injected } = emulator.counters;

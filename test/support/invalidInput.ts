@@ -164,3 +164,72 @@ export function expectNamesBrokenField(issues: readonly FieldIssue[], broken: Va
   const named = issues.some((i) => wholeDocument || i.path === where || i.path.startsWith(`${where}.`) || i.path.startsWith(`${where}[`));
   expect(named, `${broken.kind}: no issue at or under ${where}; got:\n${shown}`).toBe(true);
 }
+
+/** A list nested `depth` deep (`[[[…]]]`), past the parsers' nesting limit. */
+export function nestedLists(depth: number): unknown {
+  let value: unknown = [];
+  for (let i = 1; i < depth; i++) value = [value];
+  return value;
+}
+
+/**
+ * Issue 19: extreme values, each valid JSON and YAML — huge and negative numbers, strings that look
+ * like numbers, a 10^6-character string, names special in JavaScript, control characters and
+ * terminal escapes, instants at the ends of the calendar, lists nested past any limit.
+ */
+export const EXTREME_VALUES: readonly unknown[] = [
+  1e308,
+  -1e308,
+  1e21,
+  10_000_000_000_000,
+  Number.MAX_SAFE_INTEGER + 2,
+  2 ** 31,
+  -1,
+  -0.5,
+  0,
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "1e999",
+  "0x10",
+  "-0",
+  " ",
+  "a".repeat(1_000_000),
+  "constructor",
+  "__proto__",
+  "toString",
+  "hasOwnProperty",
+  "\u0000",
+  "a\u001b[31mred\u001b[0m",
+  "\u0085\u2028\u2029",
+  "line\nbreak",
+  "\t",
+  "\uFEFF",
+  "9999-12-31T23:59:59Z",
+  "0001-01-01T00:00:00Z",
+  "+275760-09-13T00:00:00Z",
+  "2026-12-05T00:00:00.999999999Z",
+  "9999-12-31",
+  "0001-01-01",
+  nestedLists(100),
+];
+
+const NUMERIC_EXTREMES = EXTREME_VALUES.filter((v) => typeof v === "number");
+/** Strings a schema may well accept, to reach the engine: names special in JavaScript, far instants. */
+const STRING_EXTREMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "9999-12-31"];
+
+/**
+ * One node of `base` (any but the root) replaced by an extreme value: any value anywhere, or, as
+ * often, a value of the node's own type (a number for a number, a name or an instant for a string),
+ * which is likelier to pass the schema and reach the engine.
+ */
+export function extremeVariants(base: Doc, rules: Pick<FieldRules, "untouched">): fc.Arbitrary<Variant> {
+  const all = nodes(base).filter((n) => n.path.length > 0 && !underAny(rules.untouched, n.path));
+  const numbers = all.filter((n) => typeof n.value === "number");
+  const strings = all.filter((n) => typeof n.value === "string");
+  const pick = (at: typeof all, values: readonly unknown[]) => fc.tuple(fc.constantFrom(...at), fc.constantFrom(...values)).map(([n, v]) => replaced(base, `extreme ${describeValue(v)}`, n.path, v));
+  const kinds = [pick(all, EXTREME_VALUES)];
+  if (numbers.length > 0) kinds.push(pick(numbers, NUMERIC_EXTREMES));
+  if (strings.length > 0) kinds.push(pick(strings, STRING_EXTREMES));
+  return fc.oneof(...kinds);
+}

@@ -4,6 +4,7 @@
  * is still behind. What is missing is always computed from the cluster as read, so following an
  * upgrade resumes from the cluster itself and never redoes a step that is done.
  */
+import { ownValue } from "../../model/common";
 import type { ManagedCluster } from "@azure/arm-containerservice";
 import type { UpgradeRequest } from "../../engine/backend";
 import { compareDotted, compareImageVersions } from "../../model/nodeImage";
@@ -27,7 +28,7 @@ export function nextStep(cluster: ManagedCluster, request: UpgradeRequest): Step
     if (controlPlaneBehind || poolsBehind) return { kind: "versions", controlPlaneOnly: request.type === "ControlPlaneOnly" };
   }
   for (const pool of pools) {
-    const wanted = request.nodeImageVersions[pool.name];
+    const wanted = ownValue(request.nodeImageVersions, pool.name);
     if (wanted !== undefined && compareImageVersions(pool.nodeImageVersion ?? "", wanted) < 0) return { kind: "image", pool: pool.name, version: wanted };
   }
   return undefined;

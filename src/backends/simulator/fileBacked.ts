@@ -7,8 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
-import { ValidationError, parseOrThrow } from "../../model/common";
+import { ValidationError, parseOrThrow, parseYamlMapping } from "../../model/common";
 import { FleetSchema, type Fleet } from "../../model/fleet";
 import { ScaledClock } from "../../runtime/scaledClock";
 import { SimulatedFleet } from "./simulatedFleet";
@@ -38,14 +37,15 @@ export function stateFilePath(options: FileBackedFleetOptions, baseDir: string):
 
 /** Read and validate a fleet description; a scenario file's other fields are ignored. */
 export function readFleetDescription(file: string): Fleet {
-  let raw: unknown;
+  let text: string;
   try {
-    raw = parseYaml(fs.readFileSync(file, "utf8"));
+    text = fs.readFileSync(file, "utf8");
   } catch (e) {
     throw new ValidationError([{ path: "backend.simulator.fleetFile", message: `cannot read ${file}: ${(e as Error).message.split("\n")[0]}` }]);
   }
-  const { regions, members } = (raw ?? {}) as { regions?: unknown; members?: unknown };
   try {
+    // The scenario's parser (JSON fast path, unknown YAML tags and too deep a nesting refused).
+    const { regions, members } = parseYamlMapping(text, "a fleet file is a mapping with regions and members");
     return parseOrThrow(FleetSchema, { regions, members });
   } catch (e) {
     if (!(e instanceof ValidationError)) throw e;

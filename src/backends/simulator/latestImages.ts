@@ -13,6 +13,7 @@
  * AKS, and the emulator's managed cluster PUT, do); a pool whose image alone moves is re-imaged at the
  * start of its own part.
  */
+import { ownValue } from "../../model/common";
 import type { UpgradeRequest } from "../../engine/backend";
 import type { NodePool, Region } from "../../model/fleet";
 import { compareImageVersions, imageFamily } from "../../model/nodeImage";
@@ -38,7 +39,7 @@ export function latestImagesByPart(pools: readonly NodePool[], request: UpgradeR
   const target = request.kubernetesVersion;
   const versionMoves = (pool: NodePool) => request.type === "Full" && target !== undefined && pool.orchestratorVersion !== target;
   const changed = pools.filter((pool) => {
-    const image = images[pool.name];
+    const image = ownValue(images, pool.name);
     return (image !== undefined && image !== pool.nodeImageVersion) || versionMoves(pool);
   });
   const controlPlanePart = request.type !== "NodeImageOnly" && target !== undefined ? 1 : 0;
@@ -46,7 +47,7 @@ export function latestImagesByPart(pools: readonly NodePool[], request: UpgradeR
   if (parts === 0) return images;
   const partMs = (endAt - startAt) / parts;
   changed.forEach((pool, i) => {
-    const named = images[pool.name];
+    const named = ownValue(images, pool.name);
     if (named === undefined || versionMoves(pool)) return;
     const newest = newestImageAt(region, imageFamily(named), startAt + (controlPlanePart + i) * partMs);
     if (newest !== undefined && compareImageVersions(newest, named) > 0) images[pool.name] = newest;

@@ -9,7 +9,7 @@
  */
 import { BackendError, type UpgradeRequest } from "../../engine/backend";
 import type { NodePool, Region } from "../../model/fleet";
-import { isoInstant } from "../../model/common";
+import { isoInstant, ownValue } from "../../model/common";
 import { compareDotted, compareImageVersions, dottedParts, imageFamily } from "../../model/nodeImage";
 import {
   INVALID_PARAMETER,
@@ -45,7 +45,7 @@ export function applyUpgrade(cluster: ClusterVersions, request: UpgradeRequest):
     nodePools: cluster.nodePools.map((pool) => ({
       name: pool.name,
       orchestratorVersion: request.type === "Full" && target !== undefined ? target : pool.orchestratorVersion,
-      nodeImageVersion: (changesPools ? request.nodeImageVersions[pool.name] : undefined) ?? pool.nodeImageVersion,
+      nodeImageVersion: (changesPools ? ownValue(request.nodeImageVersions, pool.name) : undefined) ?? pool.nodeImageVersion,
     })),
   };
 }
@@ -123,7 +123,7 @@ function checkPoolsNotAboveControlPlane(cluster: UpgradeTarget, after: ClusterVe
 
 function checkNodeImages(cluster: UpgradeTarget, request: UpgradeRequest, now: number): void {
   for (const pool of cluster.nodePools) {
-    const image = request.nodeImageVersions[pool.name];
+    const image = ownValue(request.nodeImageVersions, pool.name);
     if (image === undefined) continue;
     const current = pool.nodeImageVersion;
     if (imageFamily(image) !== imageFamily(current)) {

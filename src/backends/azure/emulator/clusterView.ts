@@ -4,6 +4,7 @@
  * a failed or aborted last upgrade, an operation started outside the fleet, deletions and aborts
  * (`lifecycle.ts`), tags. Read-only: every change goes through `SimulatedFleet` or `Lifecycle`.
  */
+import { ownValue } from "../../../model/common";
 import type { Clock } from "../../../engine/clock";
 import type { Fleet, Region, SimulatedCluster } from "../../../model/fleet";
 import type { SimulatedFleet } from "../../simulator";
@@ -65,8 +66,8 @@ export async function readCluster(source: ViewSource, description: SimulatedClus
   const name = description.name;
   // getCluster settles the operations that have ended, so toState() below is current.
   const info = await armCall(() => sim.getCluster({ name }));
-  const settled = sim.toState().clusters[name];
-  const region = fleet.regions[description.region];
+  const settled = ownValue(sim.toState().clusters, name);
+  const region = ownValue(fleet.regions, description.region);
   if (settled === undefined || region === undefined) throw new Error(`simulated fleet has no state for '${name}'`);
   const now = clock.now();
   const running = runningOperation(settled);

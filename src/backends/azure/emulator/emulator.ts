@@ -98,7 +98,19 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   if (Number.isNaN(simulatedStart)) throw new RangeError(`startAt is not an instant: ${String(options.startAt)}`);
   // The fleet is made after the clock, which asks it whether an upgrade runs (time runs then).
   let sim: SimulatedFleet | undefined;
-  const jumping = options.compressIdleTime === true ? new CompressibleClock({ start: simulatedStart, timeScale, underWay: (now) => sim?.hasOperationRunning(now) ?? false }) : undefined;
+  let fleetRuns: FleetManager | undefined;
+  // Fleet Manager's runs act by themselves (server-side passes): a jump stops at the next one, which
+  // then runs at its instant.
+  const jumping =
+    options.compressIdleTime === true
+      ? new CompressibleClock({
+          start: simulatedStart,
+          timeScale,
+          underWay: (now) => sim?.hasOperationRunning(now) ?? false,
+          nextScheduledAt: () => fleetRuns?.nextPassAt(),
+          runDue: () => fleetRuns?.runDuePasses() ?? Promise.resolve(),
+        })
+      : undefined;
   const clock = jumping ?? new ScaledClock({ realOrigin: realNow, simulatedOrigin: simulatedStart, timeScale });
   sim = new SimulatedFleet(options.fleet, clock, options.fleetOptions);
   const faults = options.faults === undefined ? undefined : new FaultInjector(options.faults, options.seed ?? 1);
@@ -109,6 +121,7 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   let baseUrl = "";
   const lifecycle = new Lifecycle();
   const fleetManager = new FleetManager(options.fleet, { sim, fleet: options.fleet, clock, lifecycle }, { clock, timeScale }, options.fleets);
+  fleetRuns = fleetManager;
   const ctx: EmulatorContext = {
     sim,
     fleet: options.fleet,

@@ -74,6 +74,21 @@ export class FleetManager {
     return this.store.get(fleet)?.runs.get(run.toLowerCase());
   }
 
+  /** The earliest pass due of any run, server-side (`CompressibleClock.nextScheduledAt`). */
+  nextPassAt(): number | undefined {
+    let next: number | undefined;
+    for (const run of this.store.runs()) {
+      const at = run.driver.nextPassAt;
+      if (at !== undefined && (next === undefined || at < next)) next = at;
+    }
+    return next;
+  }
+
+  /** Run every pass that is due now (after a jump of the clock, whose timers are behind it). */
+  async runDuePasses(): Promise<void> {
+    await Promise.all([...this.store.runs()].map((run) => run.driver.catchUp()));
+  }
+
   close(): void {
     this.store.close();
   }

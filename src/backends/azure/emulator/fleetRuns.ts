@@ -25,6 +25,8 @@ const MIN_REAL_RETRY_MS = 1000;
 export class RunDriver {
   private queue: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  /** When the next pass is due (its timer's instant); undefined = none (settled, or closed). */
+  private wakeAt: number | undefined;
   private closed = false;
   /** The last pass's failure, if it failed (kept for diagnosis; the pass is retried). */
   lastError: Error | undefined;
@@ -56,12 +58,17 @@ export class RunDriver {
     return this.act((now) => this.engine.approve(gateIds, now));
   }
 
+  /** When this run's next pass is due on the emulator's clock; undefined when none is (settled or closed). */
+  get nextPassAt(): number | undefined {
+    return this.closed ? undefined : this.wakeAt;
+  }
+
   /**
    * Bring the run up to now before it is shown: when a wake-up is due (its timer may not have fired
    * yet), run that pass first, so a GET never shows an upgrade as running after it ended.
    */
   catchUp(): Promise<void> {
-    const due = this.engine.nextWakeAt;
+    const due = this.wakeAt;
     if (this.closed || due === undefined || due > this.clock.now()) return this.queue;
     return this.enqueue(() => this.pass());
   }
@@ -104,6 +111,7 @@ export class RunDriver {
     if (this.closed) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+    this.wakeAt = undefined;
     const now = at ?? this.clock.now();
     let wakeAt: number | undefined;
     try {
@@ -114,6 +122,7 @@ export class RunDriver {
       wakeAt = now + RETRY_AFTER_ERROR_MS;
     }
     if (this.closed || wakeAt === undefined || (this.engine.settled && this.lastError === undefined)) return;
+    this.wakeAt = wakeAt;
     const untilWake = Math.max(0, (wakeAt - this.clock.now()) / this.time.timeScale);
     const delay = this.lastError === undefined ? untilWake : Math.max(untilWake, MIN_REAL_RETRY_MS);
     this.timer = setTimeout(() => void this.enqueue(() => this.pass()), Math.ceil(delay));

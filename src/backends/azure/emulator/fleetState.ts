@@ -100,8 +100,13 @@ export class FleetStore {
   }
 
   /** Stop driving every run (the emulator is closing). */
+  /** Every run of every fleet. */
+  *runs(): Generator<RunRecord> {
+    for (const fleet of this.fleets.values()) yield* fleet.runs.values();
+  }
+
   close(): void {
-    for (const fleet of this.fleets.values()) for (const run of fleet.runs.values()) run.driver.close();
+    for (const run of this.runs()) run.driver.close();
   }
 }
 

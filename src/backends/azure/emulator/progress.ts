@@ -10,6 +10,7 @@
  * a GET shows never goes back when the failure lands. An aborted upgrade keeps what its phases had
  * moved by then (`SimulatedFleet.abortOperation`).
  */
+import { ownValue } from "../../../model/common";
 import type { NodePool } from "../../../model/fleet";
 import type { ClusterState, OperationRecord } from "../../simulator/fleetState";
 import type { ClusterVersions } from "../../simulator/upgradeRules";
@@ -26,7 +27,7 @@ function changedPools(state: ClusterState, op: OperationRecord): NodePool[] {
   const { type, kubernetesVersion, nodeImageVersions } = op.request;
   if (type === "ControlPlaneOnly") return [];
   return state.nodePools.filter((pool) => {
-    const image = nodeImageVersions[pool.name];
+    const image = ownValue(nodeImageVersions, pool.name);
     const newImage = image !== undefined && image !== pool.nodeImageVersion;
     return newImage || (type === "Full" && kubernetesVersion !== undefined && pool.orchestratorVersion !== kubernetesVersion);
   });
@@ -49,7 +50,7 @@ export function progressAt(state: ClusterState, op: OperationRecord, now: number
     if (over > phase) {
       const moved = shown.nodePools.find((p) => p.name === pool.name) as NodePool;
       if (type === "Full" && target !== undefined) moved.orchestratorVersion = target;
-      moved.nodeImageVersion = nodeImageVersions[pool.name] ?? moved.nodeImageVersion;
+      moved.nodeImageVersion = ownValue(nodeImageVersions, pool.name) ?? moved.nodeImageVersion;
       shown.movedPools.push(pool.name);
     } else if (over === phase) {
       shown.upgradingPool = pool.name;
