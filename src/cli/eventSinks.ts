@@ -3,7 +3,7 @@ import { JsonlJournal } from "../events/jsonlJournal";
 import type { RunEventSink } from "../events/sink";
 import { WebhookSink, type WebhookOptions } from "../events/webhook";
 import { InputError } from "./input";
-import type { CommandIO } from "./simulate";
+import type { CommandIO } from "./commandIO";
 import { printable } from "../runtime/printable";
 
 export interface EventSinkFlags {

@@ -11,7 +11,7 @@ import { fleetGateCommand } from "./gateFleet";
 import { UpdateRunEngine } from "../engine/engine";
 import { ValidationError } from "../model/common";
 import { LeaseHeldError } from "../runtime/fileLease";
-import { openBackend } from "../session/openBackend";
+import { openBackend } from "../drivers/openBackend";
 import { InputError, readInput, printable } from "./input";
 import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";

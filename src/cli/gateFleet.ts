@@ -8,9 +8,9 @@
 import { FleetRequestError } from "../backends/azureFleet/fleetClient";
 import { fromFleetStatus } from "../backends/azureFleet/fromFleet";
 import { gateResources } from "../backends/azureFleet/gateResources";
-import type { UpdateRunInputs } from "../pulumi/runInputs";
-import { openFleetClient } from "../session/openFleet";
-import { statusGates } from "../session/waiting";
+import type { UpdateRunInputs } from "../spec/runSpec";
+import { openFleetClient } from "../drivers/openFleet";
+import { statusGates } from "../drivers/waiting";
 import { printable } from "./input";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
 

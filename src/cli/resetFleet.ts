@@ -1,7 +1,7 @@
 /** `fleet-update reset-fleet FLEET_FILE`: forget what the simulated clusters went through. */
 import fs from "node:fs";
 import { stateFilePath } from "../backends/simulator/fileBacked";
-import { journalDirectory } from "../pulumi/journal";
+import { journalDirectory } from "../drivers/journal";
 import type { CommandIO } from "./simulate";
 import { printable } from "../runtime/printable";
 

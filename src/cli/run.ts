@@ -1,7 +1,7 @@
 /**
  * `fleet-update run SPEC --backend simulator:FLEET_FILE|azure [...]`: a run in real time for those not
  * on Pulumi (the `az fleet updaterun` audience). The session is the Pulumi provider's
- * (`src/session/`): the same journal, write-ahead before every upgrade, so re-running the same
+ * (`src/drivers/`): the same journal, write-ahead before every upgrade, so re-running the same
  * command resumes the run wherever the last process left it. Progress goes to stderr, the result to
  * stdout; the exit code says how the run ended (`runOutcome.ts`). Ctrl-C stops gracefully (nothing
  * new starts, in-flight upgrades are followed to their end); a second Ctrl-C leaves at once.
@@ -15,28 +15,21 @@ import { summarize } from "../engine/summary";
 import { StateFileError } from "../backends/simulator/stateFile";
 import { LeaseHeldError } from "../runtime/fileLease";
 import { ValidationError } from "../model/common";
-import type { UpdateRunStatus } from "../model/status";
-import type { UpdateRunInputs } from "../pulumi/runInputs";
-import { JournalError } from "../pulumi/journal";
-import { journalFor, openBackend, type OpenBackend } from "../session/openBackend";
-import { driveSession, openSession, type RunChoice, type Session } from "../session/session";
-import { StopRequest } from "../session/stopRequest";
-import { closeEventSinks, openEventSinks, type EventSinkFlags } from "./eventSinks";
+import type { UpdateRunInputs } from "../spec/runSpec";
+import { JournalError } from "../drivers/journal";
+import { journalFor, openBackend, type OpenBackend } from "../drivers/openBackend";
+import { driveSession, openSession, type RunChoice, type Session } from "../drivers/session";
+import { StopRequest } from "../drivers/stopRequest";
+import { closeEventSinks, openEventSinks } from "./eventSinks";
 import { InputError, readInput, printable } from "./input";
 import { chooseCliRun, cliRunIdentity, SpecChangedError } from "./runChoice";
 import { EXIT_INTERRUPTED, exitCodeFor, resultText } from "./runOutcome";
-import { LineProgress, TreeProgress, type ProgressOutput, type RunProgress } from "./runProgress";
-import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
+import { openProgress, type RunOptions, type RunProgress } from "./runProgress";
+import { backendFromFlags, parseRunSpec } from "./runSpec";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
 import { runFleetCommand } from "./runFleet";
 
-export interface RunOptions extends BackendFlags, EventSinkFlags {
-  json?: boolean;
-  /** Start a new run even though the journal holds an unfinished run of another spec. */
-  new?: boolean;
-  /** "tree" (redrawn; default on a terminal) or "lines" (one per transition; default otherwise). */
-  progress?: string;
-}
+export type { RunOptions } from "./runProgress";
 
 interface Prepared {
   inputs: UpdateRunInputs;
@@ -175,14 +168,6 @@ function isFileError(e: unknown): boolean {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === "string" && typeof (e as NodeJS.ErrnoException).path === "string";
 }
 
-export function openProgress(mode: string, runName: string, io: CommandIO, status: () => UpdateRunStatus | undefined): RunProgress {
-  const out: ProgressOutput = {
-    write: io.stderr,
-    // A pseudo-terminal may report no size (0 × 0): then the default size is assumed.
-    size: () => (process.stderr.isTTY && process.stderr.columns > 0 && process.stderr.rows > 0 ? { columns: process.stderr.columns, rows: process.stderr.rows } : undefined),
-  };
-  return mode === "tree" ? new TreeProgress(runName, out, status) : new LineProgress(runName, out);
-}
 
 /**
  * First Ctrl-C: stop at this instant (nothing new starts; in-flight upgrades are followed to their

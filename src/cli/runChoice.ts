@@ -7,10 +7,10 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { isDone } from "../engine/runState";
-import { undelivered, type JournalEntry } from "../pulumi/journal";
-import type { UpdateRunInputs } from "../pulumi/runInputs";
-import { runIdentity } from "../pulumi/runSession";
-import type { RunChoice } from "../session/session";
+import { undelivered, type JournalEntry } from "../drivers/journal";
+import type { UpdateRunInputs } from "../spec/runSpec";
+import { runIdentity } from "../spec/identity";
+import type { RunChoice } from "../drivers/session";
 
 /** The journal holds an unfinished run that the spec no longer describes. */
 export class SpecChangedError extends Error {}

@@ -12,13 +12,13 @@ import { ValidationError } from "../model/common";
 import { appliedImagesOf, failedMembersOf } from "../backends/azureFleet/fromFleet";
 import { FleetRequestError } from "../backends/azureFleet/fleetClient";
 import type { UpdateRunStatus } from "../model/status";
-import { runFleetSession, type FleetSessionResult } from "../session/fleetSession";
-import { openFleetClient } from "../session/openFleet";
-import { StopRequest } from "../session/stopRequest";
+import { runFleetSession, type FleetSessionResult } from "../drivers/fleetSession";
+import { openFleetClient } from "../drivers/openFleet";
+import { StopRequest } from "../drivers/stopRequest";
 import { closeEventSinks, openEventSinks } from "./eventSinks";
 import { InputError, printable, readInput } from "./input";
 import { EXIT_INTERRUPTED, exitCodeFor, resultText } from "./runOutcome";
-import { openProgress, type RunOptions } from "./run";
+import { openProgress, type RunOptions } from "./runProgress";
 import { backendFromFlags, parseRunSpec } from "./runSpec";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
 

@@ -13,7 +13,7 @@
 import type { UpdateRunEngine } from "../engine/engine";
 import type { RunSummary } from "../engine/summary";
 import type { UpdateRunStatus } from "../model/status";
-import { waitingLine } from "../session/waiting";
+import { waitingLine } from "../drivers/waiting";
 import { printable } from "../runtime/printable";
 
 export const EXIT_SUCCEEDED = 0;

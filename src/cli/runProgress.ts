@@ -4,8 +4,11 @@
  * changes; otherwise one line per transition, the Pulumi provider's format, for logs and CI.
  */
 import type { RunEvent, UpdateRunStatus } from "../model/status";
-import { formatProgressLine } from "../session/progressLine";
+import { formatProgressLine } from "../drivers/progressLine";
 import { treeFrame, type FrameSize } from "./liveTree";
+import type { CommandIO } from "./commandIO";
+import type { EventSinkFlags } from "./eventSinks";
+import type { BackendFlags } from "./runSpec";
 import { printable } from "../runtime/printable";
 
 export interface RunProgress {
@@ -93,4 +96,23 @@ export class TreeProgress implements RunProgress {
   private erase(): string {
     return this.drawnLines === 0 ? "" : `\r\x1b[${this.drawnLines}A\x1b[J`;
   }
+}
+
+/** `fleet-update run`'s options (its flags). */
+export interface RunOptions extends BackendFlags, EventSinkFlags {
+  json?: boolean;
+  /** Start a new run even though the journal holds an unfinished run of another spec. */
+  new?: boolean;
+  /** "tree" (redrawn; default on a terminal) or "lines" (one per transition; default otherwise). */
+  progress?: string;
+}
+
+/** The progress output `--progress` asks for (a terminal's default: the tree). */
+export function openProgress(mode: string, runName: string, io: CommandIO, status: () => UpdateRunStatus | undefined): RunProgress {
+  const out: ProgressOutput = {
+    write: io.stderr,
+    // A pseudo-terminal may report no size (0 × 0): then the default size is assumed.
+    size: () => (process.stderr.isTTY && process.stderr.columns > 0 && process.stderr.rows > 0 ? { columns: process.stderr.columns, rows: process.stderr.rows } : undefined),
+  };
+  return mode === "tree" ? new TreeProgress(runName, out, status) : new LineProgress(runName, out);
 }

@@ -1,12 +1,12 @@
 /**
  * `fleet-update run`'s inputs: the run spec (YAML or JSON; the fields of `UpdateRun`'s inputs, with
  * `name` for `runName`, defaulting to the file's stem) and the backend flags. Both are validated by
- * the provider's own schemas (`src/pulumi/runInputs.ts`), so a spec and a Pulumi program accept the
+ * the provider's own schemas (`src/spec/runSpec.ts`), so a spec and a Pulumi program accept the
  * same runs; problems are `ValidationError`s naming the spec's field path or the flag.
  */
 import path from "node:path";
 import { ValidationError, friendlyErrors, parseYamlMapping, toFieldIssues, type FieldIssue } from "../model/common";
-import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, withFleetDefaults, type BackendConfig, type UpdateRunInputs } from "../pulumi/runInputs";
+import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, withFleetDefaults, type BackendConfig, type UpdateRunInputs } from "../spec/runSpec";
 
 export interface BackendFlags {
   /** `simulator:FLEET_FILE`, `azure` or `azure-fleet:FLEET_ID`. */

@@ -15,11 +15,9 @@ import { closeEventSinks, openEventSinks, type EventSinkFlags } from "./eventSin
 import { EXIT_INVALID_INPUT, InputError, readInput, reportInputProblem, printable } from "./input";
 import { renderTree } from "./render";
 import { writeJson } from "./jsonStream";
+import type { CommandIO } from "./commandIO";
 
-export interface CommandIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
+export type { CommandIO } from "./commandIO";
 
 export { EXIT_INVALID_INPUT };
 

@@ -4,7 +4,7 @@
  */
 import { isPending, type Answer, type ClusterBackend, type ClusterInfo, type MemberRef, type ProbeResult, type RegionOffer } from "./backend";
 import { WindowTracker } from "./priority";
-import type { GroupRunState, MemberRunState, RunState, StageRunState } from "./runState";
+import type { GroupRunState, MemberPlace, MemberRunState, RunState } from "./runState";
 import { Transitions, type EventSink } from "./transitions";
 import { InFlight } from "./inFlight";
 import { GroupQueue, isCandidate } from "./readyQueue";
@@ -37,11 +37,7 @@ export interface EngineOptions {
 
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;
 
-export interface MemberPlace {
-  stage: StageRunState;
-  group: GroupRunState;
-  member: MemberRunState;
-}
+export type { MemberPlace } from "./runState";
 
 export class EngineContext {
   readonly transitions: Transitions;

@@ -4,8 +4,7 @@
  * per group and per stage. Iteration and `due` keep the order members were added in (a Set's order),
  * so a pass follows them in the same order as a scan would.
  */
-import type { MemberPlace } from "./context";
-import type { GroupRunState, StageRunState } from "./runState";
+import type { GroupRunState, MemberPlace, StageRunState } from "./runState";
 import { MinHeap } from "./minHeap";
 
 interface Entry {

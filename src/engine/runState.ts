@@ -105,6 +105,13 @@ export interface RunState extends Timed {
   stages: StageRunState[];
 }
 
+/** Where a member sits in the run: its stage and group. */
+export interface MemberPlace {
+  stage: StageRunState;
+  group: GroupRunState;
+  member: MemberRunState;
+}
+
 export function isFinished(state: UpdateState): boolean {
   return state === "Completed" || state === "Skipped" || state === "Failed";
 }

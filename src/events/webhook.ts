@@ -7,7 +7,7 @@
  * path and query may hold tokens.
  */
 import type { RunEvent } from "../model/status";
-import { describeFailure, redactUrl } from "./redact";
+import { describeFailure, redactUrl } from "../runtime/redact";
 import type { RunEventSink, SinkReport } from "./sink";
 
 export interface WebhookOptions {

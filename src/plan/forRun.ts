@@ -7,8 +7,8 @@
  */
 import type { RunState } from "../engine/runState";
 import { ValidationError } from "../model/common";
-import { parseRunInputs, type UpdateRunInputs } from "../pulumi/runInputs";
-import { containsUnknown } from "../pulumi/unknowns";
+import { parseRunInputs, type UpdateRunInputs } from "../spec/runSpec";
+import { containsUnknown } from "../spec/unknowns";
 import { buildPlan } from "./buildPlan";
 import { worldFromFleetFile } from "./fromFleetFile";
 import type { Plan } from "./types";

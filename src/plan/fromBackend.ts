@@ -7,7 +7,7 @@
 import { BackendError, type ClusterBackend, type ClusterInfo, type OfferedVersion } from "../engine/backend";
 import { isoInstant, ValidationError, type FieldIssue } from "../model/common";
 import type { Fleet, Region, SimulatedCluster } from "../model/fleet";
-import type { UpdateRunInputs } from "../pulumi/runInputs";
+import type { UpdateRunInputs } from "../spec/runSpec";
 import { DEFAULT_PLAN_HORIZON_DAYS } from "./fromFleetFile";
 import { runSpecNotes, runSpecPart } from "./runSpec";
 import type { Finding } from "./types";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { readFleetDescription, readFleetState, stateFilePath, StateFileError, type FleetState } from "../backends/simulator";
 import { ValidationError } from "../model/common";
 import type { Fleet } from "../model/fleet";
-import type { UpdateRunInputs } from "../pulumi/runInputs";
+import type { UpdateRunInputs } from "../spec/runSpec";
 import { ScaledClock } from "../runtime/scaledClock";
 import { runSpecNotes, runSpecPart } from "./runSpec";
 import { DAY_MS, hasSimulatedFailure, stoppedClusters, withoutFailures, type PlanWorld } from "./world";

@@ -9,7 +9,7 @@
 import { ValidationError, parseYamlMapping } from "../model/common";
 import { validateScenario, type Scenario } from "../model/scenario";
 import { validateChainScenario, type ChainScenario } from "../model/chain";
-import { parseRunInputs, type UpdateRunInputs } from "../pulumi/runInputs";
+import { parseRunInputs, type UpdateRunInputs } from "../spec/runSpec";
 
 export type PlanSource = { kind: "scenario"; scenario: Scenario } | { kind: "chain"; chain: ChainScenario } | { kind: "runSpec"; inputs: UpdateRunInputs };
 

@@ -7,12 +7,12 @@ import { AzureBackend } from "../backends/azure/azureBackend";
 import { credentialFor } from "../backends/azure/credentials";
 import { ValidationError } from "../model/common";
 import { RealClock } from "../runtime/realClock";
-import type { AzureBackendSchema, UpdateRunInputs } from "../pulumi/runInputs";
+import type { AzureBackendSchema, UpdateRunInputs } from "../spec/runSpec";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
-import { openFleetClient } from "../session/openFleet";
+import { openFleetClient } from "../drivers/openFleet";
 import { buildPlan } from "./buildPlan";
 import { worldFromBackend } from "./fromBackend";
-import type { PlanSourceOptions } from "./planSource";
+import type { PlanSourceOptions } from "./types";
 import type { Plan } from "./types";
 
 /** A run on direct ARM: its members' clusters are read through the Azure backend, and the run predicted. */

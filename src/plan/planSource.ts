@@ -4,21 +4,12 @@
  * (issue 13: `plan` of a scenario or a fleet file starts without them).
  */
 import type { PlanSource } from "./input";
-import type { Plan } from "./types";
+import type { Plan, PlanSourceOptions } from "./types";
 import { buildPlan } from "./buildPlan";
 import { worldFromFleetFile } from "./fromFleetFile";
 import { worldFromScenario } from "./fromScenario";
 import { planChain, type ChainPlan } from "./fromChain";
 
-export interface PlanSourceOptions {
-  /** Paths in a run spec's backend are relative to this (the spec file's directory). */
-  baseDir: string;
-  /** Real time now (epoch ms). */
-  now: number;
-  horizonDays?: number;
-  /** Assumed minutes per upgrade on a real backend. */
-  upgradeMinutes?: number;
-}
 
 export async function planFromSource(source: PlanSource, options: PlanSourceOptions): Promise<Plan | ChainPlan> {
   if (source.kind === "scenario") return buildPlan(worldFromScenario(source.scenario));

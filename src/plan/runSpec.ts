@@ -1,5 +1,5 @@
 /** What every run-spec world shares: the run, the controls it already carries, and what the plan assumes about them. */
-import type { UpdateRunInputs } from "../pulumi/runInputs";
+import type { UpdateRunInputs } from "../spec/runSpec";
 import type { Finding } from "./types";
 import type { PlanWorld } from "./world";
 

@@ -87,3 +87,14 @@ export interface Plan {
   selectedNodeImageVersions: string[];
   findings: Finding[];
 }
+
+/** How `plan` reads a run spec's world (`planSource.ts`, `planAzure.ts`). */
+export interface PlanSourceOptions {
+  /** Paths in a run spec's backend are relative to this (the spec file's directory). */
+  baseDir: string;
+  /** Real time now (epoch ms). */
+  now: number;
+  horizonDays?: number;
+  /** Assumed minutes per upgrade on a real backend. */
+  upgradeMinutes?: number;
+}

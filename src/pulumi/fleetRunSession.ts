@@ -10,14 +10,14 @@ import { summarize } from "../engine/summary";
 import type { RunEvent } from "../model/status";
 import { appliedImagesOf, failedMembersOf, fromFleetStatus } from "../backends/azureFleet/fromFleet";
 import { fromFleetStrategy } from "../backends/azureFleet/toFleet";
-import { formatProgressLine } from "../session/progressLine";
-import { checkFleetRun, runFleetSession, type FleetRunRecord, type FleetSessionResult } from "../session/fleetSession";
-import { openFleetClient } from "../session/openFleet";
-import { waitingLine } from "../session/waiting";
-import type { UpdateRunInputs } from "./runInputs";
-import { RunNotFinishedError, type SessionResult, type UpdateRunOutputs } from "./runSession";
+import { formatProgressLine } from "../drivers/progressLine";
+import { checkFleetRun, runFleetSession, type FleetRunRecord, type FleetSessionResult } from "../drivers/fleetSession";
+import { openFleetClient } from "../drivers/openFleet";
+import { waitingLine } from "../drivers/waiting";
+import type { UpdateRunInputs } from "../spec/runSpec";
+import { RunNotFinishedError, type SessionResult, type UpdateRunOutputs } from "./runOutputs";
 
-export type { FleetRunRecord } from "../session/fleetSession";
+export type { FleetRunRecord } from "../drivers/fleetSession";
 
 function progressLine(runName: string): (e: RunEvent) => void {
   return (e) => {

@@ -11,7 +11,7 @@
  */
 import path from "node:path";
 import type { FieldIssue } from "../model/common";
-import { UNKNOWN } from "./unknowns";
+import { UNKNOWN } from "../spec/unknowns";
 
 export const PROJECT_DIR_KEY = "projectDir";
 

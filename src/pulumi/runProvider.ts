@@ -14,12 +14,12 @@
 import { ValidationError } from "../model/common";
 import type { RunState } from "../engine/runState";
 import { printPlanSummary } from "../plan/forRun";
-import { canonicalJson } from "./journal";
-import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs } from "./runInputs";
-import { containsUnknown } from "./unknowns";
+import { canonicalJson } from "../spec/identity";
+import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs } from "../spec/runSpec";
+import { containsUnknown } from "../spec/unknowns";
 import { deleteFleetRun } from "./fleetRunSession";
-import { checkFleetRun } from "../session/fleetSession";
-import { openFleetClient } from "../session/openFleet";
+import { checkFleetRun } from "../drivers/fleetSession";
+import { openFleetClient } from "../drivers/openFleet";
 import { RunNotFinishedError, forgetRun, observeRun, runSession, type UpdateRunOutputs } from "./runSession";
 import { projectDirIssues, projectDirOf, withoutProjectDir } from "./projectDir";
 

@@ -2,90 +2,39 @@
  * One provider call's work on a run: open the backend, create or resume the engine, apply the user's
  * controls, drive the run in real (scaled) time until it settles or the deadline, and report. The
  * provider methods in `runProvider.ts` are thin shells around this; the session itself (backend,
- * journal, engine, controls, driving) is `src/session/`, shared with `fleet-update run`.
+ * journal, engine, controls, driving) is `src/drivers/`, shared with `fleet-update run`.
  */
 import { customImageVersions } from "../model/update";
 import { randomUUID } from "node:crypto";
 import { UpdateRunEngine } from "../engine/engine";
 import type { RunState } from "../engine/runState";
-import { summarize, type RunSummary } from "../engine/summary";
-import { appliedNodeImageVersions, failedMembers, type FailedMember } from "../engine/results";
-import { driftOf, type MemberDrift } from "../engine/drift";
-import type { RunEvent, UpdateRunStatus } from "../model/status";
-import type { UpdateRunStrategy } from "../model/strategy";
-import type { ExcludedMember } from "../model/run";
-import { withHealthChecks, withoutHealthChecks } from "../session/healthChecks";
-import { journalFor, openBackend } from "../session/openBackend";
-import { removeJournalLeaseIfFree } from "../session/journalLease";
-import { formatProgressLine } from "../session/progressLine";
-import { driveSession, openSession, type RunChoice, type Session } from "../session/session";
-import { pendingGates, waitingLine } from "../session/waiting";
+import { summarize } from "../engine/summary";
+import { appliedNodeImageVersions, failedMembers } from "../engine/results";
+import { driftOf } from "../engine/drift";
+import type { RunEvent } from "../model/status";
+import { withHealthChecks, withoutHealthChecks } from "../drivers/healthChecks";
+import { journalFor, openBackend } from "../drivers/openBackend";
+import { removeJournalLeaseIfFree } from "../drivers/journalLease";
+import { formatProgressLine } from "../drivers/progressLine";
+import { driveSession, openSession, type RunChoice, type Session } from "../drivers/session";
+import { pendingGates, waitingLine } from "../drivers/waiting";
 import { planAtRunStart } from "../plan/forRun";
 import type { Plan } from "../plan/types";
 import { hostEngineAddress, watchEngine } from "./engineWatch";
-import { identityHash, undelivered, type JournalEntry, type RunJournal } from "./journal";
+import { undelivered, type JournalEntry, type RunJournal } from "../drivers/journal";
+import { runIdentity } from "../spec/identity";
+
+export { runIdentity } from "../spec/identity";
 import type { ClusterBackend } from "../engine/backend";
 import type { Clock } from "../engine/clock";
 import { runFleetPulumiSession, observeFleetRun, type FleetRunRecord } from "./fleetRunSession";
-import { RUN_IDENTITY_FIELDS, type UpdateRunInputs } from "./runInputs";
+import type { UpdateRunInputs } from "../spec/runSpec";
+import { RunNotFinishedError, type SessionResult, type UpdateRunOutputs } from "./runOutputs";
 
-export { JOURNAL_DIRECTORY } from "../session/openBackend";
+export { RunNotFinishedError, type SessionResult, type UpdateRunOutputs } from "./runOutputs";
 
-/** What `UpdateRun` stores besides its inputs. */
-export interface UpdateRunOutputs {
-  status: UpdateRunStatus;
-  summary: RunSummary;
-  strategySnapshot: UpdateRunStrategy;
-  selectedNodeImageVersions: string[];
-  excludedMembers: ExcludedMember[];
-  /** Members that failed: a retry run takes them as its `members`. */
-  failedMembers: FailedMember[];
-  /** One image per family actually applied: a retry or promotion run takes them as `customNodeImageVersions`. */
-  appliedNodeImageVersions: Array<{ version: string }>;
-  /**
-   * Members the run Completed whose clusters no longer report what it applied, as the last
-   * `pulumi refresh` found them (empty until a refresh finds some; not computed on azureFleet).
-   */
-  drift: MemberDrift[];
-  /**
-   * The engine's state, to resume from (plain JSON), without the members' health checks; a secret
-   * output. Absent on azureFleet: Fleet Manager holds the run.
-   */
-  engineState?: RunState;
-  /** Issue 12, azureFleet only: the fleet's update run (ARM id) and the skips already sent to it. */
-  fleetRun?: FleetRunRecord;
-  /** Issue 6: the run as predicted when it was created (`fleet-update plan`'s JSON); simulated fleet only. */
-  plan?: Plan;
-}
+export { JOURNAL_DIRECTORY } from "../drivers/openBackend";
 
-/**
- * The run failed or did not finish. Carries what the dynamic-provider host needs to keep the
- * resource with its status (`id`, `properties`, `reasons`: Pulumi's ErrorResourceInitFailed), so
- * that `pulumi up` fails loudly and the next one calls update, which resumes.
- */
-export class RunNotFinishedError extends Error {
-  readonly properties: Record<string, unknown>;
-  constructor(
-    message: string,
-    readonly id: string,
-    readonly outputs: UpdateRunOutputs,
-    readonly reasons: string[],
-  ) {
-    super(message);
-    this.name = "RunNotFinishedError";
-    this.properties = { ...outputs };
-  }
-
-  /** The properties Pulumi keeps: the raw inputs (with `__provider`) and the outputs. */
-  withInputs(inputs: Record<string, unknown>): this {
-    Object.assign(this.properties, inputs, this.outputs);
-    return this;
-  }
-}
-
-export function runIdentity(inputs: Record<string, unknown>): string {
-  return identityHash(Object.fromEntries(RUN_IDENTITY_FIELDS.map((k) => [k, inputs[k]])));
-}
 
 function progressLine(runName: string): (e: RunEvent) => void {
   return (e) => {
@@ -93,10 +42,6 @@ function progressLine(runName: string): (e: RunEvent) => void {
   };
 }
 
-export interface SessionResult {
-  id: string;
-  outputs: UpdateRunOutputs;
-}
 
 /**
  * Create (no `previous`) or continue (`previous` = the stored engine state) a run, then drive it.

@@ -9,11 +9,11 @@ import { FleetRequestError, type FleetClient } from "../backends/azureFleet/flee
 import { FLEET_CHILD_NAME, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { fromFleetStrategy, toFleetStrategy } from "../backends/azureFleet/toFleet";
 import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
-import { openFleetClient } from "../session/openFleet";
-import { AzureFleetBackendSchema } from "./runInputs";
+import { openFleetClient } from "../drivers/openFleet";
+import { AzureFleetBackendSchema } from "../spec/runSpec";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../model/strategy";
-import { canonicalJson, identityHash } from "./journal";
-import { dropIssuesUnderUnknowns } from "./unknowns";
+import { canonicalJson, identityHash } from "../spec/identity";
+import { dropIssuesUnderUnknowns } from "../spec/unknowns";
 
 type Props = Record<string, unknown>;
 

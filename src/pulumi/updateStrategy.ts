@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { UpdateRunStrategy } from "../model/strategy";
 import { updateStrategyProvider } from "./providers";
-import type { AzureFleetBackendArgs } from "./updateRun";
+import type { AzureFleetBackendArgs } from "./backendArgs";
 
 /** An approval gate (Azure Fleet's gate configuration shape). */
 export interface GateArgs {

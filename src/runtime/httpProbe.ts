@@ -7,7 +7,7 @@
  */
 import type { MemberRef, ProbeResult } from "../engine/backend";
 import { shownProbeUrl } from "../engine/healthCheck";
-import { describeFailure } from "../events/redact";
+import { describeFailure } from "./redact";
 
 export const PROBE_TIMEOUT_MS = 10_000;
 

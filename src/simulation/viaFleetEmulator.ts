@@ -24,7 +24,7 @@ import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../mode
 import { gateIdsFor } from "../model/strategy";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
 import type { WireRunStatus } from "../backends/azureFleet/wire";
-import { waitsForApproval } from "../session/waiting";
+import { waitsForApproval } from "../drivers/waiting";
 import { SCENARIO_RUN_NAME } from "./simulateScenario";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION, type ArmSimulationReport } from "./viaArmEmulator";
 

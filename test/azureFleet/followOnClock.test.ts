@@ -7,9 +7,9 @@ import { afterEach, expect, test } from "vitest";
 import type { ArmEmulator } from "../../src/backends/azure/emulator";
 import type { RunEvent } from "../../src/model/status";
 import type { CompressibleClock } from "../../src/runtime/compressibleClock";
-import { parseRunInputs } from "../../src/pulumi/runInputs";
-import { openFleetClient } from "../../src/session/openFleet";
-import { runFleetSession } from "../../src/session/fleetSession";
+import { parseRunInputs } from "../../src/spec/runSpec";
+import { openFleetClient } from "../../src/drivers/openFleet";
+import { runFleetSession } from "../../src/drivers/fleetSession";
 import { startFleetEmulator } from "../emulator/fleetHelpers";
 import { fleetBackend } from "./support";
 

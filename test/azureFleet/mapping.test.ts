@@ -11,7 +11,7 @@ import { statusChanges } from "../../src/backends/azureFleet/statusEvents";
 import { fromFleetStrategy, sameManagedClusterUpdate, toFleetManagedClusterUpdate, toFleetStrategy } from "../../src/backends/azureFleet/toFleet";
 import { summarize } from "../../src/engine/summary";
 import { UpdateRunStatusSchema } from "../../src/model/status";
-import { newSkipTargets } from "../../src/session/fleetSession";
+import { newSkipTargets } from "../../src/drivers/fleetSession";
 
 /** Fleet's JSON writes instants in its own precision; ours are ISO 8601 ending in Z. */
 const at = (iso: string) => iso.replace("Z", "+00:00");

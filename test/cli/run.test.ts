@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { treeFrame } from "../../src/cli/liveTree";
 import type { RunSummary } from "../../src/engine/summary";
 import type { RunEvent, UpdateRunStatus } from "../../src/model/status";
-import { formatProgressLine } from "../../src/session/progressLine";
+import { formatProgressLine } from "../../src/drivers/progressLine";
 
 const CLI = path.resolve(__dirname, "../../dist/cli/main.js");
 const IMAGE_BEFORE = "AKSUbuntu-2204gen2containerd-202610.01.0";

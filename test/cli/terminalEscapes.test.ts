@@ -18,7 +18,7 @@ import type { UpdateRunStatus } from "../../src/model/status";
 import { renderPlan } from "../../src/plan/render";
 import type { Plan } from "../../src/plan/types";
 import { printable } from "../../src/runtime/printable";
-import { formatProgressLine } from "../../src/session/progressLine";
+import { formatProgressLine } from "../../src/drivers/progressLine";
 
 /** What must never reach a terminal from user text (a newline only where the output means one). */
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;

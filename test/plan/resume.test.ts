@@ -11,7 +11,7 @@ import { openFileBackedFleet } from "../../src/backends/simulator";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { isoInstant } from "../../src/model/common";
 import { planRun } from "../../src/plan/forRun";
-import { parseRunInputs } from "../../src/pulumi/runInputs";
+import { parseRunInputs } from "../../src/spec/runSpec";
 
 const IMAGE = "AKSUbuntu-2204gen2containerd-202610.01.0";
 const FLEET = `regions: {westeurope: {kubernetesVersions: [{version: 1.31.2}, {version: 1.32.0}], nodeImages: [{version: ${IMAGE}}]}}

@@ -42,7 +42,7 @@ import {
   type UpdateStatusOutput,
   type WaitStatusOutput,
 } from "../../src/pulumi/statusOutput";
-import { checkRunInputs } from "../../src/pulumi/runInputs";
+import { checkRunInputs } from "../../src/spec/runSpec";
 import { check as checkStrategy } from "../../src/pulumi/strategyProvider";
 
 type AzStrategyArgs = azIn.containerservice.UpdateRunStrategyArgs;

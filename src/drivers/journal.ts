@@ -4,12 +4,11 @@
  * leaves no trace in the stack; the next create finds the journal and resumes the same run instead of
  * starting a second one — no cluster is upgraded twice and the status stays truthful.
  */
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { RunState } from "../engine/runState";
 import type { RunEvent } from "../model/status";
-import { withoutHealthChecks } from "../session/healthChecks";
+import { withoutHealthChecks } from "./healthChecks";
 
 export interface JournalEntry {
   /** The Pulumi resource id of the run this journal belongs to. */
@@ -35,20 +34,6 @@ export const JOURNAL_FORMAT = 1;
 
 /** A journal that exists but cannot be read: the run is not started again from nothing. */
 export class JournalError extends Error {}
-
-/** Key-order-independent JSON, so the same inputs always hash alike. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
-export function identityHash(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value)).digest("hex").slice(0, 16);
-}
 
 /** Where the journals of runs over the fleet whose state is in `stateFile` live. */
 export function journalDirectory(stateFile: string): string {

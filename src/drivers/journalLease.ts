@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { LeaseHeldError, STALE_AFTER_MS, acquireLease, describeHolder, isLive, readHolder, type LeaseHolder } from "../runtime/fileLease";
-import type { RunJournal } from "../pulumi/journal";
+import type { RunJournal } from "./journal";
 
 export class RunInUseError extends LeaseHeldError {
   constructor(journalFile: string, holder: LeaseHolder) {

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { credentialFor } from "../backends/azure/credentials";
 import { FleetClient } from "../backends/azureFleet/fleetClient";
-import type { BackendConfig } from "../pulumi/runInputs";
+import type { BackendConfig } from "../spec/runSpec";
 
 export type AzureFleetConfig = NonNullable<BackendConfig["azureFleet"]>;
 

@@ -11,8 +11,8 @@ import { openFileBackedFleet, stateFilePath } from "../backends/simulator/fileBa
 import { acquireFleetLease } from "../backends/simulator/fleetLease";
 import type { ClusterBackend } from "../engine/backend";
 import type { Clock } from "../engine/clock";
-import { RunJournal } from "../pulumi/journal";
-import type { BackendConfig } from "../pulumi/runInputs";
+import { RunJournal } from "./journal";
+import type { BackendConfig } from "../spec/runSpec";
 import { RealClock } from "../runtime/realClock";
 import { acquireJournalLease } from "./journalLease";
 
