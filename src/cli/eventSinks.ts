@@ -4,6 +4,7 @@ import type { RunEventSink } from "../events/sink";
 import { WebhookSink, type WebhookOptions } from "../events/webhook";
 import { InputError } from "./input";
 import type { CommandIO } from "./commandIO";
+import { printable } from "../runtime/printable";
 
 export interface EventSinkFlags {
   /** Write every event as a JSON line to this file. */
@@ -41,5 +42,5 @@ export function openEventSinks(flags: EventSinkFlags, { append = false }: { appe
 /** Close every sink (a webhook waits for its queue, within its bound) and warn about what was lost. */
 export async function closeEventSinks(sinks: readonly RunEventSink[], io: CommandIO): Promise<void> {
   const reports = await Promise.all(sinks.map((sink) => sink.close()));
-  for (const report of reports) for (const problem of report.problems) io.stderr(`warning: ${problem}\n`);
+  for (const report of reports) for (const problem of report.problems) io.stderr(`warning: ${printable(problem)}\n`);
 }

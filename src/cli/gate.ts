@@ -31,21 +31,21 @@ export async function gateCommand(action: "list" | "approve", file: string, gate
     }
     if (e instanceof InputError || e instanceof LeaseHeldError) {
       // A lease held by a live process: the run is being driven right now (issue 11).
-      io.stderr(`${e.message}\n`);
+      io.stderr(`${printable(e.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     throw e;
   }
   const entry = opened.journal.read();
   if (entry === undefined) {
-    io.stderr(`no journal of run '${inputs.runName}' at ${opened.journal.file}: start the run first (fleet-update run), or list the gate ids under approvals in ${file}\n`);
+    io.stderr(`${printable(`no journal of run '${inputs.runName}' at ${opened.journal.file}: start the run first (fleet-update run), or list the gate ids under approvals in ${file}`)}\n`);
     return EXIT_INVALID_INPUT;
   }
   const engine = UpdateRunEngine.resume(entry.engineState, opened.backend);
   if (action === "list") {
     const gates = engine.gates();
     if (gates.length === 0) io.stdout(`run ${inputs.runName} has no gates\n`);
-    for (const gate of gates) io.stdout(`${gate.gateId}\t${gate.state}\t${gate.displayName}\n`);
+    for (const gate of gates) io.stdout(`${gate.gateId}\t${gate.state}\t${printable(gate.displayName)}\n`);
     return 0;
   }
   if (gateIds.length === 0) {
@@ -56,10 +56,10 @@ export async function gateCommand(action: "list" | "approve", file: string, gate
     engine.approve(gateIds, opened.clock.now());
   } catch (e) {
     if (!(e instanceof ApprovalRefusedError)) throw e;
-    io.stderr(`${e.message} (its gates: ${engine.gates().map((g) => g.gateId).join(", ") || "none"})\n`);
+    io.stderr(`${printable(e.message)} (its gates: ${engine.gates().map((g) => g.gateId).join(", ") || "none"})\n`);
     return EXIT_INVALID_INPUT;
   }
   opened.journal.write({ ...entry, engineState: engine.snapshot() });
-  io.stdout(`approved ${gateIds.join(", ")} in ${opened.journal.file}; run the same \`fleet-update run\` command again to continue\n`);
+  io.stdout(`${printable(`approved ${gateIds.join(", ")} in ${opened.journal.file}`)}; run the same \`fleet-update run\` command again to continue\n`);
   return 0;
 }

@@ -18,14 +18,14 @@ export async function fleetGateCommand(action: "list" | "approve", file: string,
   const client = openFleetClient(inputs.backend.azureFleet as NonNullable<UpdateRunInputs["backend"]["azureFleet"]>);
   const run = await client.getRun(inputs.runName);
   if (run === undefined) {
-    io.stderr(`fleet '${client.fleet.fleetName}' has no update run '${inputs.runName}': start it first (fleet-update run), or list the gate ids under approvals in ${file}\n`);
+    io.stderr(`fleet '${client.fleet.fleetName}' has no update run '${inputs.runName}': start it first (fleet-update run), or list the gate ids under approvals in ${printable(file)}\n`);
     return EXIT_INVALID_INPUT;
   }
   const status = fromFleetStatus(run.properties?.status);
   const gates = statusGates(status);
   if (action === "list") {
     if (gates.length === 0) io.stdout(`run ${inputs.runName} has no gates\n`);
-    for (const gate of gates) io.stdout(`${gate.gateId}\t${gate.status.state}\t${gate.displayName}\n`);
+    for (const gate of gates) io.stdout(`${gate.gateId}\t${gate.status.state}\t${printable(gate.displayName)}\n`);
     return 0;
   }
   if (gateIds.length === 0) {
@@ -41,7 +41,7 @@ export async function fleetGateCommand(action: "list" | "approve", file: string,
     return [];
   });
   if (problems.length > 0) {
-    for (const p of problems) io.stderr(`approval refused, nothing was approved: ${p}\n`);
+    for (const p of problems) io.stderr(`approval refused, nothing was approved: ${printable(p)}\n`);
     return EXIT_INVALID_INPUT;
   }
   const sent: string[] = [];

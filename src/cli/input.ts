@@ -2,6 +2,7 @@
 import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { ValidationError } from "../model/common";
+import { printable } from "../runtime/printable";
 
 export class InputError extends Error {}
 
@@ -23,11 +24,11 @@ export function readInput(file: string): string {
  */
 export function reportInputProblem(e: unknown, file: string, io: { stderr: (text: string) => void }): number | undefined {
   if (e instanceof ValidationError) {
-    for (const issue of e.issues) io.stderr(`${file}: ${printable(issue.path)}: ${printable(issue.message)}\n`);
+    for (const issue of e.issues) io.stderr(`${printable(file)}: ${printable(issue.path)}: ${printable(issue.message)}\n`);
     return EXIT_INVALID_INPUT;
   }
   if (e instanceof InputError) {
-    io.stderr(`${e.message}\n`);
+    io.stderr(`${printable(e.message)}\n`);
     return EXIT_INVALID_INPUT;
   }
   return undefined;
@@ -36,10 +37,5 @@ export function reportInputProblem(e: unknown, file: string, io: { stderr: (text
 /** Input the command cannot use: nothing was done. */
 export const EXIT_INVALID_INPUT = 2;
 
-/**
- * One line, whatever it quotes: a message naming a user's value (a name with a newline, say) must not
- * break "one line per problem". Control characters are written as JSON escapes.
- */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
-}
+/** One line, whatever it quotes: the one escaping of user text for the terminal (`src/runtime/printable.ts`). */
+export { printable };

@@ -7,6 +7,7 @@
 import { summarize } from "../engine/summary";
 import { MARK } from "./render";
 import type { GateStatus, MemberUpdateStatus, UpdateGroupStatus, UpdateRunStatus, UpdateState } from "../model/status";
+import { printable } from "../runtime/printable";
 
 
 /** Nothing to look at inside: one line says it all. */
@@ -48,12 +49,12 @@ function groupLines(group: UpdateGroupStatus): string[] {
 function memberLine(member: MemberUpdateStatus, width: number): string {
   const error = member.status.error;
   const detail = error !== undefined ? `${error.code}: ${error.message}` : (member.message ?? "");
-  return `${MARK[member.status.state]} ${member.name.padEnd(width)}  ${member.status.state}${detail === "" ? "" : `  ${detail}`}`;
+  return `${MARK[member.status.state]} ${member.name.padEnd(width)}  ${member.status.state}${detail === "" ? "" : `  ${printable(detail)}`}`;
 }
 
 /** Only gates someone has to act on, or that are under way, are worth a line. */
 function gateLine(gate: GateStatus, indent: string): string[] {
-  return gate.status.state === "Pending" ? [`${indent}${MARK.Pending} gate ${gate.gateId} (${gate.displayName}): waiting for approval`] : [];
+  return gate.status.state === "Pending" ? [`${indent}${MARK.Pending} gate ${gate.gateId} (${printable(gate.displayName)}): waiting for approval`] : [];
 }
 
 function duration(seconds: number): string {

@@ -6,6 +6,7 @@ import type { PlanOptions } from "./plan";
 import type { BackendFlags } from "./runSpec";
 import type { RunOptions } from "./run";
 import type { CommandIO, SimulateOptions } from "./simulate";
+import { printable } from "../runtime/printable";
 
 /*
  * Each subcommand's module is loaded when that subcommand runs, not at every start (issue 13): the
@@ -55,7 +56,7 @@ export function buildProgram(): Command {
     .description("Execute a run spec (YAML or JSON: UpdateRun's fields) in real time; re-running resumes. Exit 0 succeeded, 1 failed, 2 invalid, 3 stopped or deadline, 4 waiting.")
     .argument("<spec>", "run spec file ('-' reads stdin)")
     .option("--backend <backend>", "simulator:FLEET_FILE (a simulated fleet, state beside it), azure, or azure-fleet:FLEET_ID (Fleet Manager runs it)")
-    .option("--poll-seconds <n>", "azure-fleet: seconds between GETs of the run while following it (default 60)")
+    .option("--poll-seconds <n>", "azure-fleet: seconds between GETs of the run while following it (default 60); azure: between reads of a cluster being upgraded (default 15, then 60)")
     .option("--time-scale <n>", "simulator: simulated time per real time (default 60)")
     .option("--endpoint <url>", "azure: ARM endpoint (default the Azure public cloud)")
     .option("--ca-file <file>", "azure: PEM file of extra CA certificates to trust")
@@ -136,7 +137,7 @@ if (require.main === module) {
   buildProgram()
     .parseAsync(process.argv)
     .catch((e: unknown) => {
-      process.stderr.write(`fleet-update: ${(e as Error).message}\n`);
+      process.stderr.write(`fleet-update: ${printable((e as Error).message)}\n`);
       process.exitCode = 1;
     });
 }

@@ -9,7 +9,7 @@ import { MAX_HORIZON_DAYS, ValidationError } from "../model/common";
 import { MAX_UPGRADE_MINUTES } from "../model/fleet";
 import { parsePlanInput, type PlanSource } from "../plan/input";
 import { planFromSource } from "../plan/planSource";
-import { renderPlan } from "../plan/render";
+import { renderChainPlan, renderPlan } from "../plan/render";
 import { writeJson } from "./jsonStream";
 import { InputError, readInput, printable } from "./input";
 import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
@@ -26,7 +26,7 @@ export interface PlanOptions extends BackendFlags {
 export async function planCommand(file: string, options: PlanOptions, io: CommandIO, now: number = Date.now()): Promise<number> {
   const numbers = numericOptions(options);
   if (typeof numbers === "string") {
-    io.stderr(`${numbers}\n`);
+    io.stderr(`${printable(numbers)}\n`);
     return EXIT_INVALID_INPUT;
   }
   let plan;
@@ -39,14 +39,14 @@ export async function planCommand(file: string, options: PlanOptions, io: Comman
       return EXIT_INVALID_INPUT;
     }
     if (e instanceof InputError) {
-      io.stderr(`${e.message}\n`);
+      io.stderr(`${printable(e.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     throw e;
   }
   // The same bytes as JSON.stringify(plan, null, 2), written in pieces (a plan of 100,000 members is ~60 MB).
   if (options.json === true) writeJson(plan, io.stdout);
-  else io.stdout(`${renderPlan(plan)}\n`);
+  else io.stdout(`${"runs" in plan ? renderChainPlan(plan) : renderPlan(plan)}\n`);
   return 0;
 }
 

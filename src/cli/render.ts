@@ -2,6 +2,7 @@
  * The readable form of a simulation: stages → groups → members with state, times and messages.
  */
 import type { GateStatus, MemberUpdateStatus, UpdateRunStatus, UpdateState, UpdateStatus } from "../model/status";
+import { printable } from "../runtime/printable";
 
 /** One character per state, for trees and progress. */
 export const MARK: Record<UpdateState, string> = {
@@ -21,7 +22,7 @@ export function renderTree(status: UpdateRunStatus, runName: string): string {
   const failures = status.failureCount > 0 ? ` — ${status.failureCount} member${status.failureCount === 1 ? "" : "s"} failed` : "";
   lines.push(`Run ${runName}: ${describe(status.status)}${failures}`);
   const images = status.nodeImageSelection.selectedNodeImageVersions.map((v) => v.version);
-  if (images.length > 0) lines.push(`  node images: ${images.join(", ")}`);
+  if (images.length > 0) lines.push(`  node images: ${printable(images.join(", "))}`);
   for (const stage of status.stages) {
     lines.push(`  Stage ${stage.name}: ${describe(stage.status)}`);
     for (const gate of stage.beforeGates ?? []) lines.push(`    ${gateLine(gate)}`);
@@ -40,19 +41,19 @@ export function renderTree(status: UpdateRunStatus, runName: string): string {
 }
 
 function gateLine(gate: GateStatus): string {
-  return `${MARK[gate.status.state] ?? "?"} gate ${gate.gateId} (${gate.displayName}): ${describe(gate.status)}`;
+  return `${MARK[gate.status.state] ?? "?"} gate ${gate.gateId} (${printable(gate.displayName)}): ${describe(gate.status)}`;
 }
 
 function memberLine(member: MemberUpdateStatus, width: number): string {
   const head = `${MARK[member.status.state] ?? "?"} ${member.name.padEnd(width)}  ${describe(member.status)}`;
   const op = member.operationId === undefined ? "" : `  [${member.operationId}]`;
-  const message = member.message === undefined ? "" : `\n          ${member.message}`;
+  const message = member.message === undefined ? "" : `\n          ${printable(member.message)}`;
   return head + op + message;
 }
 
 function describe(status: UpdateStatus): string {
   const span = status.startTime === undefined ? (status.completedTime === undefined ? "" : ` at ${status.completedTime}`) : ` ${status.startTime} → ${status.completedTime ?? "…"}`;
-  const error = status.error === undefined ? "" : `  (${status.error.code}: ${status.error.message})`;
+  const error = status.error === undefined ? "" : `  (${printable(status.error.code)}: ${printable(status.error.message)})`;
   return `${status.state}${span}${error}`;
 }
 

@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { generateReport } from "../report";
 import { InputError, readInput, reportInputProblem } from "./input";
 import type { CommandIO } from "./simulate";
+import { printable } from "../runtime/printable";
 
 export interface ReportOptions {
   output?: string;
@@ -28,7 +29,7 @@ export function reportCommand(file: string, options: ReportOptions, io: CommandI
   try {
     writeFileSync(options.output, html);
   } catch (e) {
-    io.stderr(`${options.output}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+    io.stderr(`${printable(`${options.output}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)}\n`);
     return 1;
   }
   return 0;

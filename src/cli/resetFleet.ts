@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { stateFilePath } from "../backends/simulator/fileBacked";
 import { journalDirectory } from "../drivers/journal";
 import type { CommandIO } from "./simulate";
+import { printable } from "../runtime/printable";
 
 export function resetFleetCommand(fleetFile: string, options: { stateFile?: string }, io: CommandIO): number {
   const stateFile = stateFilePath({ fleetFile, ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }) }, process.cwd());
@@ -10,6 +11,6 @@ export function resetFleetCommand(fleetFile: string, options: { stateFile?: stri
   const existed = fs.existsSync(stateFile) || fs.existsSync(journals);
   fs.rmSync(stateFile, { force: true });
   fs.rmSync(journals, { recursive: true, force: true });
-  io.stdout(existed ? `reset: removed ${stateFile} and its run journals; the next run starts from ${fleetFile}\n` : `nothing to reset: ${stateFile} does not exist\n`);
+  io.stdout(`${printable(existed ? `reset: removed ${stateFile} and its run journals; the next run starts from ${fleetFile}` : `nothing to reset: ${stateFile} does not exist`)}\n`);
   return 0;
 }

@@ -50,7 +50,7 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
   } catch (e) {
     opened.release();
     if (!(e instanceof InputError)) throw e;
-    io.stderr(`${e.message}\n`);
+    io.stderr(`${printable(e.message)}\n`);
     return EXIT_INVALID_INPUT;
   }
   const toSinks = fanOut(sinks);
@@ -89,7 +89,7 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
     // A skip naming a running item (or an unknown gate) changes nothing: the spec must change.
     if (e instanceof SkipRefusedError || e instanceof ApprovalRefusedError) {
       opened.release();
-      io.stderr(`${file}: ${e instanceof SkipRefusedError ? "skip" : "approvals"}: ${e.message}\n`);
+      io.stderr(`${printable(file)}: ${e instanceof SkipRefusedError ? "skip" : "approvals"}: ${printable(e.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     throw e;
@@ -138,7 +138,7 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
   } catch (e) {
     if (e instanceof LeaseHeldError) {
       // Another process drives this simulated fleet or this run: nothing was touched; try again when it is done.
-      io.stderr(`${e.message}\n`);
+      io.stderr(`${printable(e.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     if (e instanceof ValidationError) {
@@ -152,7 +152,7 @@ function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | n
       return EXIT_INVALID_INPUT;
     }
     if (e instanceof InputError || e instanceof StateFileError || e instanceof JournalError || isFileError(e)) {
-      io.stderr(`${(e as Error).message}\n`);
+      io.stderr(`${printable((e as Error).message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     throw e;

@@ -62,7 +62,7 @@ export async function runFleetCommand(file: string, options: RunOptions, io: Com
     progress.finish();
     await closeEventSinks(sinks, io);
     if (e instanceof FleetRequestError && e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500 && e.statusCode !== 429) {
-      io.stderr(`${file}: Fleet Manager refused: ${printable(e.message)}\n`);
+      io.stderr(`${printable(file)}: Fleet Manager refused: ${printable(e.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     return invalid(e, file, io);
@@ -71,7 +71,7 @@ export async function runFleetCommand(file: string, options: RunOptions, io: Com
   }
   latest = result.status;
   progress.finish();
-  for (const m of result.excludedMembers) io.stderr(`warning: member '${m.name}' is left out of the run: ${m.reason}\n`);
+  for (const m of result.excludedMembers) io.stderr(`warning: member '${m.name}' is left out of the run: ${printable(m.reason)}\n`);
   const { status } = result;
   const summary = summarize(status);
   const code = exitCodeFor(summary, { busy: summary.members.Running > 0 || status.status.state === "Stopping" });
@@ -90,7 +90,7 @@ function invalid(e: unknown, file: string, io: CommandIO): number {
     return EXIT_INVALID_INPUT;
   }
   if (e instanceof InputError) {
-    io.stderr(`${e.message}\n`);
+    io.stderr(`${printable(e.message)}\n`);
     return EXIT_INVALID_INPUT;
   }
   throw e;

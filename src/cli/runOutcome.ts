@@ -14,6 +14,7 @@ import type { UpdateRunEngine } from "../engine/engine";
 import type { RunSummary } from "../engine/summary";
 import type { UpdateRunStatus } from "../model/status";
 import { waitingLine } from "../drivers/waiting";
+import { printable } from "../runtime/printable";
 
 export const EXIT_SUCCEEDED = 0;
 export const EXIT_FAILED = 1;
@@ -45,7 +46,7 @@ export function resultText(runName: string, status: UpdateRunStatus, summary: Ru
   for (const stage of status.stages) {
     for (const member of stage.groups.flatMap((g) => g.members)) {
       const error = member.status.error;
-      if (member.status.state === "Failed") lines.push(`  ✗ ${member.name}: ${error === undefined ? "failed" : `${error.code}: ${error.message}`}`);
+      if (member.status.state === "Failed") lines.push(`  ✗ ${member.name}: ${error === undefined ? "failed" : printable(`${error.code}: ${error.message}`)}`);
     }
   }
   lines.push(nextStep(status, summary, code));
@@ -61,7 +62,7 @@ function nextStep(status: UpdateRunStatus, summary: RunSummary, code: number): s
   if (summary.outcome === "CompletedWithFailures") return "The failures were within maxAllowedFailures; --json lists failedMembers, the members of a run that retries them.";
   if (code === EXIT_SUCCEEDED) return "Nothing left to do.";
   if (code === EXIT_FAILED) return "Run the same command again to retry the failed members.";
-  if (code === EXIT_WAITING) return `${waitingLine(status)} Run the same command again to continue.`;
+  if (code === EXIT_WAITING) return `${printable(waitingLine(status))} Run the same command again to continue.`;
   if (summary.outcome === "Stopped") return "Run the same command again to resume it.";
   return "Upgrades in flight go on on the clusters; run the same command again to continue.";
 }

@@ -9,6 +9,7 @@ import { treeFrame, type FrameSize } from "./liveTree";
 import type { CommandIO } from "./commandIO";
 import type { EventSinkFlags } from "./eventSinks";
 import type { BackendFlags } from "./runSpec";
+import { printable } from "../runtime/printable";
 
 export interface RunProgress {
   onEvent(event: RunEvent): void;
@@ -35,7 +36,7 @@ export class LineProgress implements RunProgress {
   }
 
   note(text: string): void {
-    this.out.write(`${text}\n`);
+    this.out.write(`${printable(text)}\n`);
   }
 
   finish(): void {}
@@ -71,7 +72,7 @@ export class TreeProgress implements RunProgress {
   }
 
   note(text: string): void {
-    this.out.write(`${this.erase()}${text}\n`);
+    this.out.write(`${this.erase()}${printable(text)}\n`);
     this.drawnLines = 0;
     this.draw();
   }

@@ -11,7 +11,7 @@ import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, withFleetDe
 export interface BackendFlags {
   /** `simulator:FLEET_FILE`, `azure` or `azure-fleet:FLEET_ID`. */
   backend?: string;
-  /** azure-fleet: seconds between GETs of the run while following it. */
+  /** azure-fleet: seconds between GETs of the run while following it; azure: between reads of a cluster being upgraded. */
   pollSeconds?: string;
   timeScale?: string;
   endpoint?: string;
@@ -28,7 +28,10 @@ export function backendFromFlags(flags: BackendFlags, baseDir: string): BackendC
   const issues: FieldIssue[] = [];
   const azureOnly = (["endpoint", "caFile", "credential"] as const).filter((k) => flags[k] !== undefined);
   let raw: unknown;
-  if (flags.pollSeconds !== undefined && flags.backend?.startsWith(AZURE_FLEET_PREFIX) !== true) issues.push({ path: "--poll-seconds", message: "applies to --backend azure-fleet:FLEET_ID only" });
+  if (flags.pollSeconds !== undefined && flags.backend?.startsWith(AZURE_FLEET_PREFIX) !== true && flags.backend !== "azure") issues.push({ path: "--poll-seconds", message: "applies to --backend azure or azure-fleet:FLEET_ID only" });
+  const poll = flags.pollSeconds === undefined ? undefined : Number(flags.pollSeconds);
+  const pollOk = poll !== undefined && Number.isFinite(poll) && poll > 0;
+  if (poll !== undefined && !pollOk && (flags.backend === "azure" || flags.backend?.startsWith(AZURE_FLEET_PREFIX) === true)) issues.push({ path: "--poll-seconds", message: "must be a number of seconds greater than 0" });
   if (flags.backend === undefined) {
     issues.push({ path: "--backend", message: "is required: simulator:FLEET_FILE, azure or azure-fleet:FLEET_ID" });
   } else if (flags.backend.startsWith(SIMULATOR_PREFIX)) {
@@ -39,15 +42,13 @@ export function backendFromFlags(flags: BackendFlags, baseDir: string): BackendC
     raw = { simulator: { fleetFile: fleetFile === "" ? "" : path.resolve(baseDir, fleetFile), ...(timeScale === undefined || !Number.isFinite(timeScale) ? {} : { timeScale }) } };
   } else if (flags.backend.startsWith(AZURE_FLEET_PREFIX)) {
     if (flags.timeScale !== undefined) issues.push({ path: "--time-scale", message: "applies to --backend simulator:FLEET_FILE only" });
-    const poll = flags.pollSeconds === undefined ? undefined : Number(flags.pollSeconds);
-    if (poll !== undefined && !(Number.isFinite(poll) && poll > 0)) issues.push({ path: "--poll-seconds", message: "must be a number of seconds greater than 0" });
     raw = {
       azureFleet: {
         fleetId: flags.backend.slice(AZURE_FLEET_PREFIX.length),
         ...(flags.endpoint === undefined ? {} : { endpoint: flags.endpoint }),
         ...(flags.caFile === undefined ? {} : { trustedCaFile: path.resolve(baseDir, flags.caFile) }),
         ...(flags.credential === undefined ? {} : { credential: flags.credential }),
-        ...(poll === undefined || !(Number.isFinite(poll) && poll > 0) ? {} : { pollIntervalSeconds: poll }),
+        ...(pollOk ? { pollIntervalSeconds: poll } : {}),
       },
     };
   } else if (flags.backend === "azure") {
@@ -57,6 +58,8 @@ export function backendFromFlags(flags: BackendFlags, baseDir: string): BackendC
         ...(flags.endpoint === undefined ? {} : { endpoint: flags.endpoint }),
         ...(flags.caFile === undefined ? {} : { trustedCaFile: path.resolve(baseDir, flags.caFile) }),
         ...(flags.credential === undefined ? {} : { credential: flags.credential }),
+        // One rate from start to end: an upgrade through ARM is read this often (default 15 s, then 60 s).
+        ...(pollOk ? { pollIntervalSeconds: { initial: poll, steady: poll } } : {}),
       },
     };
   } else {

@@ -37,7 +37,7 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
     return code;
   }
   if (options.via !== undefined && options.via !== "arm-emulator" && options.via !== "fleet-emulator") {
-    io.stderr(`--via: unknown backend '${options.via}' (known: arm-emulator, fleet-emulator)\n`);
+    io.stderr(`--via: unknown backend '${printable(options.via)}' (known: arm-emulator, fleet-emulator)\n`);
     return EXIT_INVALID_INPUT;
   }
   if (parsed.kind === "chain" && options.via !== undefined) {
@@ -52,7 +52,7 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
     sinks = openEventSinks(options);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    io.stderr(`${e.message}\n`);
+    io.stderr(`${printable(e.message)}\n`);
     return EXIT_INVALID_INPUT;
   }
   const onEvent = fanOut(sinks);
@@ -65,13 +65,13 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
     await closeEventSinks(sinks, io);
     // Issue 12: a scenario feature Fleet Manager lacks, named by its field path.
     if (e instanceof ValidationError && options.via === "fleet-emulator") {
-      for (const issue of e.issues) io.stderr(`${file}: ${printable(issue.path)}: ${printable(issue.message)}\n`);
+      for (const issue of e.issues) io.stderr(`${printable(file)}: ${printable(issue.path)}: ${printable(issue.message)}\n`);
       return EXIT_INVALID_INPUT;
     }
     throw e;
   }
-  for (const m of report.excludedMembers) io.stderr(`warning: member '${m.name}' is left out of the run: ${m.reason}\n`);
-  for (const a of report.refusedActions) io.stderr(`warning: action at ${a.at} refused: ${a.message}\n`);
+  for (const m of report.excludedMembers) io.stderr(`warning: member '${m.name}' is left out of the run: ${printable(m.reason)}\n`);
+  for (const a of report.refusedActions) io.stderr(`warning: action at ${a.at} refused: ${printable(a.message)}\n`);
   const requests = "requests" in report ? { requests: report.requests } : {};
   if (options.json === true) writeJson({ ...report.result, ...requests }, io.stdout);
   else io.stdout(`${renderTree(report.result.status, SCENARIO_RUN_NAME)}\n`);
@@ -105,10 +105,10 @@ async function simulateChainCommand(
     await closeEventSinks(sinks, io);
     if (!(e instanceof ValidationError)) throw e;
     // A reference that resolves to something this run cannot take (e.g. no applied images to promote).
-    for (const issue of e.issues) io.stderr(`${file}: ${printable(issue.path)}: ${printable(issue.message)}\n`);
+    for (const issue of e.issues) io.stderr(`${printable(file)}: ${printable(issue.path)}: ${printable(issue.message)}\n`);
     return EXIT_INVALID_INPUT;
   }
-  for (const warning of report.warnings) io.stderr(`warning: ${warning}\n`);
+  for (const warning of report.warnings) io.stderr(`warning: ${printable(warning)}\n`);
   if (options.json === true) writeJson(report.result, io.stdout);
   else io.stdout(`${report.result.runs.map((run) => renderTree(run.status, run.name)).join("\n\n")}\n`);
   await closeEventSinks(sinks, io);

@@ -3,13 +3,15 @@
  * its backend in the file — the fields of `UpdateRun`'s inputs (`backend`, `members`, `strategy`,
  * `managedClusterUpdate`, and optionally `skip`, `approvals`; `name` optional) — whose clusters are
  * read from that backend. YAML or JSON. A file with `backend` is such a run spec; any other is a
- * scenario. (`fleet-update run`'s spec, whose backend is a flag, is read by `src/cli/runSpec.ts`.)
+ * scenario: one run (SPEC §7), or chained runs (`runs:`, each planned in turn: `fromChain.ts`).
+ * (`fleet-update run`'s spec, whose backend is a flag, is read by `src/cli/runSpec.ts`.)
  */
 import { ValidationError, parseYamlMapping } from "../model/common";
 import { validateScenario, type Scenario } from "../model/scenario";
+import { validateChainScenario, type ChainScenario } from "../model/chain";
 import { parseRunInputs, type UpdateRunInputs } from "../spec/runSpec";
 
-export type PlanSource = { kind: "scenario"; scenario: Scenario } | { kind: "runSpec"; inputs: UpdateRunInputs };
+export type PlanSource = { kind: "scenario"; scenario: Scenario } | { kind: "chain"; chain: ChainScenario } | { kind: "runSpec"; inputs: UpdateRunInputs };
 
 /** The run's name when a run spec gives none (it names nothing outside the plan). */
 export const RUN_SPEC_DEFAULT_NAME = "plan";
@@ -21,6 +23,8 @@ export function parsePlanInput(text: string): PlanSource {
     if (!("start" in record) && !("regions" in record) && "managedClusterUpdate" in record) {
       throw new ValidationError([{ path: "backend", message: "a run spec needs its backend: --backend simulator:FLEET_FILE or azure, or a backend field" }]);
     }
+    // Issue 19: a chained scenario, as `simulate` reads it (`parseAnyScenario`).
+    if ("runs" in record) return { kind: "chain", chain: validateChainScenario(record) };
     return { kind: "scenario", scenario: validateScenario(record) };
   }
   // `name` as in `fleet-update run`'s spec; the provider's field is `runName`.

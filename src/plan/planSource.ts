@@ -8,10 +8,12 @@ import type { Plan, PlanSourceOptions } from "./types";
 import { buildPlan } from "./buildPlan";
 import { worldFromFleetFile } from "./fromFleetFile";
 import { worldFromScenario } from "./fromScenario";
+import { planChain, type ChainPlan } from "./fromChain";
 
 
-export async function planFromSource(source: PlanSource, options: PlanSourceOptions): Promise<Plan> {
+export async function planFromSource(source: PlanSource, options: PlanSourceOptions): Promise<Plan | ChainPlan> {
   if (source.kind === "scenario") return buildPlan(worldFromScenario(source.scenario));
+  if (source.kind === "chain") return planChain(source.chain);
   const { inputs } = source;
   const horizon = options.horizonDays === undefined ? {} : { horizonDays: options.horizonDays };
   if (inputs.backend.simulator !== undefined) return buildPlan(worldFromFleetFile(inputs, options.baseDir, { now: options.now, ...horizon }));

@@ -5,6 +5,8 @@
  */
 import { SimulatedFleet } from "../backends/simulator/simulatedFleet";
 import type { ClusterSnapshot } from "../backends/simulator/snapshot";
+import type { FleetState } from "../backends/simulator/fleetState";
+import type { RunState } from "../engine/runState";
 import type { ClusterBackend, ClusterInfo, MemberRef, RegionOffer } from "../engine/backend";
 import { decideStart } from "../engine/checks";
 import { VirtualClock } from "../engine/clock";
@@ -27,6 +29,10 @@ export interface Prediction {
   offers: Map<string, RegionOffer>;
   /** The clusters as the run leaves them. */
   clustersAtEnd: ClusterSnapshot[];
+  /** The simulated fleet's state as the run leaves it: where a chained run's next run starts from. */
+  fleetStateAtEnd: () => FleetState;
+  /** The engine's state at the end (what the run's outputs are read from). */
+  engineState: () => RunState;
 }
 
 export async function predict(world: PlanWorld): Promise<Prediction> {
@@ -45,7 +51,16 @@ export async function predict(world: PlanWorld): Promise<Prediction> {
   const reasons = new ReasonTracker(world, engine, lookedAt, pending, offers);
   await drive(engine, clock, { until: world.horizon, actions: controlActions(world), onPass: () => reasons.afterPass(clock.now()) });
 
-  return { status: engine.status(), pending, excludedMembers: engine.excludedMembers, clustersAtStart, offers, clustersAtEnd: fleet.snapshot().clusters };
+  return {
+    status: engine.status(),
+    pending,
+    excludedMembers: engine.excludedMembers,
+    clustersAtStart,
+    offers,
+    clustersAtEnd: fleet.snapshot().clusters,
+    fleetStateAtEnd: () => fleet.toState(),
+    engineState: () => engine.snapshot(),
+  };
 }
 
 /** The controls already decided, then the start, all at the start instant before the first pass (as a session applies them). */

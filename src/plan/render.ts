@@ -2,7 +2,9 @@
  * The plan for people: stage ETAs, a table of members (stage/group, class, predicted start and end,
  * state) with their predicted Pending periods and skip reasons beneath, then the findings.
  */
+import type { ChainPlan } from "./fromChain";
 import type { Finding, Plan, PlannedMember } from "./types";
+import { printable } from "../runtime/printable";
 
 const NONE = "-";
 
@@ -18,15 +20,22 @@ export function renderPlan(plan: Plan): string {
   return lines.join("\n");
 }
 
+/** A chained scenario's plan: each run's plan under its name, or why it has none. */
+export function renderChainPlan(chain: ChainPlan): string {
+  return chain.runs
+    .map((run) => ("notPlanned" in run ? `Run ${run.name}: not planned: ${printable(run.notPlanned)}` : `Run ${run.name}\n${renderPlan(run)}`))
+    .join("\n\n");
+}
+
 function membersTable(members: readonly PlannedMember[]): string[] {
   const rows = [["MEMBER", "STAGE/GROUP", "CLASS", "START", "END", "STATE"], ...members.map((m) => [m.name, `${m.stage}/${m.group}`, m.priorityClass, m.predictedStart ?? NONE, m.predictedEnd ?? NONE, m.predictedState])];
   const rendered = table(rows);
   const out = [rendered[0] as string];
   members.forEach((m, i) => {
     out.push(rendered[i + 1] as string);
-    for (const p of m.pending) out.push(`    pending ${p.from} → ${p.until ?? "…"}: ${p.reason}`);
-    if (m.predictedState === "Skipped" && m.message !== undefined) out.push(`    skipped: ${m.message}`);
-    if (m.predictedState === "Failed" && m.message !== undefined) out.push(`    fails: ${m.message}`);
+    for (const p of m.pending) out.push(`    pending ${p.from} → ${p.until ?? "…"}: ${printable(p.reason)}`);
+    if (m.predictedState === "Skipped" && m.message !== undefined) out.push(`    skipped: ${printable(m.message)}`);
+    if (m.predictedState === "Failed" && m.message !== undefined) out.push(`    fails: ${printable(m.message)}`);
   });
   return out;
 }
@@ -34,7 +43,7 @@ function membersTable(members: readonly PlannedMember[]): string[] {
 /** The findings block, also what the Pulumi preview prints. */
 export function renderFindings(findings: readonly Finding[]): string[] {
   if (findings.length === 0) return ["Findings: none"];
-  const rows = findings.map((f) => [f.severity, f.code, `${f.member ?? f.region ?? ""}${f.member ?? f.region ? ": " : ""}${f.message}`]);
+  const rows = findings.map((f) => [f.severity, f.code, `${f.member ?? f.region ?? ""}${f.member ?? f.region ? ": " : ""}${printable(f.message)}`]);
   return ["Findings", ...table(rows).map((l) => `  ${l}`)];
 }
 

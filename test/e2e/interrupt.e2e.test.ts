@@ -5,6 +5,9 @@
  */
 import * as fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { seededRandom } from "../../src/backends/azure/emulator/faults";
+import type { UpdateRunStatus } from "../../src/model/status";
+import { checkFinalStatus, checkFleet, operationsFromStateFile, type LayoutStage } from "../reliability/support/killInvariants";
 import { E2eProject, descendants, processesMentioning, type RunningOperation } from "./support/project";
 import { realCliAvailable } from "./support/pulumiCli";
 
@@ -36,6 +39,31 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<boole
     await new Promise((r) => setTimeout(r, 200));
   }
   return true;
+}
+
+/** The controlled program's strategy (test/e2e/programs/controlled/index.ts), for the fleet checks. */
+const CONTROLLED_LAYOUT: LayoutStage[] = [
+  { name: "canary", afterStageWaitInSeconds: 600, groups: [{ name: "canary", maxConcurrency: 1, members: ["canary-1"] }] },
+  {
+    name: "prod",
+    groups: [
+      { name: "prod-eu", maxConcurrency: 1, members: ["eu-1", "eu-2"] },
+      { name: "prod-us", maxConcurrency: 2, members: ["us-1", "us-2", "us-3"] },
+      { name: "prod-asia", maxConcurrency: 1, members: ["asia-1", "asia-2"] },
+    ],
+  },
+];
+
+/** SIGKILL an operation's whole process tree (the driver, pulumi, the program, the provider hosts). */
+async function killTree(op: RunningOperation): Promise<void> {
+  for (const pid of [op.child.pid!, ...descendants(op.child.pid!)]) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone already
+    }
+  }
+  await op.exited();
 }
 
 /** Waits until production has started (canary done, members of prod upgrading). */
@@ -131,5 +159,73 @@ describe.skipIf(!realCliAvailable())("interrupting pulumi up with the real CLI",
     expect(again.ok, `${again.message}\n${again.output.slice(-3000)}`).toBe(true);
     expect(again.outputs!.summary as Summary).toMatchObject({ state: "Completed", outcome: "Succeeded", members: { total: 8, Completed: 8 } });
     expect(Object.values(operationsPerCluster(project))).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+  }, 600_000);
+
+  it("issue 19: SIGKILL of the whole tree at 4 seeded points as upgrades start, each followed by the documented recovery: no group over its limit, no cluster upgraded twice, every member Completed with its operation id", async () => {
+    project = newProject();
+    const random = seededRandom(190_503);
+    const stateFile = project.path(PROGRAM_DIR, "fleet.yaml.state.json");
+    const started = () => (fs.existsSync(stateFile) ? Object.values(operationsPerCluster(project!)).reduce((a, b) => a + b, 0) : 0);
+    const kills: string[] = [];
+    // Kill points: the instant the fleet's state file shows the n-th upgrade started (the provider is
+    // then inside a reconcile pass, between the backend's answer and its journal; n grows from kill to
+    // kill so that the run moves on), or a seeded delay after this up's first → Running line.
+    for (const [i, n] of [1, 3, 5, 7].entries()) {
+      const up = project.start("up", { config: SLOW });
+      if (i !== 1) {
+        const dir = project.path(PROGRAM_DIR);
+        // The tree is known before the instant comes, so the kill follows the state file's write at once.
+        let tree: number[] = [];
+        const refresh = setInterval(() => (tree = [up.child.pid!, ...descendants(up.child.pid!)]), 100);
+        await new Promise<void>((resolve, reject) => {
+          const watcher = fs.watch(dir, () => {
+            if (started() < n) return;
+            for (const pid of tree) {
+              try {
+                process.kill(pid, "SIGKILL");
+              } catch {
+                // gone already
+              }
+            }
+            watcher.close();
+            resolve();
+          });
+          void up.exited().then(() => {
+            watcher.close();
+            reject(new Error(`up ended before the ${n}th upgrade started:\n${up.printed.slice(-3000)}`));
+          });
+        }).finally(() => clearInterval(refresh));
+        await killTree(up);
+        kills.push(`at upgrade ${n} (${started()} started)`);
+      } else {
+        await up.waitFor(/member \S+ \S+ → Running/, 180_000);
+        const delayMs = Math.floor(random() * 1500);
+        await new Promise((r) => setTimeout(r, delayMs));
+        await killTree(up);
+        kills.push(`${delayMs} ms after a → Running line (${started()} started)`);
+      }
+      expect(await until(() => processesMentioning(project!.dir).length === 0, 30_000), `kill ${i + 1}: a process of the project is still running`).toBe(true);
+      const cancel = await project.run("cancel");
+      expect(cancel.ok, `${cancel.message}\n${cancel.output.slice(-3000)}`).toBe(true);
+      const refresh = await project.run("refresh", { config: SLOW, args: { clearPendingCreates: true } });
+      expect(refresh.ok, `${refresh.message}\n${refresh.output.slice(-3000)}`).toBe(true);
+    }
+    const again = await project.run("up", { config: SLOW });
+    expect(again.ok, `${again.message}\n${again.output.slice(-3000)}`).toBe(true);
+
+    const ops = operationsFromStateFile(JSON.parse(fs.readFileSync(project.path(PROGRAM_DIR, "fleet.yaml.state.json"), "utf8")));
+    const fleet = checkFleet(ops, CONTROLLED_LAYOUT);
+    const statusProblems = checkFinalStatus(again.outputs!.status as UpdateRunStatus, ops);
+    console.info(`[kill-pulumi] kills: ${kills.join(", ")}; overrun instants ${fleet.overruns.length}, double upgrades ${fleet.doubleUpgrades.length}, status problems ${statusProblems.length}`);
+    expect(again.outputs!.summary as Summary).toMatchObject({ state: "Completed", outcome: "Succeeded", members: { total: 8, Completed: 8 } });
+    expect({ ...fleet, worstOverruns: undefined, statusProblems }).toEqual({
+      overruns: [],
+      worstOverruns: undefined,
+      doubleUpgrades: [],
+      notUpgraded: [],
+      overlapsOnCluster: [],
+      stageOrder: [],
+      statusProblems: [],
+    });
   }, 600_000);
 });
