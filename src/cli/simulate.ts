@@ -1,5 +1,5 @@
 /**
- * `fleet-update simulate FILE [--json] [--events FILE] [--webhook URL]` (SPEC §7): run a scenario on a
+ * `fleet-update simulate FILE [--json] [--events FILE] [--webhook URL]` (docs/rules.md §7): run a scenario on a
  * virtual clock, the events also going to a journal file or a webhook as they happen. Invalid input
  * exits 2 with one line per problem naming the field path; otherwise exit 0 whatever the run's end.
  */

@@ -28,7 +28,7 @@ export interface RunChoice {
 /** What makes the run: the fields a new engine is created from. */
 export type RunDefinition = Pick<UpdateRunInputs, "runName" | "members" | "strategy" | "managedClusterUpdate">;
 
-/** How the user steers the run, applied on every call (SPEC §3.8, §3.9; issue 5). */
+/** How the user steers the run, applied on every call (docs/rules.md §3.8, §3.9; issue 5). */
 export type RunControls = Pick<UpdateRunInputs, "state" | "skip" | "approvals" | "timeoutMinutes" | "returnAfterMinutes">;
 
 export interface Session {
@@ -118,7 +118,7 @@ export async function driveSession(session: Session, controls: RunControls, stop
 }
 
 /**
- * `skip`, `approvals` and `state` as actions (SPEC §3.8, §3.9). Skips are idempotent: items already
+ * `skip`, `approvals` and `state` as actions (docs/rules.md §3.8, §3.9). Skips are idempotent: items already
  * finished are left as they are, so the whole list is applied on every call. A refused skip throws.
  */
 function controlActions(controls: RunControls, at: number): RunAction[] {

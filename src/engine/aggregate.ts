@@ -1,5 +1,5 @@
 /**
- * SPEC §4 state aggregation: a group over its members, a stage over its groups and its wait, the run
+ * docs/rules.md §4 state aggregation: a group over its members, a stage over its groups and its wait, the run
  * over its stages. Pure functions of the children's states; `execute.ts` calls them after every
  * change and records what changed.
  */
@@ -10,7 +10,7 @@ import { countStates, type StateCounts } from "./tally";
 export type HaltPhase = "none" | "halting" | "halted";
 
 /**
- * State of a group or a stage from its children (SPEC §4), in order:
+ * State of a group or a stage from its children (docs/rules.md §4), in order:
  * Failed if any child failed; Skipped if every child was skipped; Completed if every child is
  * Completed or Skipped; NotStarted before it started; Stopping / Stopped while the run halts;
  * Running if a child runs; Pending if every unfinished child is Pending or NotStarted; else Running.
@@ -36,7 +36,7 @@ export function aggregateCounts(c: StateCounts, started: boolean, halt: HaltPhas
 
 /**
  * The run over its stages. While halting, the run shows Stopping even when a stage already failed
- * (SPEC §3.7: "the run shows Stopping meanwhile, then the run is Failed").
+ * (docs/rules.md §3.7: "the run shows Stopping meanwhile, then the run is Failed").
  */
 export function aggregateRun(stages: readonly UpdateState[], started: boolean, halt: HaltPhase): UpdateState {
   if (halt === "halting") return "Stopping";

@@ -1,5 +1,5 @@
 /**
- * SPEC §3.4: what happens when a group reaches a member, checked in the spec's order:
+ * docs/rules.md §3.4: what happens when a group reaches a member, checked in the spec's order:
  * already at target → Skipped; Consistent without a version for a pool's family → Skipped; target
  * version or image not yet in the region → Pending; maintenance window closed → Pending; otherwise
  * start. One more guard, ours: a cluster with an operation already running is Pending until it ends,

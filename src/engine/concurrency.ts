@@ -1,5 +1,5 @@
 /**
- * SPEC §6 `maxConcurrency`: "N" or "P%" of the members it governs, percent rounded down, at least 1.
+ * docs/rules.md §6 `maxConcurrency`: "N" or "P%" of the members it governs, percent rounded down, at least 1.
  */
 export function resolveConcurrency(value: string | undefined, memberCount: number, fallback: number): number {
   if (value === undefined) return fallback;

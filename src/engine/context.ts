@@ -42,7 +42,7 @@ export type { MemberPlace } from "./runState";
 export class EngineContext {
   readonly transitions: Transitions;
   readonly windows = new WindowTracker();
-  /** Last cluster read per member, for ordering candidates (SPEC §3.3). */
+  /** Last cluster read per member, for ordering candidates (docs/rules.md §3.3). */
   readonly clusters = new Map<string, ClusterInfo>();
   /** Region offers read in the current reconcile pass. */
   readonly offers = new Map<string, RegionOffer>();
@@ -60,7 +60,7 @@ export class EngineContext {
   readonly interrupted = new Set<MemberPlace>();
   /** The text of a Running member's message, made once per distinct request. */
   readonly describe = new RequestDescriber();
-  /** Per group: its candidates in SPEC §3.3 order (rebuilt here on resume). */
+  /** Per group: its candidates in docs/rules.md §3.3 order (rebuilt here on resume). */
   private readonly queues = new Map<GroupRunState, GroupQueue>();
 
   constructor(

@@ -1,5 +1,5 @@
 /**
- * User control of a run: start (SPEC §3.8), stop (SPEC §3.8), skip (SPEC §3.9). Each applies at an
+ * User control of a run: start (docs/rules.md §3.8), stop (docs/rules.md §3.8), skip (docs/rules.md §3.9). Each applies at an
  * instant and takes effect on the next reconcile pass; none waits for anything.
  */
 import type { SkipTarget } from "../model/skip";
@@ -80,7 +80,7 @@ export function stopRun(ctx: EngineContext, now: number): void {
 }
 
 /**
- * Skip a batch (SPEC §3.9). All or nothing: unknown names or anything running refuse the batch.
+ * Skip a batch (docs/rules.md §3.9). All or nothing: unknown names or anything running refuse the batch.
  * Items not started (NotStarted, Pending, or Stopped after a halt) are skipped; finished items are
  * left as they are. Skipping a stage skips its wait. The one running item that may be skipped is an
  * after-stage wait under way: it ends at this instant (Skipped), so the next stage may start now —
@@ -141,7 +141,7 @@ export function skipItems(ctx: EngineContext, targets: readonly SkipTarget[], no
         };
       }
       if (target.type === "AfterStageWait" && stage.name === target.name) {
-        // SPEC §3.9: a wait under way is not refused; it ends now.
+        // docs/rules.md §3.9: a wait under way is not refused; it ends now.
         return { running: false, skip: () => skipWait(stage, stage.wait.state === "Running" ? "Skipped by user: the wait ends now." : "Skipped by user.", true) };
       }
       for (const group of stage.groups) {

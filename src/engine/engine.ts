@@ -112,7 +112,7 @@ export class UpdateRunEngine {
     return { failedMembers: failedMembers(this.ctx.run), appliedNodeImageVersions: appliedNodeImageVersions(this.ctx.run) };
   }
 
-  /** Members left out of the run because their group is in no stage (SPEC §2 warning). */
+  /** Members left out of the run because their group is in no stage (docs/rules.md §2 warning). */
   get excludedMembers(): RunState["excludedMembers"] {
     return this.ctx.run.excludedMembers;
   }

@@ -1,5 +1,5 @@
 /**
- * Execution (SPEC §3): follow in-flight upgrades, then walk the stages in order, starting members in
+ * Execution (docs/rules.md §3): follow in-flight upgrades, then walk the stages in order, starting members in
  * each group of the current stage, and timing the after-stage waits. One call is one reconcile pass
  * at one instant; it returns when the engine next needs to look.
  */
@@ -29,7 +29,7 @@ export async function reconcile(ctx: EngineContext, now: number, mode: "act" | "
   ctx.offers.clear();
   if (ctx.interrupted.size > 0) await adoptInterruptedStarts(ctx, now);
   await followUpgrades(ctx, now);
-  // SPEC §3.6: picks are made as of the run's start, even if it was stopped at that very instant.
+  // docs/rules.md §3.6: picks are made as of the run's start, even if it was stopped at that very instant.
   const startTime = ctx.run.startTime;
   if (startTime !== undefined && ctx.run.selectedNodeImageVersions === undefined) await selectRunImages(ctx, startTime);
   if (ctx.run.control === "Running" && mode === "act") await advanceStages(ctx, now);
@@ -40,7 +40,7 @@ export async function reconcile(ctx: EngineContext, now: number, mode: "act" | "
   return { ...wakeAt(ctx, now) };
 }
 
-/** SPEC §3.5, §3.7: a started upgrade is followed to its end; a failure halts the run. */
+/** docs/rules.md §3.5, §3.7: a started upgrade is followed to its end; a failure halts the run. */
 async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
   const due = ctx.inFlight.due(now);
   try {
@@ -103,7 +103,7 @@ function endFollowing(ctx: EngineContext, place: MemberPlace): void {
 }
 
 /**
- * SPEC §3.7 with issue 5's tolerance: the member fails; the run halts only when its group or stage now
+ * docs/rules.md §3.7 with issue 5's tolerance: the member fails; the run halts only when its group or stage now
  * has more failures than it tolerates (by default none).
  */
 function failMember(ctx: EngineContext, place: MemberPlace, error: { code: string; message: string }, now: number, message?: string): void {
@@ -126,7 +126,7 @@ function currentStages(ctx: EngineContext): StageRunState[] {
   return stage === undefined ? [] : [stage];
 }
 
-/** SPEC §3.1: stages one after another, each waiting its after-stage wait before the next starts. */
+/** docs/rules.md §3.1: stages one after another, each waiting its after-stage wait before the next starts. */
 async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
   for (;;) {
     if (ctx.run.control !== "Running") return;
@@ -183,7 +183,7 @@ function startStage(ctx: EngineContext, stage: StageRunState, now: number): void
 }
 
 /**
- * The wait starts when the stage's last group ends (SPEC §3.1). A stage whose groups were all skipped
+ * The wait starts when the stage's last group ends (docs/rules.md §3.1). A stage whose groups were all skipped
  * has no wait. Returns whether the wait is behind us.
  */
 function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolean {
@@ -207,7 +207,7 @@ function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolea
 }
 
 /**
- * SPEC §3.2, §3.3, §6: groups in parallel, each up to its `maxConcurrency`, the stage's cap shared
+ * docs/rules.md §3.2, §3.3, §6: groups in parallel, each up to its `maxConcurrency`, the stage's cap shared
  * among them. Slots are handed out one at a time to the group with the fewest running members, so a
  * capped stage is shared fairly; a group that has nothing to start now drops out of this pass.
  */
@@ -244,7 +244,7 @@ async function fillStage(ctx: EngineContext, stage: StageRunState, now: number):
 }
 
 /**
- * Pick the group's next member (SPEC §3.3 order) and run the SPEC §3.4 checks on candidates until
+ * Pick the group's next member (docs/rules.md §3.3 order) and run the docs/rules.md §3.4 checks on candidates until
  * one starts. Skipped and Pending candidates do not block the group. Returns whether one started.
  * One candidate goes through the steps below in order: rank, read, decide, then checkpoint and start.
  * Each step answers as the backend does (`Answer`): a value at once, or a promise only when the
@@ -291,7 +291,7 @@ async function startNextMember(
   return false;
 }
 
-/** Rank: the group's candidates not decided yet in this pass, in SPEC §3.3 order (`readyQueue.ts`). */
+/** Rank: the group's candidates not decided yet in this pass, in docs/rules.md §3.3 order (`readyQueue.ts`). */
 async function rankCandidates(ctx: EngineContext, queue: GroupQueue, now: number, decidedThisPass: Set<MemberRunState>): Promise<void> {
   const type = ctx.run.managedClusterUpdate.upgrade.type;
   for (const member of queue.toRank(now, decidedThisPass)) {
@@ -316,7 +316,7 @@ function readForStart(ctx: EngineContext, place: MemberPlace, now: number): Answ
   return isPending(answer) ? answer.then((cluster) => cluster, gone) : answer;
 }
 
-/** Decide: the SPEC §3.4 checks (`checks.ts`) on the cluster as read and its region's offer. */
+/** Decide: the docs/rules.md §3.4 checks (`checks.ts`) on the cluster as read and its region's offer. */
 function decide(ctx: EngineContext, member: MemberRunState, cluster: ClusterInfo, now: number): Answer<StartDecision> {
   const withOffer = (offer: RegionOffer): StartDecision =>
     decideStart({
@@ -379,7 +379,7 @@ function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: Upg
   return isPending(answer) ? answer.then(started, refused) : started(answer);
 }
 
-/** SPEC §3.3: the member's priority class, from its cluster's window as last read. */
+/** docs/rules.md §3.3: the member's priority class, from its cluster's window as last read. */
 function rankOf(ctx: EngineContext, member: MemberRunState, type: UpgradeType, now: number): Answer<Rank> {
   const rank = (cluster: ClusterInfo | undefined): Rank =>
     ctx.windows.rank(member.name, cluster === undefined ? undefined : relevantWindow(cluster.maintenanceConfigurations, type), now);

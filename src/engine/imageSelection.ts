@@ -1,5 +1,5 @@
 /**
- * SPEC §3.6, at run start: Consistent picks one version per image family for the whole run, Custom
+ * docs/rules.md §3.6, at run start: Consistent picks one version per image family for the whole run, Custom
  * takes the user's; both are recorded in `status.nodeImageSelection`. Latest picks per member at its
  * start (see `nodeImages.ts`), so nothing is recorded here.
  */

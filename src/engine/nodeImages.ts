@@ -1,5 +1,5 @@
 /**
- * SPEC §3.6 node image selection. `Latest`: newest image of the pool's family offered in the member's
+ * docs/rules.md §3.6 node image selection. `Latest`: newest image of the pool's family offered in the member's
  * region when its upgrade starts. `Consistent`: at run start, per family, the newest version offered
  * in every region that uses the family. `Custom`: the given version per family; pools of unlisted
  * families are not re-imaged. An image is never moved backwards: a pool already at or past its target
@@ -35,7 +35,7 @@ export function newestOffered(offers: readonly OfferedVersion[], family: string,
 }
 
 /**
- * Consistent selection (SPEC §3.6): for each family used by any pool, the newest version offered now
+ * Consistent selection (docs/rules.md §3.6): for each family used by any pool, the newest version offered now
  * in every region of the members using that family. Families with no common version are absent.
  */
 export function selectConsistentVersions(

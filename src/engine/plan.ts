@@ -1,7 +1,7 @@
 /**
  * Initialization: turn a validated run spec into the run's initial state. The strategy and the
- * member list are snapshotted here (SPEC §1); members whose group is in no stage are left out and
- * listed (SPEC §2). Validation itself lives in `src/model/`.
+ * member list are snapshotted here (docs/rules.md §1); members whose group is in no stage are left out and
+ * listed (docs/rules.md §2). Validation itself lives in `src/model/`.
  */
 import { crossValidateRun, type ExcludedMember } from "../model/run";
 import { ValidationError } from "../model/common";
@@ -24,7 +24,7 @@ export interface PlanInput {
 
 export const DEFAULT_GROUP_CONCURRENCY = 1;
 
-/** The strategy a run without one uses (SPEC §1). */
+/** The strategy a run without one uses (docs/rules.md §1). */
 export function defaultStrategy(): UpdateRunStrategy {
   return { stages: [{ name: DEFAULT_STAGE_NAME, groups: [{ name: DEFAULT_GROUP_NAME }] }] };
 }

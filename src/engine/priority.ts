@@ -1,5 +1,5 @@
 /**
- * SPEC §3.3 candidate order inside a group, by the member's relevant maintenance window:
+ * docs/rules.md §3.3 candidate order inside a group, by the member's relevant maintenance window:
  * (1) open now; (2) opens within the next 4 hours; (3) no window; (4) closed, opening later.
  * Ties keep declaration order.
  */

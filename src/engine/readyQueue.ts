@@ -1,5 +1,5 @@
 /**
- * Per group, its candidates (NotStarted and Pending members) in SPEC §3.3 order — priority class,
+ * Per group, its candidates (NotStarted and Pending members) in docs/rules.md §3.3 order — priority class,
  * then declaration order — kept between passes, so picking the next member costs a heap pop, not a
  * scan and sort of the whole group.
  *

@@ -1,6 +1,6 @@
 /**
- * Applies SPEC §4 aggregation to the tree after a change and records each change as a transition.
- * Also finishes a halt (SPEC §3.7, §3.8): once nothing is in flight, the run is Stopped or Failed.
+ * Applies docs/rules.md §4 aggregation to the tree after a change and records each change as a transition.
+ * Also finishes a halt (docs/rules.md §3.7, §3.8): once nothing is in flight, the run is Stopped or Failed.
  */
 import type { ErrorDetail } from "../model/status";
 import { aggregateCounts, aggregateRun, type HaltPhase } from "./aggregate";
@@ -21,7 +21,7 @@ export function haltPhase(ctx: EngineContext): HaltPhase {
   }
 }
 
-/** Whether the stage has an after-stage wait at all (SPEC §3.1). */
+/** Whether the stage has an after-stage wait at all (docs/rules.md §3.1). */
 export function hasWait(stage: StageRunState): boolean {
   return stage.afterStageWaitInSeconds > 0;
 }
@@ -39,7 +39,7 @@ function addGateStates(counts: StateCounts, gates: GateRunState[] | undefined): 
 }
 
 /**
- * A group over its members and gates (SPEC §4, issue 5): failures within `maxAllowedFailures` count
+ * A group over its members and gates (docs/rules.md §4, issue 5): failures within `maxAllowedFailures` count
  * as finished members; one more than that fails the group. From the group's counts by state, kept
  * as members change (`RunTally`): this runs after every change in the group (the engine's hot path).
  */

@@ -64,7 +64,7 @@ export interface Controlled {
 
 export interface GroupRunState extends Timed, Controlled {
   name: string;
-  /** Members updated at once (SPEC §6, resolved from "N" / "P%"). */
+  /** Members updated at once (docs/rules.md §6, resolved from "N" / "P%"). */
   maxConcurrency: number;
   members: MemberRunState[];
 }
@@ -92,15 +92,15 @@ export type RunControl = "NotStarted" | "Running" | "Halting" | "Halted";
 export interface RunState extends Timed {
   name: string;
   managedClusterUpdate: ManagedClusterUpdate;
-  /** The strategy as snapshotted when the run was created (SPEC §1). */
+  /** The strategy as snapshotted when the run was created (docs/rules.md §1). */
   strategy: UpdateRunStrategy;
   excludedMembers: ExcludedMember[];
   control: RunControl;
-  /** Why the run halted: a user stop, or a member failure (SPEC §3.7, §3.8). */
+  /** Why the run halted: a user stop, or a member failure (docs/rules.md §3.7, §3.8). */
   haltReason?: "stop" | "failure";
   /** Gate id → when its approval was received (epoch ms). Approvals may arrive before the gate is reached. */
   approvals?: Record<string, number>;
-  /** Consistent/Custom node image picks, one per image family, once made (SPEC §3.6). */
+  /** Consistent/Custom node image picks, one per image family, once made (docs/rules.md §3.6). */
   selectedNodeImageVersions?: string[];
   stages: StageRunState[];
 }

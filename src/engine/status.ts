@@ -1,5 +1,5 @@
 /**
- * SPEC §5: the run's state as Azure's `UpdateRunStatus`. Times are ISO 8601 UTC; absent values are
+ * docs/rules.md §5: the run's state as Azure's `UpdateRunStatus`. Times are ISO 8601 UTC; absent values are
  * omitted. A member that has not started carries a message saying why (what it is waiting for).
  */
 import type { ErrorDetail, GateStatus, MemberUpdateStatus, UpdateRunStatus, UpdateStatus } from "../model/status";
@@ -50,7 +50,7 @@ function timed(node: Timed): UpdateStatus {
 
 function renderMember(member: MemberRunState, reason: string): MemberUpdateStatus {
   const message = member.message ?? (member.state === "NotStarted" ? reason : undefined);
-  // A member's startTime is when its upgrade began (SPEC §4): none while NotStarted or Pending.
+  // A member's startTime is when its upgrade began (docs/rules.md §4): none while NotStarted or Pending.
   const status = timed(member);
   if (member.state === "NotStarted" || member.state === "Pending") delete status.startTime;
   return {

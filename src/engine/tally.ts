@@ -1,7 +1,7 @@
 /**
  * Counts of states kept up to date as states change, so that aggregating a group or a stage costs
  * the same whatever its size, and the list of groups whose inputs changed since they were last
- * aggregated (SPEC §4 is a pure function of the children: a group nothing touched keeps its state).
+ * aggregated (docs/rules.md §4 is a pure function of the children: a group nothing touched keeps its state).
  * Derived from the run state and rebuilt from it on every resume; never stored.
  *
  * `Transitions` is the one place states change; it calls `changed` for every change, and this class
@@ -40,7 +40,7 @@ export class RunTally {
   readonly stageFailed = new Map<StageRunState, number>();
   /** Each group's place in its stage (refreshes go in that order, so events keep their order). */
   readonly groupIndex = new Map<GroupRunState, number>();
-  /** Each member's place in its group (the SPEC §3.3 tie-break). */
+  /** Each member's place in its group (the docs/rules.md §3.3 tie-break). */
   readonly memberIndex = new Map<MemberRunState, number>();
   private readonly parents = new Map<Timed, Parent>();
   /** Groups whose members, gates, start or halt phase changed since their last aggregation. */

@@ -1,6 +1,6 @@
 /**
  * Failure tolerance (issue 5, docs/behaviour.md "Failure tolerance"): how many failed members a group
- * or a stage absorbs before it fails. A group without `maxAllowedFailures` tolerates none (SPEC §3.7's
+ * or a stage absorbs before it fails. A group without `maxAllowedFailures` tolerates none (docs/rules.md §3.7's
  * fail-fast); a stage without one adds no limit of its own beyond its groups'.
  */
 import type { GroupRunState, StageRunState } from "./runState";
@@ -24,7 +24,7 @@ export function stageFailureCount(stage: StageRunState): number {
   return n;
 }
 
-/** A group tolerates this many failed members or fewer (unset: none, SPEC §3.7's fail-fast). */
+/** A group tolerates this many failed members or fewer (unset: none, docs/rules.md §3.7's fail-fast). */
 export function groupExceedsWith(group: GroupRunState, failures: number): boolean {
   return failures > (group.maxAllowedFailures ?? 0);
 }

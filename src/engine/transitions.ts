@@ -1,5 +1,5 @@
 /**
- * The one place states change: sets the state and its times, and emits the SPEC §7 event. Every
+ * The one place states change: sets the state and its times, and emits the docs/rules.md §7 event. Every
  * state change in the engine goes through `transition`, so the event stream is complete.
  */
 import type { ErrorDetail, EventScope, RunEvent, UpdateState } from "../model/status";

@@ -106,7 +106,7 @@ export function chainRunStrategy(chain: { strategies?: Record<string, UpdateRunS
   return run.updateStrategyId === undefined ? undefined : ownValue(chain.strategies, run.updateStrategyId);
 }
 
-/** A scenario file of either form: one run (SPEC §7) or chained runs (`runs:`). */
+/** A scenario file of either form: one run (docs/rules.md §7) or chained runs (`runs:`). */
 export type AnyScenario = { kind: "single"; scenario: Scenario } | { kind: "chain"; chain: ChainScenario };
 
 export function parseAnyScenario(text: string): AnyScenario {

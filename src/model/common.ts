@@ -1,6 +1,6 @@
 /**
  * Building blocks shared by every schema: names, versions, instants, and the field-path
- * formatting that every validation error goes through (SPEC §2: "a message that names the
+ * formatting that every validation error goes through (docs/rules.md §2: "a message that names the
  * offending field path").
  */
 import { z } from "zod";
@@ -10,7 +10,7 @@ export function orRequired(message: string): (issue: { input?: unknown }) => str
   return (issue) => (issue.input === undefined ? "is required" : message);
 }
 
-/** SPEC §2: stage, group and member names. */
+/** docs/rules.md §2: stage, group and member names. */
 export const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export const NameSchema = z
@@ -22,7 +22,7 @@ export const NameSchema = z
 /** YAML reads `1.32` as a number; turn it back into text so the format check can explain itself. */
 const numberToString = (v: unknown) => (typeof v === "number" ? String(v) : v);
 
-/** SPEC §2: a Kubernetes version is `major.minor.patch`. */
+/** docs/rules.md §2: a Kubernetes version is `major.minor.patch`. */
 export const KubernetesVersionSchema = z.preprocess(
   numberToString,
   z
@@ -32,7 +32,7 @@ export const KubernetesVersionSchema = z.preprocess(
 
 /**
  * A node image version: `<family>-<date>`, e.g. `AKSUbuntu-2204gen2containerd-202611.24.0`
- * (SPEC §3.6: the family is everything before the last `-`).
+ * (docs/rules.md §3.6: the family is everything before the last `-`).
  */
 export const NodeImageVersionSchema = z
   .string({ error: orRequired("must be a string") })
@@ -103,7 +103,7 @@ export const MAX_CALL_MINUTES = 10_080;
 /** Issue 19: seconds between reads of a cluster or a Fleet Manager run, at most an hour. */
 export const MAX_POLL_SECONDS = 3_600;
 
-/** An epoch-ms instant as ISO 8601 UTC ending in `Z`, without milliseconds when they are zero (SPEC §5). */
+/** An epoch-ms instant as ISO 8601 UTC ending in `Z`, without milliseconds when they are zero (docs/rules.md §5). */
 export function isoInstant(instant: number): string {
   // The events of one pass share their instant: they share its string too.
   if (instant === lastInstant) return lastIso;
@@ -140,7 +140,7 @@ const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, "0
 let lastDay = Number.NaN;
 let lastDayPrefix = "";
 
-/** `"N"` or `"P%"` (SPEC §6). */
+/** `"N"` or `"P%"` (docs/rules.md §6). */
 export const ConcurrencySchema = z.preprocess(
   numberToString,
   z
@@ -233,7 +233,7 @@ function article(expected: string): string {
 /**
  * `when` for a cross-field refinement that reads only `fields` (`*`: any index or key). Zod skips a
  * refinement once any field failed; this runs it anyway, so that one wrong type does not hide, say, a
- * duplicate name elsewhere (SPEC §7: one line per problem), unless a field it reads, or a parent of
+ * duplicate name elsewhere (docs/rules.md §7: one line per problem), unless a field it reads, or a parent of
  * one, has the wrong shape.
  */
 export function unlessMalformed(fields: ReadonlyArray<ReadonlyArray<PropertyKey>>): { when: (payload: z.core.ParsePayload) => boolean } {

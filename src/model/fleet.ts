@@ -1,5 +1,5 @@
 /**
- * SPEC §7 simulated world: what each region offers and from when, and the clusters themselves
+ * docs/rules.md §7 simulated world: what each region offers and from when, and the clusters themselves
  * (the scenario's `regions` + `members`). The same description is the simulated fleet's file
  * (`fleet.yaml`) for the CLI and, later, the Pulumi resources.
  */

@@ -63,9 +63,9 @@ export const MaintenanceWindowSchema = z.strictObject({
 export type MaintenanceWindow = z.infer<typeof MaintenanceWindowSchema>;
 
 export const MaintenanceConfigurationsSchema = z.strictObject({
-  /** Governs Full and ControlPlaneOnly upgrades (SPEC §3.3). */
+  /** Governs Full and ControlPlaneOnly upgrades (docs/rules.md §3.3). */
   aksManagedAutoUpgradeSchedule: z.strictObject({ maintenanceWindow: MaintenanceWindowSchema }).optional(),
-  /** Governs NodeImageOnly upgrades (SPEC §3.3). */
+  /** Governs NodeImageOnly upgrades (docs/rules.md §3.3). */
   aksManagedNodeOSUpgradeSchedule: z.strictObject({ maintenanceWindow: MaintenanceWindowSchema }).optional(),
 });
 export type MaintenanceConfigurations = z.infer<typeof MaintenanceConfigurationsSchema>;

@@ -1,4 +1,4 @@
-/** SPEC §1 Member: one AKS cluster taking part in updates. */
+/** docs/rules.md §1 Member: one AKS cluster taking part in updates. */
 import { z } from "zod";
 import { NameSchema, orRequired } from "./common";
 import { HealthCheckSchema } from "./healthCheck";

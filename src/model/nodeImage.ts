@@ -1,5 +1,5 @@
 /**
- * SPEC §3.6: a node image version is `<family>-<date>`; the family is the version without its last
+ * docs/rules.md §3.6: a node image version is `<family>-<date>`; the family is the version without its last
  * `-`-separated part. `AKSUbuntu-2204gen2containerd-202611.24.0` → family `AKSUbuntu-2204gen2containerd`,
  * date `202611.24.0`.
  */

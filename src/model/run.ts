@@ -1,5 +1,5 @@
 /**
- * An update run's input (SPEC §1) and the SPEC §2 rules that need the members and the strategy
+ * An update run's input (docs/rules.md §1) and the docs/rules.md §2 rules that need the members and the strategy
  * together. `crossValidateRun` is the one place those cross-field rules live; the scenario file and the
  * Pulumi resources both call it.
  */
@@ -20,7 +20,7 @@ export const UpdateRunSpecSchema = z.strictObject({
 });
 export type UpdateRunSpec = z.infer<typeof UpdateRunSpecSchema>;
 
-/** A member left out of the run because its group is in no stage (a warning, SPEC §2). */
+/** A member left out of the run because its group is in no stage (a warning, docs/rules.md §2). */
 export interface ExcludedMember {
   name: string;
   group?: string;
@@ -34,7 +34,7 @@ interface GroupedMember {
 }
 
 /**
- * Cross-field SPEC §2 rules over already shape-checked input. Returns the problems (with field paths)
+ * Cross-field docs/rules.md §2 rules over already shape-checked input. Returns the problems (with field paths)
  * and the members that will be left out of the run.
  */
 export function crossValidateRun(input: {
@@ -75,7 +75,7 @@ export function crossValidateRun(input: {
 }
 
 /**
- * Skip targets (SPEC §3.9) naming nothing in the run, by path (`<prefix>[j].name`): an unknown
+ * Skip targets (docs/rules.md §3.9) naming nothing in the run, by path (`<prefix>[j].name`): an unknown
  * member, group or stage, or a member left out of the run. Known from the inputs alone, so a run
  * refuses such a skip before it opens anything (issue 19: a refused run touches no file); items
  * that are running can only be refused by the engine.

@@ -1,5 +1,5 @@
 /**
- * SPEC §7 scenario file: a simulated world (regions + clusters) plus one update run and user actions
+ * docs/rules.md §7 scenario file: a simulated world (regions + clusters) plus one update run and user actions
  * at virtual instants. `parseScenario` is the single entry point: YAML or JSON text in, a validated
  * scenario or a `ValidationError` listing every problem by field path out.
  */

@@ -1,4 +1,4 @@
-/** SPEC §3.9 user skip targets. */
+/** docs/rules.md §3.9 user skip targets. */
 import { z } from "zod";
 import { NameSchema, orRequired } from "./common";
 

@@ -1,5 +1,5 @@
 /**
- * SPEC §4 states and SPEC §5 status tree, in Azure Fleet's `UpdateRunStatus` shape. These schemas
+ * docs/rules.md §4 states and docs/rules.md §5 status tree, in Azure Fleet's `UpdateRunStatus` shape. These schemas
  * describe the engine's output (and validate stored statuses read back for resume).
  */
 import { z } from "zod";
@@ -84,7 +84,7 @@ export type UpdateRunStatus = z.infer<typeof UpdateRunStatusSchema>;
 export const EVENT_SCOPES = ["run", "stage", "group", "member", "wait", "gate"] as const;
 export type EventScope = (typeof EVENT_SCOPES)[number];
 
-/** One state change (SPEC §7 `events`). `name` is the run's, stage's, group's or member's name (a wait: its stage's; a gate: its gate id). */
+/** One state change (docs/rules.md §7 `events`). `name` is the run's, stage's, group's or member's name (a wait: its stage's; a gate: its gate id). */
 export const RunEventSchema = z.strictObject({
   time: z.string(),
   scope: z.enum(EVENT_SCOPES),

@@ -1,5 +1,5 @@
 /**
- * SPEC §1 Update strategy, in Azure's `UpdateRunStrategy` shape, with every SPEC §2 rule that can be
+ * docs/rules.md §1 Update strategy, in Azure's `UpdateRunStrategy` shape, with every docs/rules.md §2 rule that can be
  * checked from the strategy alone. Rules that need the members too live in `run.ts`.
  */
 import { z } from "zod";
@@ -33,7 +33,7 @@ const ControlShape = {
 
 export const UpdateGroupSchema = z.strictObject({
   name: NameSchema,
-  /** SPEC §6: members of this group updated at once; default "1". */
+  /** docs/rules.md §6: members of this group updated at once; default "1". */
   maxConcurrency: ConcurrencySchema.optional(),
   ...ControlShape,
 });
@@ -50,7 +50,7 @@ export const UpdateStageSchema = z.strictObject({
     .min(0, "must not be negative")
     .max(MAX_WAIT_SECONDS, `must be at most ${MAX_WAIT_SECONDS} (365 days)`)
     .optional(),
-  /** SPEC §6: caps the sum of running members over the stage's groups; default unlimited. */
+  /** docs/rules.md §6: caps the sum of running members over the stage's groups; default unlimited. */
   maxConcurrency: ConcurrencySchema.optional(),
   ...ControlShape,
 });
@@ -81,7 +81,7 @@ export type UpdateGroup = z.infer<typeof UpdateGroupSchema>;
 export type UpdateStage = z.infer<typeof UpdateStageSchema>;
 export type UpdateRunStrategy = z.infer<typeof UpdateRunStrategySchema>;
 
-/** SPEC §1: a run without a strategy is one stage `default` with one group `default` holding every member. */
+/** docs/rules.md §1: a run without a strategy is one stage `default` with one group `default` holding every member. */
 export const DEFAULT_STAGE_NAME = "default";
 export const DEFAULT_GROUP_NAME = "default";
 

@@ -1,4 +1,4 @@
-/** SPEC §1 `managedClusterUpdate`: what a run does to each member. */
+/** docs/rules.md §1 `managedClusterUpdate`: what a run does to each member. */
 import { z } from "zod";
 import { KubernetesVersionSchema, NodeImageVersionSchema, orRequired } from "./common";
 import { imageFamily } from "./nodeImage";
@@ -21,7 +21,7 @@ export const ManagedClusterUpdateSchema = z
     }),
     nodeImageSelection: z
       .strictObject({
-        /** Default Latest (SPEC §1). */
+        /** Default Latest (docs/rules.md §1). */
         type: NodeImageSelectionTypeSchema.default("Latest"),
         customNodeImageVersions: z.array(z.strictObject({ version: NodeImageVersionSchema })).optional(),
       })

@@ -173,7 +173,7 @@ function listNames(names: readonly string[]): string {
   return names.length <= 5 ? shown : `${shown} and ${names.length - 5} more`;
 }
 
-/** MEMBER_IN_NO_STAGE: SPEC §2's warning, as a finding. */
+/** MEMBER_IN_NO_STAGE: docs/rules.md §2's warning, as a finding. */
 function memberInNoStageFindings(ctx: FindingContext): Finding[] {
   return ctx.prediction.excludedMembers.map((m) => ({ severity: "warning", code: "MEMBER_IN_NO_STAGE", member: m.name, message: `Left out of the run: ${m.reason}.` }));
 }

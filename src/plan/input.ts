@@ -1,9 +1,9 @@
 /**
- * What `fleet-update plan` reads: a scenario (SPEC §7: the fleet is in the file), or a run spec with
+ * What `fleet-update plan` reads: a scenario (docs/rules.md §7: the fleet is in the file), or a run spec with
  * its backend in the file — the fields of `UpdateRun`'s inputs (`backend`, `members`, `strategy`,
  * `managedClusterUpdate`, and optionally `skip`, `approvals`; `name` optional) — whose clusters are
  * read from that backend. YAML or JSON. A file with `backend` is such a run spec; any other is a
- * scenario: one run (SPEC §7), or chained runs (`runs:`, each planned in turn: `fromChain.ts`).
+ * scenario: one run (docs/rules.md §7), or chained runs (`runs:`, each planned in turn: `fromChain.ts`).
  * (`fleet-update run`'s spec, whose backend is a flag, is read by `src/cli/runSpec.ts`.)
  */
 import { ValidationError, parseYamlMapping } from "../model/common";

@@ -26,7 +26,7 @@ export async function planAzureRun(inputs: UpdateRunInputs, options: PlanSourceO
  * Issue 12: a run on Fleet Manager is planned on the client (read-only, so safe): the fleet's members
  * are read and checked as the run's Check does, then their clusters are read through the Azure backend
  * with the same endpoint and credentials, and the run is predicted as on direct ARM. Fleet runs it
- * with the same stage and group order, so the schedule is Fleet's as far as SPEC §3 decides it.
+ * with the same stage and group order, so the schedule is Fleet's as far as docs/rules.md §3 decides it.
  */
 export async function planFleetRun(inputs: UpdateRunInputs, options: PlanSourceOptions): Promise<Plan> {
   const fleet = inputs.backend.azureFleet as NonNullable<UpdateRunInputs["backend"]["azureFleet"]>;

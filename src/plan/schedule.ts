@@ -1,6 +1,6 @@
 /**
  * The predicted schedule, read off the predicted run: times and states from its status tree (exactly
- * what `simulate` reports), Pending periods from its events, and each member's SPEC §3.3 class.
+ * what `simulate` reports), Pending periods from its events, and each member's docs/rules.md §3.3 class.
  */
 import { relevantWindow, WindowTracker, type PriorityClass } from "../engine/priority";
 import type { UpdateStatus } from "../model/status";

@@ -1,11 +1,11 @@
 /**
  * What `fleet-update plan` predicts, as plain JSON (`--json`, the Pulumi `plan` output). Instants are
  * ISO 8601 UTC strings; a value the plan cannot give (a member not reached before the horizon) is
- * absent, not null, as in the status (SPEC §5).
+ * absent, not null, as in the status (docs/rules.md §5).
  */
 import type { UpdateState } from "../model/status";
 
-/** SPEC §3.3's candidate classes, by name: window open now, opens within 4 h, no window, closed. */
+/** docs/rules.md §3.3's candidate classes, by name: window open now, opens within 4 h, no window, closed. */
 export type PriorityClassName = "open" | "opensSoon" | "noWindow" | "closed";
 
 /** A stretch of time a member is predicted to wait, with the engine's own reason. */
@@ -20,7 +20,7 @@ export interface PlannedMember {
   name: string;
   stage: string;
   group: string;
-  /** The member's SPEC §3.3 class when its group begins picking members (docs/behaviour.md "Plan"). */
+  /** The member's docs/rules.md §3.3 class when its group begins picking members (docs/behaviour.md "Plan"). */
   priorityClass: PriorityClassName;
   /** When its upgrade is predicted to begin; absent when it never starts before the horizon. */
   predictedStart?: string;

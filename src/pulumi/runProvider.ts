@@ -1,7 +1,7 @@
 /**
  * `UpdateRun`'s dynamic provider, loaded at run time by the serialized stub (`providers.ts`). Pulumi
  * CRUD → the engine:
- * - check: SPEC §2 validation as check failures whose `property` is the field path;
+ * - check: docs/rules.md §2 validation as check failures whose `property` is the field path;
  * - diff: a new target, member list, strategy or backend is a new run (replace); `state`, `skip`,
  *   `approvals`, `timeoutMinutes` and `returnAfterMinutes` are applied in place; a run left waiting
  *   (a gate, a long wait) is an update even with no change, so the next `pulumi up` continues it;

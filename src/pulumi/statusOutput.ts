@@ -1,12 +1,12 @@
 /**
- * The `status` output's declared type: SPEC §5's tree, typed the way `@pulumi/azure-native` types
+ * The `status` output's declared type: docs/rules.md §5's tree, typed the way `@pulumi/azure-native` types
  * `containerservice.UpdateRunStatusResponse`, so a program reading an Azure Fleet run's status reads
  * ours unchanged (`UpdateRun.status` fits wherever `azure-native`'s `UpdateRun.status` is expected).
  *
  * Why not the model's exact type (`UpdateRunStatus`, where times, errors, operation ids and waits are
  * optional)? azure-native declares every response field required because the REST spec marks them
  * read-only, and at run time its objects omit whatever Azure did not return — exactly as ours omit what
- * has no value yet (SPEC §5). Declaring the same shape keeps "swap the resource class, rewrite
+ * has no value yet (docs/rules.md §5). Declaring the same shape keeps "swap the resource class, rewrite
  * nothing" true; each field's comment says when it is absent, as Azure's are. For the exact optional
  * types, read the output through `asExactStatus`.
  */
@@ -14,7 +14,7 @@ import type { UpdateRunStatus, UpdateState } from "../model/status";
 
 /** One state and its times (Azure's `UpdateStatus`). */
 export interface UpdateStatusOutput {
-  /** SPEC §4's state (azure-native types it `string`; these are its values). */
+  /** docs/rules.md §4's state (azure-native types it `string`; these are its values). */
   state: UpdateState;
   /** When it started (ISO 8601 UTC). Absent while NotStarted. */
   startTime: string;

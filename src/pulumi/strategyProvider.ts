@@ -1,7 +1,7 @@
 /**
- * `UpdateStrategy`'s dynamic provider: a strategy is data, validated (SPEC §2) and normalized into
+ * `UpdateStrategy`'s dynamic provider: a strategy is data, validated (docs/rules.md §2) and normalized into
  * Azure's `UpdateRunStrategy` shape. Changing it never touches a run already started: runs snapshot
- * their strategy (SPEC §1).
+ * their strategy (docs/rules.md §1).
  */
 import { z } from "zod";
 import { friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";

@@ -144,7 +144,7 @@ export const UPDATE_RUN_SECRET_OUTPUTS: readonly string[] = ["engineState"];
 
 export class UpdateRun extends pulumi.dynamic.Resource {
   /**
-   * SPEC §5: the run's status tree in Azure's `UpdateRunStatus` shape, typed like azure-native's
+   * docs/rules.md §5: the run's status tree in Azure's `UpdateRunStatus` shape, typed like azure-native's
    * `UpdateRunStatusResponse` (fields without a value are absent, as in Azure's; see statusOutput.ts).
    */
   declare readonly status: pulumi.Output<UpdateRunStatusOutput>;

@@ -61,7 +61,7 @@ export type ReportGroup = ReportStage["groups"][number];
 export type ReportMember = ReportGroup["members"][number];
 export type ReportItemStatus = ReportMember["status"];
 
-/** A state change (SPEC §7 `events`); scope and states as text, so events of kinds added later pass. */
+/** A state change (docs/rules.md §7 `events`); scope and states as text, so events of kinds added later pass. */
 export const ReportEventSchema = z.looseObject({
   time: InstantSchema,
   scope: z.string(),

@@ -1,5 +1,5 @@
 /**
- * SPEC §7: run a scenario on a virtual clock — the simulated fleet as the backend, the scenario's
+ * docs/rules.md §7: run a scenario on a virtual clock — the simulated fleet as the backend, the scenario's
  * actions at their instants — and report the status tree, the clusters as the run left them, and
  * every state change.
  */
@@ -31,7 +31,7 @@ export interface SimulationResult {
 
 export interface SimulationReport {
   result: SimulationResult;
-  /** Members left out because their group is in no stage (SPEC §2 warning). */
+  /** Members left out because their group is in no stage (docs/rules.md §2 warning). */
   excludedMembers: ExcludedMember[];
   /** User actions the engine refused (e.g. skipping a running member), with why. */
   refusedActions: Array<{ at: string; message: string }>;

@@ -1,5 +1,5 @@
 /**
- * What `UpdateRun` sends its provider (plain JSON), and their validation: the same SPEC §2 rules as
+ * What `UpdateRun` sends its provider (plain JSON), and their validation: the same docs/rules.md §2 rules as
  * everywhere (`src/model/`), with field paths as Pulumi check failures.
  */
 import { z } from "zod";

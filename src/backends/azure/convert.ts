@@ -35,7 +35,7 @@ export function clusterInfo(cluster: ManagedCluster, configs: MaintenanceConfigu
   };
 }
 
-/** The two AKS-managed schedules the engine reads (SPEC §3.3); other configurations are ignored. */
+/** The two AKS-managed schedules the engine reads (docs/rules.md §3.3); other configurations are ignored. */
 export function maintenanceConfigurations(configs: MaintenanceConfiguration[]): MaintenanceConfigurations | undefined {
   const out: MaintenanceConfigurations = {};
   for (const config of configs) {

@@ -25,6 +25,6 @@ export function parseFleetId(id: string): FleetId {
   return { subscriptionId: parts[2] as string, resourceGroup: parts[4] as string, fleetName: parts[8] as string };
 }
 
-/** Fleet's own child resource names (update runs, strategies): the same rule as SPEC §2 names. */
+/** Fleet's own child resource names (update runs, strategies): the same rule as docs/rules.md §2 names. */
 export const FLEET_CHILD_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export const MAX_FLEET_CHILD_NAME = 50;

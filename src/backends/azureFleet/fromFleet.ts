@@ -1,6 +1,6 @@
 /**
  * Fleet Manager's `UpdateRunStatus` (its JSON, `wire.ts`: every field optional) in our status shape
- * (SPEC §5): ISO 8601 instants ending in `Z`, absent values omitted, `failureCount` counted from the
+ * (docs/rules.md §5): ISO 8601 instants ending in `Z`, absent values omitted, `failureCount` counted from the
  * members, gates named by our ids, and what a run leaves for the next (`failedMembers`,
  * `appliedNodeImageVersions`) derived from the status alone.
  */
@@ -14,7 +14,7 @@ import type { WireGatesStatus, WireMemberStatus as FleetMember, WireRunStatus as
 const KNOWN: ReadonlySet<string> = new Set(UPDATE_STATES);
 
 /**
- * Fleet's state names are ours (SPEC names follow Fleet's). A state a newer Fleet adds is shown as
+ * Fleet's state names are ours (docs/rules.md's names follow Fleet's). A state a newer Fleet adds is shown as
  * Running, the one that promises nothing, rather than dropped.
  */
 function stateOf(state: string | undefined): UpdateState {
@@ -22,7 +22,7 @@ function stateOf(state: string | undefined): UpdateState {
   return KNOWN.has(state) ? (state as UpdateState) : "Running";
 }
 
-/** An instant as SPEC §5 writes it, or nothing when absent or unreadable. */
+/** An instant as docs/rules.md §5 writes it, or nothing when absent or unreadable. */
 function instant(value: string | undefined): { at: string } | undefined {
   if (value === undefined || value === null) return undefined;
   const ms = Date.parse(value);

@@ -1,4 +1,4 @@
-/** The simulated fleet: the embedded default backend (SPEC §7). */
+/** The simulated fleet: the embedded default backend (docs/rules.md §7). */
 export * from "./errorCodes";
 export { FLEET_STATE_FORMAT, FleetStateSchema, type ClusterState, type FleetState, type OperationRecord } from "./fleetState";
 export { type ClusterSnapshot, type FleetSnapshot, type OperationLogEntry } from "./snapshot";

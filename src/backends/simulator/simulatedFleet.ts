@@ -27,7 +27,7 @@ import { clusterSnapshot, operationLogEntry, toIsoInstant, type FleetSnapshot, t
 import { latestImagesByPart } from "./latestImages";
 import { applyUpgrade, checkUpgradeRequest, type ClusterVersions } from "./upgradeRules";
 
-/** SPEC §7: an upgrade takes 10 minutes unless the cluster's `simulation.upgradeMinutes` says otherwise. */
+/** docs/rules.md §7: an upgrade takes 10 minutes unless the cluster's `simulation.upgradeMinutes` says otherwise. */
 export const DEFAULT_UPGRADE_MINUTES = 10;
 
 export interface SimulatedFleetOptions {
@@ -204,7 +204,7 @@ export class SimulatedFleet implements ClusterBackend {
     });
   }
 
-  /** SPEC §7 `clusters`: every cluster's versions and operation log, in declaration order. */
+  /** docs/rules.md §7 `clusters`: every cluster's versions and operation log, in declaration order. */
   snapshot(): FleetSnapshot {
     return this.answer(() => ({ clusters: [...this.clusters].map(([name, { state }]) => clusterSnapshot(name, state)) }));
   }

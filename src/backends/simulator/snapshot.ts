@@ -1,5 +1,5 @@
 /**
- * The simulated clusters as `fleet-update simulate --json` reports them (SPEC §7 `clusters`): plain
+ * The simulated clusters as `fleet-update simulate --json` reports them (docs/rules.md §7 `clusters`): plain
  * JSON, timestamps as ISO 8601 UTC, absent values omitted (never `undefined` or `null`).
  */
 import type { NodePoolInfo } from "../../engine/backend";
@@ -37,7 +37,7 @@ export function operationLogEntry(op: OperationRecord): OperationLogEntry {
   const entry: OperationLogEntry = { operationId: op.operationId, kind: op.request.type, startTime: toIsoInstant(op.startAt) };
   if (op.result !== undefined) {
     entry.endTime = toIsoInstant(op.endAt);
-    // SPEC §7 knows Succeeded and Failed: an aborted (Canceled) upgrade did not succeed.
+    // docs/rules.md §7 knows Succeeded and Failed: an aborted (Canceled) upgrade did not succeed.
     entry.result = op.result === "Canceled" ? "Failed" : op.result;
   }
   return entry;

@@ -1,5 +1,5 @@
 /**
- * The AKS rules the simulated fleet enforces when an upgrade is requested (SPEC §7: no downgrade, no
+ * The AKS rules the simulated fleet enforces when an upgrade is requested (docs/rules.md §7: no downgrade, no
  * skipped minor version, pools not above the control plane; plus what the region offers), and what an
  * accepted request does to the cluster. Pure functions: no clock, no state.
  *

@@ -59,7 +59,7 @@ export function strategyBody(scope: ArmScope, fleet: FleetRecord, strategy: Stra
   };
 }
 
-/** The run as GET shows it now: its spec, and its live `status` (Fleet's `UpdateRunStatus`, SPEC §5). */
+/** The run as GET shows it now: its spec, and its live `status` (Fleet's `UpdateRunStatus`, docs/rules.md §5). */
 export function runBody(scope: ArmScope, fleet: FleetRecord, run: RunRecord): Record<string, unknown> {
   const properties = {
     provisioningState: "Succeeded",

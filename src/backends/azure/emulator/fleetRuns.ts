@@ -1,5 +1,5 @@
 /**
- * Server-side execution of a Fleet update run: our own engine (`UpdateRunEngine`, SPEC's rules)
+ * Server-side execution of a Fleet update run: our own engine (`UpdateRunEngine`, the rules of docs/rules.md)
  * driven inside the emulator process on the emulator's clock, by timers — not by any client
  * connection, so a client that disconnects or dies does not stop the run. User actions (start, stop,
  * skip, approve) and reconcile passes are queued one after another, so the engine never sees two at

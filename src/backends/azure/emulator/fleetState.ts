@@ -49,7 +49,7 @@ export interface RunRecord {
   scope: ArmScope;
   engine: UpdateRunEngine;
   driver: RunDriver;
-  /** Every state change of the run (SPEC §7 `events`): not served by ARM, kept for tests and parity checks. */
+  /** Every state change of the run (docs/rules.md §7 `events`): not served by ARM, kept for tests and parity checks. */
   events: RunEvent[];
 }
 

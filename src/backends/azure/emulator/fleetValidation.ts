@@ -1,5 +1,5 @@
 /**
- * Request bodies of the Fleet routes, checked with the project's own schemas (SPEC §2). A bad body is
+ * Request bodies of the Fleet routes, checked with the project's own schemas (docs/rules.md §2). A bad body is
  * a 400 whose message names every offending field by its path in the request (`properties.strategy.
  * stages[1].groups[0].name: ...`), with ARM's `target` (the first field) and one `details` entry per
  * problem. Nothing is changed when a body is refused.

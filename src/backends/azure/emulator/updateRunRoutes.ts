@@ -1,6 +1,6 @@
 /**
  * UpdateRuns: list, GET (live status), PUT, DELETE, and the long-running `start`, `stop`, `skip`.
- * A run is planned by our engine when it is created (SPEC §2 checks → 400 naming the field), and
+ * A run is planned by our engine when it is created (docs/rules.md §2 checks → 400 naming the field), and
  * driven server-side once started (`fleetRuns.ts`). PUT is idempotent: the same spec again answers
  * the run as it is (a client retrying a lost answer); another spec replaces a run only while it has
  * never been started (409 after). DELETE is refused (409) while the run has upgrades in flight or

@@ -1,6 +1,6 @@
 /**
  * FleetUpdateStrategies: list, GET, PUT (create 201 / replace 200), DELETE, with `eTag` and
- * `If-Match` / `If-None-Match` (412 `PreconditionFailed`). A strategy is checked with SPEC §2's
+ * `If-Match` / `If-None-Match` (412 `PreconditionFailed`). A strategy is checked with docs/rules.md §2's
  * strategy rules when written; whether its groups have members is checked when a run uses it. A run
  * copies the strategy when it is created, so later edits or a deletion do not change that run.
  */
