@@ -104,7 +104,7 @@ describe("members are the fleet's", () => {
     expect(got.issues[0]?.message).not.toContain("lab-1");
   });
 
-  it("a strategy group no fleet member belongs to is SPEC §2's error", () => {
+  it("a strategy group no fleet member belongs to is docs/rules.md §2's error", () => {
     const got = checkMembersAgainstFleet([], fleet, "prod-fleet", { stages: [{ name: "s", groups: [{ name: "typo" }] }] });
     expect(got.issues.map((i) => i.path)).toEqual(["strategy.stages[0].groups[0].name"]);
   });

@@ -1,5 +1,5 @@
 /**
- * Issue 12: our definitions in Fleet's shapes and Fleet's status in ours (SPEC §5: ISO instants ending
+ * Issue 12: our definitions in Fleet's shapes and Fleet's status in ours (docs/rules.md §5: ISO instants ending
  * in Z, absent values omitted), the outputs derived from it, the events between two reads, and which
  * skip entries are new.
  */
@@ -46,7 +46,7 @@ const fleetStatus: FleetStatus = {
 describe("Fleet's status in ours", () => {
   const ours = fromFleetStatus(fleetStatus);
 
-  it("is a valid SPEC §5 status with ISO instants and counted failures", () => {
+  it("is a valid docs/rules.md §5 status with ISO instants and counted failures", () => {
     expect(UpdateRunStatusSchema.safeParse(ours).success).toBe(true);
     expect(ours.status).toEqual({ state: "Failed", startTime: "2026-12-05T00:00:00Z", completedTime: "2026-12-05T01:00:00.500Z", error: { code: "UpgradeFailed", message: "Member 'eu-1' failed" } });
     expect(ours.failureCount).toBe(1);

@@ -1,4 +1,4 @@
-/** `fleet-update simulate` (SPEC §7): outputs, exit codes, determinism. */
+/** `fleet-update simulate` (docs/rules.md §7): outputs, exit codes, determinism. */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -22,7 +22,7 @@ function scratch(name: string, text: string): string {
 }
 
 describe("fleet-update simulate", () => {
-  it("prints the SPEC §7 JSON result: status, clusters, events", async () => {
+  it("prints the docs/rules.md §7 JSON result: status, clusters, events", async () => {
     const { code, stdout, stderr } = await run(join(SCENARIOS, "02-staged-parallel.yaml"), true);
     expect(code).toBe(0);
     expect(stderr).toBe("");

@@ -1,6 +1,6 @@
 /**
- * Fleet update runs under user control through the real SDK: stop then start (SPEC §3.8), skip of a
- * member, a group and a stage (SPEC §3.9), and what a PUT or DELETE may do to a started run.
+ * Fleet update runs under user control through the real SDK: stop then start (docs/rules.md §3.8), skip of a
+ * member, a group and a stage (docs/rules.md §3.9), and what a PUT or DELETE may do to a started run.
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { UpdateRun } from "@azure/arm-containerservicefleet";

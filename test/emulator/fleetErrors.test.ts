@@ -1,6 +1,6 @@
 /**
  * Fleet writes refused as ARM refuses them, through the real SDK: a stale eTag (412), bad input (400
- * naming the field path, SPEC §2), unknown resources (404). A refused write changes nothing.
+ * naming the field path, docs/rules.md §2), unknown resources (404). A refused write changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ArmEmulator } from "../../src/backends/azure/emulator";

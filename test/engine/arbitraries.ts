@@ -1,5 +1,5 @@
 /**
- * fast-check builders for whole simulation scenarios (SPEC §7): random regions, fleets, maintenance
+ * fast-check builders for whole simulation scenarios (docs/rules.md §7): random regions, fleets, maintenance
  * windows, strategies, updates and user actions. `scenarioArb` yields scenario OBJECTS already passed
  * through `validateScenario`, so every generated case is one the CLI would accept; a generator that
  * produced an invalid scenario throws (a bug in this file, not in the engine).
@@ -211,7 +211,7 @@ function buildMember(raw: RawMember, index: number, regionNames: readonly string
 
 /**
  * Members pick a group among the strategy's groups, "no group" and a group in no stage (both left
- * out of the run); groups nobody picked, and stages left without groups, are dropped (SPEC §2 rejects
+ * out of the run); groups nobody picked, and stages left without groups, are dropped (docs/rules.md §2 rejects
  * a strategy group without members).
  */
 function buildStrategy(raw: RawStrategy, members: readonly RawMember[]): { stages: Array<Record<string, unknown>>; groupOf: Array<string | undefined> } {

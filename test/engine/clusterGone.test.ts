@@ -1,6 +1,6 @@
 /**
  * A member whose cluster is gone (ARM 404 `ResourceNotFound`: deleted before its turn, or while it was
- * being upgraded) fails with that error, under the usual failure rules (SPEC §3.7, tolerance), instead
+ * being upgraded) fails with that error, under the usual failure rules (docs/rules.md §3.7, tolerance), instead
  * of every later pass throwing and the whole run standing still.
  */
 import { describe, expect, it } from "vitest";

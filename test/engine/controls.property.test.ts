@@ -1,6 +1,6 @@
 /**
  * Property tests of issue 5's controls over random simulated worlds: approval gates (docs/behaviour.md
- * G1–G10), failure tolerance (F1–F5) and health checks (H1–H5), together with the SPEC §3 invariants
+ * G1–G10), failure tolerance (F1–F5) and health checks (H1–H5), together with the docs/rules.md §3 invariants
  * they must not break. Scenarios are those of `arbitraries.ts`, decorated by `controlsArbitraries.ts`
  * with gates, `maxAllowedFailures`, failing and unhealthy members, probes and approve actions, and
  * validated again; they run through `simulateScenario`'s wiring (`runScenario`), on a virtual clock that
@@ -120,7 +120,7 @@ function declaredGroup(scenario: Scenario, stage: string, group: string) {
   return declaredStage(scenario, stage)?.groups.find((g) => g.name === group);
 }
 
-/** SPEC §6: "N", or "P%" of `count` rounded down, at least 1. */
+/** docs/rules.md §6: "N", or "P%" of `count` rounded down, at least 1. */
 function cap(value: string | undefined, count: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (value.endsWith("%")) return Math.max(1, Math.floor((count * Number(value.slice(0, -1))) / 100));
@@ -240,7 +240,7 @@ async function simulateWatching(scenario: Scenario, watchers: Watchers): Promise
 
 describe("gates, failure tolerance and health checks over random fleets and strategies", () => {
   it(
-    "1. the SPEC §3 invariants still hold: no cluster upgraded twice (but a failed one retried after a start), no overlap, concurrency caps, stages in order after their waits (or after the instant a wait under way was skipped)",
+    "1. the docs/rules.md §3 invariants still hold: no cluster upgraded twice (but a failed one retried after a start), no overlap, concurrency caps, stages in order after their waits (or after the instant a wait under way was skipped)",
     async () => {
       await fc.assert(
         fc.asyncProperty(scenariosArb, async (scenario) => {
@@ -316,7 +316,7 @@ describe("gates, failure tolerance and health checks over random fleets and stra
               const lastGroupEnd = Math.max(...stage.groups.map((g) => (g.status.completedTime === undefined ? Number.POSITIVE_INFINITY : ms(g.status.completedTime))));
               bound = Math.max(bound, lastGroupEnd + wait.waitDurationInSeconds * 1000);
             }
-            // SPEC §3.9: a wait under way that the user skipped ends at the skip's instant (an AfterStageWait
+            // docs/rules.md §3.9: a wait under way that the user skipped ends at the skip's instant (an AfterStageWait
             // skip naming this stage); the next stage may start from then, and the stage is not done before it.
             if (bound !== undefined && wait?.status.state === "Skipped" && wait.status.startTime !== undefined) {
               const end = wait.status.completedTime === undefined ? Number.NaN : ms(wait.status.completedTime);

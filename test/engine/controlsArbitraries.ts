@@ -70,7 +70,7 @@ type RawMemberControls = ReturnType<typeof memberControlsArb> extends fc.Arbitra
 
 /**
  * A stop and, some minutes later, a start, in the first 12 hours where the stages run (more often in
- * the first 3): a halt puts Pending gates back (G8), a start retries Failed members (SPEC §3.8).
+ * the first 3): a halt puts Pending gates back (G8), a start retries Failed members (docs/rules.md §3.8).
  */
 const pausesArb = fc.oneof(
   { weight: 2, arbitrary: fc.constant([]) },

@@ -1,5 +1,5 @@
 /**
- * Small builders for inline YAML scenarios (SPEC §7) and readers for what a simulated run gives back.
+ * Small builders for inline YAML scenarios (docs/rules.md §7) and readers for what a simulated run gives back.
  * Every scenario goes through the real `parseScenario`, so the tests exercise the same path as
  * `fleet-update simulate`.
  */
@@ -287,7 +287,7 @@ export function expectEventsMatchStatus(outcome: Outcome): void {
   for (const [key, state] of final) expect(current.get(key) ?? "NotStarted", key).toBe(state);
 }
 
-/** SPEC §5: timestamps are ISO 8601 UTC ending in Z, and absent values are omitted (no null). */
+/** docs/rules.md §5: timestamps are ISO 8601 UTC ending in Z, and absent values are omitted (no null). */
 export function expectWellFormedOutput(outcome: Outcome): void {
   const json = JSON.stringify(outcome.result);
   expect(json).not.toContain("null");

@@ -1,5 +1,5 @@
 /**
- * Property tests of the engine over random simulated worlds (SPEC §3 execution, §4 aggregation,
+ * Property tests of the engine over random simulated worlds (docs/rules.md §3 execution, §4 aggregation,
  * §5 status, §6 maxConcurrency, §7 scenarios). Scenarios come from `arbitraries.ts` and go through
  * `validateScenario`, then through `simulateScenario` (or the same wiring built here, where a
  * property needs to look inside the run while it happens).
@@ -58,7 +58,7 @@ function strategyOf(scenario: Scenario) {
   return resolveScenarioStrategy(scenario) ?? { stages: [{ name: "default", groups: [{ name: "default" }] }] };
 }
 
-/** SPEC §6: "N", or "P%" of `count` rounded down, at least 1. */
+/** docs/rules.md §6: "N", or "P%" of `count` rounded down, at least 1. */
 function cap(value: string | undefined, count: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (value.endsWith("%")) return Math.max(1, Math.floor((count * Number(value.slice(0, -1))) / 100));
@@ -87,12 +87,12 @@ function noProblems(problems: string[]): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// SPEC §4 aggregation, computed independently of `src/engine/aggregate.ts`
+// docs/rules.md §4 aggregation, computed independently of `src/engine/aggregate.ts`
 // ---------------------------------------------------------------------------------------------
 
 const isDone = (s: UpdateState) => s === "Completed" || s === "Skipped";
 
-/** The state SPEC §4 gives a node from its children when the run is not halting. */
+/** The state docs/rules.md §4 gives a node from its children when the run is not halting. */
 function aggregate(children: readonly UpdateState[], started: boolean): UpdateState {
   if (children.includes("Failed")) return "Failed";
   if (children.length > 0 && children.every((c) => c === "Skipped")) return "Skipped";
@@ -105,7 +105,7 @@ function aggregate(children: readonly UpdateState[], started: boolean): UpdateSt
 
 type Phase = "none" | "halting" | "halted";
 
-/** States a group or stage may show: the SPEC §4 state, or the halt's Stopping / Stopped for a started, unfinished one. */
+/** States a group or stage may show: the docs/rules.md §4 state, or the halt's Stopping / Stopped for a started, unfinished one. */
 function allowedStates(children: readonly UpdateState[], started: boolean, phase: Phase): UpdateState[] {
   const base = aggregate(children, started);
   if (["Failed", "Skipped", "Completed", "NotStarted"].includes(base)) return [base];
@@ -114,7 +114,7 @@ function allowedStates(children: readonly UpdateState[], started: boolean, phase
   return [base];
 }
 
-/** Every SPEC §4/§5 invariant of one status tree; returns what is wrong. */
+/** Every docs/rules.md §4/§5 invariant of one status tree; returns what is wrong. */
 function aggregationProblems(status: UpdateRunStatus, scenario: Scenario): string[] {
   const problems: string[] = [];
   const run = status.status;
@@ -422,7 +422,7 @@ describe("engine properties over random fleets and strategies", () => {
               problems.push(`stage ${stage.name}: wait Completed after less than ${wait.waitDurationInSeconds}s (${wait.status.startTime}..${wait.status.completedTime})`);
             }
           }
-          // A wait the user cut short (SPEC §3.9) ended at an AfterStageWait skip of this stage, and the stage not before it.
+          // A wait the user cut short (docs/rules.md §3.9) ended at an AfterStageWait skip of this stage, and the stage not before it.
           if (bound !== undefined && wait?.status.state === "Skipped" && wait.status.startTime !== undefined) {
             const end = wait.status.completedTime === undefined ? Number.NaN : ms(wait.status.completedTime);
             const skips = scenario.actions.filter((a) => a.skip?.some((t) => (t.type === "AfterStageWait" || t.type === "Stage") && t.name === stage.name)).map((a) => ms(a.at));
@@ -470,7 +470,7 @@ describe("engine properties over random fleets and strategies", () => {
                 case "Skipped":
                   break;
                 case "Failed": {
-                  // SPEC §3.8: a start retries Failed members, so none stays Failed past a later start.
+                  // docs/rules.md §3.8: a start retries Failed members, so none stays Failed past a later start.
                   const failedAt = Math.max(...result.events.filter((e) => e.scope === "member" && e.name === m.name && e.to === "Failed").map((e) => ms(e.time)));
                   const restart = scenario.actions.find((a) => a.start === true && ms(a.at) > failedAt);
                   if (restart !== undefined) problems.push(`${m.name} failed at ${new Date(failedAt).toISOString()} and is still Failed after the start at ${restart.at}`);
@@ -486,7 +486,7 @@ describe("engine properties over random fleets and strategies", () => {
                   if (message === "") problems.push(`${m.name} is ${state} without a message saying why`);
                   if (runState === "Completed" || runState === "Skipped") problems.push(why);
                   if (halted) {
-                    // SPEC §4: once the run halts, members never started are NotStarted.
+                    // docs/rules.md §4: once the run halts, members never started are NotStarted.
                     if (state === "Pending" && runState !== "Stopping") problems.push(why);
                     break;
                   }
@@ -512,7 +512,7 @@ describe("engine properties over random fleets and strategies", () => {
     );
   });
 
-  it("6. SPEC §4 aggregation holds after every reconcile pass, and events agree with the status", async () => {
+  it("6. docs/rules.md §4 aggregation holds after every reconcile pass, and events agree with the status", async () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (scenario) => {
         const problems: string[] = [];
@@ -658,7 +658,7 @@ describe("engine properties over random fleets and strategies", () => {
     );
   });
 
-  it("12. a user skip (SPEC §3.9) is refused whole when it names anything running (or unknown), else skips exactly what had not started — and a wait under way, which ends at that instant", async () => {
+  it("12. a user skip (docs/rules.md §3.9) is refused whole when it names anything running (or unknown), else skips exactly what had not started — and a wait under way, which ends at that instant", async () => {
     // Probes: at the `pass`-th reconcile pass, skip something running now (when there is), or anything.
     const probesArb = fc.array(
       fc.record({
@@ -734,7 +734,7 @@ describe("engine properties over random fleets and strategies", () => {
     );
   });
 
-  it("13. a member already at target is never upgraded (SPEC §3.4)", async () => {
+  it("13. a member already at target is never upgraded (docs/rules.md §3.4)", async () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (scenario) => {
         const { result } = await simulateScenario(scenario);
@@ -759,7 +759,7 @@ describe("engine properties over random fleets and strategies", () => {
     );
   });
 
-  it("14. node images and versions end as SPEC §3.6 selects (Latest / Consistent / Custom), and only upgrades change a cluster", async () => {
+  it("14. node images and versions end as docs/rules.md §3.6 selects (Latest / Consistent / Custom), and only upgrades change a cluster", async () => {
     const dateRank = (image: string) => IMAGE_DATES.findIndex((d) => image.endsWith(`-${d}`));
     const family = (image: string) => image.slice(0, image.lastIndexOf("-"));
     const newer = (a: string, b: string) => (dateRank(b) > dateRank(a) ? b : a);
@@ -879,7 +879,7 @@ describe("counterexamples found by the properties above", () => {
   });
 
   // Was a bug (src/engine/execute.ts reconcile → selectRunImages): the Consistent / Custom picks were
-  // made in the first pass while the run was Running, not as of the run's start (SPEC §3.6). A stop at
+  // made in the first pass while the run was Running, not as of the run's start (docs/rules.md §3.6). A stop at
   // the start instant left a started run with no selectedNodeImageVersions, and on resume the picks
   // were made at the resume instant — here an image that appeared only at 01:00. Shrunk counterexample of property 14
   // (one member, Custom, stop at the start: selectedNodeImageVersions []), made Consistent to show

@@ -10,7 +10,7 @@ import { IMAGE, Outcome, expectNoOverlappingOperations, maxRunningAtOnce, simula
 const SCENARIOS = path.resolve(__dirname, "../../../shared/scenarios");
 const read = (file: string): string => fs.readFileSync(path.join(SCENARIOS, file), "utf8");
 
-/** Never two members of one group running at once (SPEC §3.3, group maxConcurrency 1 by default). */
+/** Never two members of one group running at once (docs/rules.md §3.3, group maxConcurrency 1 by default). */
 function expectOneAtATimePerGroup(outcome: Outcome): void {
   for (const stage of outcome.result.status.stages) {
     for (const group of stage.groups) {
@@ -187,7 +187,7 @@ describe("03-maintenance-window: windows order the group, a closed window makes 
   });
 });
 
-describe("shared scenarios: output shape (SPEC §5, §7)", () => {
+describe("shared scenarios: output shape (docs/rules.md §5, §7)", () => {
   it.each(["01-default-sequential.yaml", "02-staged-parallel.yaml", "03-maintenance-window.yaml"])("%s: status is an UpdateRunStatus, events are RunEvents", async (file) => {
     const out = await simulate(read(file)); // also checks: events agree with the status, no nulls, times end in Z
     expect(() => UpdateRunStatusSchema.parse(out.result.status)).not.toThrow();

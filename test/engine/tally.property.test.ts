@@ -3,7 +3,7 @@
  * pass and every user action of random scenarios — with gates, failures and tolerance too — and
  * after a resume from a snapshot: counts by state per group and stage, Failed members per stage,
  * members in flight per group and stage, the earliest `checkAgainAt`, and the current stage's groups
- * aggregated only when touched still equal to aggregating them all (SPEC §4).
+ * aggregated only when touched still equal to aggregating them all (docs/rules.md §4).
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";

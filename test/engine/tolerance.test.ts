@@ -114,7 +114,7 @@ describe("maxAllowedFailures", () => {
 });
 
 describe("a start after a stop, with tolerated failures (regressions found by the property tests)", () => {
-  it("does not reopen a group that completed within its tolerance, nor its finished stage (SPEC §3.1)", async () => {
+  it("does not reopen a group that completed within its tolerance, nor its finished stage (docs/rules.md §3.1)", async () => {
     const o = await simulate(
       scenario({
         members: [member("a", { group: "canary", fail: "boom" }), member("b", { group: "prod", minutes: 60 })],

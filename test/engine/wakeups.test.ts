@@ -1,5 +1,5 @@
 /**
- * The engine reacts at the moment something becomes possible (SPEC §3.4: "react at the moment a
+ * The engine reacts at the moment something becomes possible (docs/rules.md §3.4: "react at the moment a
  * window opens or a version appears; do not poll on a coarse fixed period").
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Shared helpers for the SPEC §2 / §7 validation tests: a valid scenario to mutate, YAML rendering,
+ * Shared helpers for the docs/rules.md §2 / §7 validation tests: a valid scenario to mutate, YAML rendering,
  * and assertions on `ValidationError.issues` (exact field path + an explaining message).
  */
 import { expect } from "vitest";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isoInstant } from "../../src/model/common";
 
-/** What SPEC §5 asks, written the obvious way: `toISOString` without a zero millisecond part. */
+/** What docs/rules.md §5 asks, written the obvious way: `toISOString` without a zero millisecond part. */
 const reference = (instant: number): string => {
   const full = new Date(instant).toISOString();
   return full.endsWith(".000Z") ? `${full.slice(0, -5)}Z` : full;

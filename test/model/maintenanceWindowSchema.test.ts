@@ -1,5 +1,5 @@
 /**
- * SPEC §7 maintenance window schema (AKS `maintenanceWindow`): one schedule kind, 4-24 h, HH:mm start,
+ * docs/rules.md §7 maintenance window schema (AKS `maintenanceWindow`): one schedule kind, 4-24 h, HH:mm start,
  * ±HH:mm offset, real dates, notAllowedDates spans in order. Checked on the schema (with the prefix a
  * scenario uses) and through scenario YAML.
  */
@@ -35,7 +35,7 @@ function accepts(change: (w: Doc) => void) {
   expectValid(scenario);
 }
 
-describe("SPEC §7: exactly one schedule kind", () => {
+describe("docs/rules.md §7: exactly one schedule kind", () => {
   it("rejects none, at schedule", () => {
     rejects((w) => (w.schedule = {}), ".schedule", "must set exactly one of daily, weekly, absoluteMonthly, relativeMonthly (found none)");
   });
@@ -58,25 +58,25 @@ describe("SPEC §7: exactly one schedule kind", () => {
   });
 });
 
-describe("SPEC §7: durationHours is 4-24", () => {
+describe("docs/rules.md §7: durationHours is 4-24", () => {
   it.each([3, 25, 0, -4])("rejects %j", (h) => rejects((w) => (w.durationHours = h), ".durationHours", "must be from 4 to 24"));
   it("rejects a fraction", () => rejects((w) => (w.durationHours = 4.5), ".durationHours", "whole number of hours"));
   it.each([4, 24])("accepts %j", (h) => accepts((w) => (w.durationHours = h)));
 });
 
-describe("SPEC §7: startTime is HH:mm", () => {
+describe("docs/rules.md §7: startTime is HH:mm", () => {
   it.each(["24:00", "9:00", "09:60", "0900", "09:00:00", ""])("rejects %j", (t) => rejects((w) => (w.startTime = t), ".startTime", "must be a time HH:mm"));
   it.each(["00:00", "09:30", "23:59"])("accepts %j", (t) => accepts((w) => (w.startTime = t)));
   it("is required", () => rejects((w) => delete w.startTime, ".startTime", "is required"));
 });
 
-describe("SPEC §7: utcOffset is +HH:mm", () => {
+describe("docs/rules.md §7: utcOffset is +HH:mm", () => {
   it.each(["+5:30", "05:30", "+05:3", "+15:00", "UTC", "+05:60"])("rejects %j", (o) => rejects((w) => (w.utcOffset = o), ".utcOffset", "must be an offset like +05:30"));
   it.each(["+05:30", "-08:00", "+14:00", "+00:00"])("accepts %j", (o) => accepts((w) => (w.utcOffset = o)));
   it("is optional", () => accepts((w) => delete w.utcOffset));
 });
 
-describe("SPEC §7: startDate and notAllowedDates are real dates, spans in order", () => {
+describe("docs/rules.md §7: startDate and notAllowedDates are real dates, spans in order", () => {
   it.each(["2026-02-30", "2026-13-01", "2026-2-01", "20260201", "2026-02-28T00:00:00Z"])("rejects startDate %j", (d) =>
     rejects((w) => (w.startDate = d), ".startDate", "must be a valid date YYYY-MM-DD"),
   );

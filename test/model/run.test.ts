@@ -1,5 +1,5 @@
 /**
- * SPEC §2 rules that need members and strategy together (`crossValidateRun`), member identity
+ * docs/rules.md §2 rules that need members and strategy together (`crossValidateRun`), member identity
  * (unique names, well-formed `clusterResourceId`), and the excluded-member warning. Checked on
  * `UpdateRunSpecSchema` + `crossValidateRun` directly and through scenario YAML.
  */
@@ -27,7 +27,7 @@ const runMembers = () => [
   { name: "us-1", group: "us" },
 ];
 
-describe("SPEC §2: member names are unique", () => {
+describe("docs/rules.md §2: member names are unique", () => {
   it("rejects a repeated name, at the repeat", () => {
     const members = [...runMembers(), { name: "eu-1", group: "us" }];
     expectIssue(() => validateRun({ members, strategy: twoStages, managedClusterUpdate: FULL }), "members[3].name", "duplicate member name 'eu-1' (also members[1])");
@@ -47,7 +47,7 @@ describe("SPEC §2: member names are unique", () => {
   });
 });
 
-describe("SPEC §2: clusterResourceId is an ARM managed cluster id", () => {
+describe("docs/rules.md §2: clusterResourceId is an ARM managed cluster id", () => {
   const malformed: Array<[string, string]> = [
     ["wrong provider", CLUSTER_ID.replace("Microsoft.ContainerService/managedClusters", "Microsoft.Compute/virtualMachines")],
     ["wrong resource type", CLUSTER_ID.replace("managedClusters", "fleets")],
@@ -90,7 +90,7 @@ describe("SPEC §2: clusterResourceId is an ARM managed cluster id", () => {
   });
 });
 
-describe("SPEC §2: every strategy group has at least one member", () => {
+describe("docs/rules.md §2: every strategy group has at least one member", () => {
   it("rejects a group no member belongs to, at the group's name", () => {
     const members = runMembers().filter((m) => m.group !== "us");
     expectIssue(
@@ -127,7 +127,7 @@ describe("SPEC §2: every strategy group has at least one member", () => {
   });
 });
 
-describe("SPEC §1/§2: an inline strategy or a strategy reference, not both", () => {
+describe("docs/rules.md §1/§2: an inline strategy or a strategy reference, not both", () => {
   it("rejects both, at updateStrategyId", () => {
     expectIssue(
       () => validateRun({ members: runMembers(), strategy: twoStages, updateStrategyId: "rollout", managedClusterUpdate: FULL }),
@@ -165,7 +165,7 @@ describe("SPEC §1/§2: an inline strategy or a strategy reference, not both", (
   });
 });
 
-describe("SPEC §2: members whose group is in no stage are left out (a warning, not an error)", () => {
+describe("docs/rules.md §2: members whose group is in no stage are left out (a warning, not an error)", () => {
   it("lists a member of an unstaged group, and a member without a group, in `excluded`", () => {
     const members = [...runMembers(), { name: "stray-1", group: "staging" }, { name: "loose-1" }];
     const { issues, excluded } = crossValidateRun({ members, strategy: twoStages });

@@ -1,5 +1,5 @@
 /**
- * SPEC §7 scenario files: world/run consistency (regions, actions, horizon), YAML/JSON text handling,
+ * docs/rules.md §7 scenario files: world/run consistency (regions, actions, horizon), YAML/JSON text handling,
  * reporting every problem at once, and the shared example scenarios.
  */
 import fs from "node:fs";
@@ -11,7 +11,7 @@ import { expectIssue, expectValid, issuesOf, scenarioYaml, validScenario, type D
 
 const SHARED_SCENARIOS = path.resolve(__dirname, "../../../shared/scenarios");
 
-describe("SPEC §7: a member's region must be declared", () => {
+describe("docs/rules.md §7: a member's region must be declared", () => {
   it("rejects an unknown region, at members[i].region", () => {
     expectIssue(() => parseScenario(scenarioYaml((s) => (s.members[0].region = "northpole"))), "members[0].region", "region 'northpole' is not declared under regions");
   });
@@ -25,7 +25,7 @@ describe("SPEC §7: a member's region must be declared", () => {
   });
 });
 
-describe("SPEC §7: actions", () => {
+describe("docs/rules.md §7: actions", () => {
   it("rejects an action before start, at actions[i].at", () => {
     expectIssue(
       () => parseScenario(scenarioYaml((s) => (s.actions = [{ at: "2026-12-05T02:00:00Z", stop: true }, { at: "2026-12-04T23:59:59Z", start: true }]))),
@@ -101,7 +101,7 @@ describe("SPEC §7: actions", () => {
   });
 });
 
-describe("SPEC §7: start and until", () => {
+describe("docs/rules.md §7: start and until", () => {
   it.each(["2026-12-04T00:00:00Z", "2026-12-05T00:00:00Z", "2026-12-05T01:00:00+02:00"])("rejects until %j (not after start)", (until) => {
     expectIssue(() => parseScenario(scenarioYaml((s) => (s.until = until))), "until", "must be after start");
   });
@@ -120,7 +120,7 @@ describe("SPEC §7: start and until", () => {
   });
 });
 
-describe("SPEC §7: text that is not a scenario", () => {
+describe("docs/rules.md §7: text that is not a scenario", () => {
   it.each([
     ["an unclosed flow sequence", "start: [1, 2\n"],
     ["a bad indentation", "start: 2026-12-05T00:00:00Z\n  regions: {}\n members: []\n"],
@@ -173,7 +173,7 @@ describe("SPEC §7: text that is not a scenario", () => {
   });
 });
 
-describe("SPEC §7: every problem is reported at once", () => {
+describe("docs/rules.md §7: every problem is reported at once", () => {
   it("reports shape, cross-field and scenario problems together, each at its path", () => {
     const yaml = scenarioYaml((s) => {
       s.until = "2026-12-04T00:00:00Z"; // before start
@@ -262,7 +262,7 @@ describe("SPEC §7: every problem is reported at once", () => {
   });
 });
 
-describe("SPEC §7: the shared example scenarios", () => {
+describe("docs/rules.md §7: the shared example scenarios", () => {
   const files = fs.existsSync(SHARED_SCENARIOS) ? fs.readdirSync(SHARED_SCENARIOS).filter((f) => /\.(ya?ml|json)$/.test(f)).sort() : [];
 
   it("exist", () => {

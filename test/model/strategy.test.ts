@@ -1,5 +1,5 @@
 /**
- * SPEC §1/§2 strategy rules: stage and group structure, names, waits, and (§6) maxConcurrency. Each rule
+ * docs/rules.md §1/§2 strategy rules: stage and group structure, names, waits, and (§6) maxConcurrency. Each rule
  * is checked through the strategy schema directly (`parseOrThrow(..., ["strategy"])`) and through a
  * scenario file (`parseScenario`), with a valid neighbour that passes.
  */
@@ -13,7 +13,7 @@ const strategy = (input: unknown) => parseOrThrow(UpdateRunStrategySchema, input
 const stages = (...list: Doc[]) => ({ stages: list });
 const stage = (name: string, ...groups: string[]) => ({ name, groups: groups.map((g) => ({ name: g })) });
 
-describe("SPEC §2: stage names are unique", () => {
+describe("docs/rules.md §2: stage names are unique", () => {
   it("rejects a second stage with the same name, at the second stage's name", () => {
     const issues = expectIssue(() => strategy(stages(stage("canary", "a"), stage("canary", "b"))), "strategy.stages[1].name", "duplicate stage name 'canary'");
     expect(issues).toHaveLength(1);
@@ -35,7 +35,7 @@ describe("SPEC §2: stage names are unique", () => {
   });
 });
 
-describe("SPEC §2: a group appears at most once in the whole strategy", () => {
+describe("docs/rules.md §2: a group appears at most once in the whole strategy", () => {
   it("rejects a group listed twice within one stage", () => {
     const issues = expectIssue(() => strategy(stages(stage("prod", "eu", "eu"))), "strategy.stages[0].groups[1].name", "group 'eu' is listed twice (also stages[0].groups[0])");
     expect(issues).toHaveLength(1);
@@ -63,7 +63,7 @@ describe("SPEC §2: a group appears at most once in the whole strategy", () => {
   });
 });
 
-describe("SPEC §1/§2: a stage has 1..50 groups", () => {
+describe("docs/rules.md §1/§2: a stage has 1..50 groups", () => {
   const groups = (n: number) => Array.from({ length: n }, (_, i) => `g-${i}`);
 
   it("rejects a stage without groups", () => {
@@ -102,7 +102,7 @@ describe("SPEC §1/§2: a stage has 1..50 groups", () => {
   });
 });
 
-describe("SPEC §2: names are 1-50 chars of ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", () => {
+describe("docs/rules.md §2: names are 1-50 chars of ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", () => {
   const bad: Array<[label: string, name: string, message: string | RegExp]> = [
     ["empty", "", "must not be empty"],
     ["uppercase", "Canary", "lowercase"],
@@ -163,7 +163,7 @@ describe("SPEC §2: names are 1-50 chars of ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", ()
   });
 });
 
-describe("SPEC §2: waits are non-negative whole seconds", () => {
+describe("docs/rules.md §2: waits are non-negative whole seconds", () => {
   it.each([
     [-1, "must not be negative"],
     [-3600, "must not be negative"],
@@ -189,7 +189,7 @@ describe("SPEC §2: waits are non-negative whole seconds", () => {
   });
 });
 
-describe("SPEC §6: maxConcurrency is \"N\" or \"P%\" (stage and group)", () => {
+describe("docs/rules.md §6: maxConcurrency is \"N\" or \"P%\" (stage and group)", () => {
   it.each([
     ["3", "3"],
     ["25%", "25%"],
@@ -221,7 +221,7 @@ describe("SPEC §6: maxConcurrency is \"N\" or \"P%\" (stage and group)", () => 
   });
 });
 
-describe("SPEC §2/§7: every strategy problem is reported at once", () => {
+describe("docs/rules.md §2/§7: every strategy problem is reported at once", () => {
   it("a wrong type in one stage does not hide duplicate stage and group names", () => {
     const input = stages({ ...stage("canary", "a"), afterStageWaitInSeconds: "1h" }, stage("canary", "b", "a"), { ...stage("prod", "c"), maxConcurrency: true });
     const issues = expectIssue(() => strategy(input), "strategy.stages[1].name", "duplicate stage name 'canary'");

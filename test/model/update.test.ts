@@ -1,5 +1,5 @@
 /**
- * SPEC §1/§2 `managedClusterUpdate`: upgrade type vs kubernetesVersion, version format, node image
+ * docs/rules.md §1/§2 `managedClusterUpdate`: upgrade type vs kubernetesVersion, version format, node image
  * selection. Checked on the schema directly (prefix `managedClusterUpdate`) and through scenario YAML.
  */
 import { describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ const CUSTOM = "managedClusterUpdate.nodeImageSelection.customNodeImageVersions"
 /** A scenario whose `managedClusterUpdate` block is exactly `block` (YAML, indented by two). */
 const withUpdate = (block: string) => scenarioYaml((s) => delete s.managedClusterUpdate) + `managedClusterUpdate:\n${block}`;
 
-describe("SPEC §2: Full / ControlPlaneOnly need kubernetesVersion", () => {
+describe("docs/rules.md §2: Full / ControlPlaneOnly need kubernetesVersion", () => {
   it.each(["Full", "ControlPlaneOnly"])("rejects %s without kubernetesVersion", (type) => {
     expectIssue(() => update({ upgrade: { type } }), KV, `is required for a ${type} upgrade`);
     expectIssue(() => parseScenario(withUpdate(`  upgrade: {type: ${type}}\n`)), KV, `is required for a ${type} upgrade`);
@@ -27,7 +27,7 @@ describe("SPEC §2: Full / ControlPlaneOnly need kubernetesVersion", () => {
   });
 });
 
-describe("SPEC §2: NodeImageOnly must not have kubernetesVersion", () => {
+describe("docs/rules.md §2: NodeImageOnly must not have kubernetesVersion", () => {
   it("rejects NodeImageOnly with one", () => {
     expectIssue(() => update({ upgrade: { type: "NodeImageOnly", kubernetesVersion: "1.32.0" } }), KV, "must be absent for a NodeImageOnly upgrade");
     expectIssue(() => parseScenario(withUpdate("  upgrade: {type: NodeImageOnly, kubernetesVersion: 1.32.0}\n")), KV, "must be absent");
@@ -44,7 +44,7 @@ describe("SPEC §2: NodeImageOnly must not have kubernetesVersion", () => {
   });
 });
 
-describe("SPEC §2: a version is major.minor.patch", () => {
+describe("docs/rules.md §2: a version is major.minor.patch", () => {
   it.each(["1.32", "v1.32.0", "1.32.0-beta", "1.32.0.1", "1.x.0", "", " 1.32.0"])("rejects %j", (version) => {
     expectIssue(() => update({ upgrade: { type: "Full", kubernetesVersion: version } }), KV, "major.minor.patch");
   });
@@ -74,7 +74,7 @@ describe("SPEC §2: a version is major.minor.patch", () => {
   });
 });
 
-describe("SPEC §1/§2: Custom node image selection needs one version per image family", () => {
+describe("docs/rules.md §1/§2: Custom node image selection needs one version per image family", () => {
   const full = { type: "Full", kubernetesVersion: "1.32.0" };
 
   it("rejects Custom without customNodeImageVersions", () => {

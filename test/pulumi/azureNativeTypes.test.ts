@@ -109,7 +109,7 @@ describe("strategy: azure-native's UpdateRunStrategyArgs fits UpdateStrategy and
     expectTypeOf<UpdateStrategy["strategy"]>().toExtend<UpdateRunArgs["strategy"]>();
     expectTypeOf<UpdateRunStrategy>().toExtend<UpdateStrategyArgs>();
     expectTypeOf<UpdateRunStrategy["stages"]>().toExtend<UpdateStrategyArgs["stages"]>();
-    // `maxConcurrency` (ours, SPEC §6) is extra to Azure's 2024-05-02-preview shape: structurally fine.
+    // `maxConcurrency` (ours, docs/rules.md §6) is extra to Azure's 2024-05-02-preview shape: structurally fine.
     expectTypeOf<UpdateStrategy["strategy"]>().toExtend<ArgsOf<typeof azure.FleetUpdateStrategy>["strategy"]>();
     expectTypeOf<UpdateStrategy["strategy"]>().toExtend<ArgsOf<typeof azure.UpdateRun>["strategy"]>();
     // ...but azure-native 3.28.0 has no `maxConcurrency` field, so a literal carrying one is refused there.
@@ -211,7 +211,7 @@ describe("status: ours is read wherever azure-native's run status is expected", 
   });
 
   it("type level: the engine's exact type (optional where absent) is what the output holds at run time", () => {
-    // The model's exact type is not azure-native's (its absent fields are optional, SPEC §5), so the
+    // The model's exact type is not azure-native's (its absent fields are optional, docs/rules.md §5), so the
     // output is declared in azure-native's style and `asExactStatus` gives the exact type back.
     expectTypeOf<UpdateRunStatus>().not.toExtend<AzRunStatus>();
     expectTypeOf(asExactStatus).returns.toEqualTypeOf<UpdateRunStatus>();

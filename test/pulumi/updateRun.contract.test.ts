@@ -313,7 +313,7 @@ describe("approval gates and long waits (issue 5)", () => {
     for (const ops of Object.values(operationsOf(dir))) expect(ops).toHaveLength(1);
   });
 
-  it("skip of an after-stage wait under way (SPEC §3.9): the next up ends the wait at once and runs the next stage", async () => {
+  it("skip of an after-stage wait under way (docs/rules.md §3.9): the next up ends the wait at once and runs the next stage", async () => {
     const dir = fleetDir();
     const waitSeconds = 144_000; // 40 simulated hours: about 7 real seconds at this time scale
     const strategy = { stages: [{ name: "canary", groups: [{ name: "canary" }], afterStageWaitInSeconds: waitSeconds }, { name: "prod", groups: [{ name: "prod" }] }] };

@@ -1,4 +1,4 @@
-/** SPEC §7 `clusters`: the snapshot is plain JSON, in declaration order, with absent keys omitted. */
+/** docs/rules.md §7 `clusters`: the snapshot is plain JSON, in declaration order, with absent keys omitted. */
 import { describe, expect, it } from "vitest";
 import { IMAGE_NOV, IMAGE_OCT, MINUTE, T0, cluster, controlPlaneOnly, full, setup } from "./fixtures";
 
