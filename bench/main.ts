@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --json] [-- --sizes 1000,10000]`: every figure we track, as one table (or JSON).
+ * `npm run bench [-- --json] [-- --sizes 1000,10000] [-- --baseline OTHER/dist]`: every figure we track, as one
+ * table (or JSON); with `--baseline`, the `simulate`, `plan` and `report` rows beside another build's.
  * The engine on generated fleets of 1,000 / 10,000 / 50,000 members (`bench/engine.ts`), `simulate
  * --json` as a whole process on scenario files of 10,000 and 100,000 members (`bench/simulate.ts`), the Pulumi
  * provider (`bench/provider.ts`), and a 200-member run through the Azure backend against the
@@ -7,6 +8,7 @@
  * followed through the azureFleet client (`bench/fleet.ts`). Parts run one after another so they do not compete for
  * the CPU; a run that does not complete fails the bench rather than print figures of a broken run.
  */
+import path from "node:path";
 import { armFigures } from "./arm";
 import { engineFigures } from "./engine";
 import { fleetFigures } from "./fleet";
@@ -25,6 +27,18 @@ function sizesFrom(args: readonly string[]): number[] {
   const sizes = (args[at + 1] ?? "").split(",").map(Number);
   if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("--sizes takes member counts, e.g. --sizes 1000,10000");
   return sizes;
+}
+
+/**
+ * `--baseline DIST`: another build's `dist/` (e.g. a worktree of the commit to compare with, built);
+ * the simulate, plan and report rows then run it too, interleaved, and show it beside this build.
+ */
+function baselineFrom(args: readonly string[]): string | undefined {
+  const at = args.indexOf("--baseline");
+  if (at < 0) return undefined;
+  const dist = args[at + 1];
+  if (dist === undefined) throw new Error("--baseline takes another build's dist/ folder");
+  return path.resolve(dist, "cli", "main.js");
 }
 
 function expectCompleted(figures: BenchFigures): void {
@@ -46,7 +60,10 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const engine = await engineFigures(sizesFrom(args));
   // plan and report (issue 13) on the fixed shape, the one with windows.
-  const simulate = await simulateFigures(SHAPES.flatMap((shape) => SIMULATE_SIZES.map((members) => ({ shape, members, withPlanAndReport: shape === "fixed" }))));
+  const simulate = await simulateFigures(
+    SHAPES.flatMap((shape) => SIMULATE_SIZES.map((members) => ({ shape, members, withPlanAndReport: shape === "fixed" }))),
+    baselineFrom(args),
+  );
   const provider = await providerFigures();
   const arm = await armFigures();
   const fleet = await fleetFigures();

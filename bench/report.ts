@@ -60,7 +60,9 @@ function simulateRow(f: SimulateFigures): Row {
         : f.members === 100_000
           ? `< ${TARGETS.simulate100kWallSeconds} s, < ${count(TARGETS.simulate100kPeakRssMb)} MB`
           : "";
-  return [`${COMMAND_LABELS[f.command]}, ${SHAPE_LABELS[f.shape]}, ${count(f.members)} members`, `${f.wallSeconds.toFixed(2)} s (${f.wallSecondsRange[0].toFixed(2)}–${f.wallSecondsRange[1].toFixed(2)}), peak RSS ${count(f.peakRssMb)} MB`, `${f.microsecondsPerMember} µs`, target];
+  const b = f.baseline;
+  const baseline = b === undefined ? "" : `; baseline ${b.wallSeconds.toFixed(2)} s (${b.wallSecondsRange[0].toFixed(2)}–${b.wallSecondsRange[1].toFixed(2)}), ${count(b.peakRssMb)} MB`;
+  return [`${COMMAND_LABELS[f.command]}, ${SHAPE_LABELS[f.shape]}, ${count(f.members)} members`, `${f.wallSeconds.toFixed(2)} s (${f.wallSecondsRange[0].toFixed(2)}–${f.wallSecondsRange[1].toFixed(2)}), peak RSS ${count(f.peakRssMb)} MB${baseline}`, `${f.microsecondsPerMember} µs`, target];
 }
 
 function rows(f: BenchFigures): Row[] {

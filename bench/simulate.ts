@@ -27,6 +27,8 @@ export interface SimulateFigures {
   peakRssMb: number;
   /** Wall time divided by the members: flat as the fleet grows when the cost is linear. */
   microsecondsPerMember: number;
+  /** The same command with the baseline build (`npm run bench -- --baseline DIST`), its runs interleaved with these. */
+  baseline?: { wallSeconds: number; wallSecondsRange: [number, number]; peakRssMb: number };
 }
 
 /** What each shape's rows are called in the table. */
@@ -43,12 +45,12 @@ export const RUNS = 3;
 const CLI = path.join(__dirname, "..", "src", "cli", "main.js");
 
 /**
- * Runs the CLI as its `main` does (the same modules load), and prints the peak RSS (KiB) on stderr's
- * last line as the process exits.
+ * Runs the CLI at `cli` as its `main` does (the same modules load), and prints the peak RSS (KiB) on
+ * stderr's last line as the process exits.
  */
-const WRAPPER = `
+const wrapper = (cli: string) => `
 process.on("exit", () => process.stderr.write("\\nmaxRSS " + process.resourceUsage().maxRSS + "\\n"));
-require(${JSON.stringify(CLI)}).buildProgram().parseAsync([process.argv[0], ${JSON.stringify(CLI)}, ...process.argv.slice(1)]).catch((e) => {
+require(${JSON.stringify(cli)}).buildProgram().parseAsync([process.argv[0], ${JSON.stringify(cli)}, ...process.argv.slice(1)]).catch((e) => {
   process.stderr.write(String(e && e.stack));
   process.exitCode = 1;
 });
@@ -67,12 +69,12 @@ function spread(runs: readonly CliRun[]): { median: CliRun; fastest: CliRun; slo
 }
 
 /** The CLI with `args`, its output to `stdoutFile` (default thrown away). */
-function runCli(args: readonly string[], stdoutFile: string = os.devNull): Promise<CliRun> {
+function runCli(args: readonly string[], stdoutFile: string = os.devNull, cli: string = CLI): Promise<CliRun> {
   const file = args.join(" ");
   return new Promise((resolve, reject) => {
     const out = openSync(stdoutFile, "w");
     const began = performance.now();
-    const child = spawn(process.execPath, ["-e", WRAPPER, ...args], { stdio: ["ignore", out, "pipe"] });
+    const child = spawn(process.execPath, ["-e", wrapper(cli), ...args], { stdio: ["ignore", out, "pipe"] });
     let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
@@ -86,7 +88,12 @@ function runCli(args: readonly string[], stdoutFile: string = os.devNull): Promi
   });
 }
 
-export async function simulateFigures(runs: ReadonlyArray<{ shape: Shape; members: number; withPlanAndReport?: boolean }>): Promise<SimulateFigures[]> {
+/**
+ * `baselineCli`: another build's `dist/cli/main.js`; each command then also runs with it, its runs
+ * interleaved with this build's (baseline, this, baseline, this, ...), so both meet the same phases
+ * of the machine's speed.
+ */
+export async function simulateFigures(runs: ReadonlyArray<{ shape: Shape; members: number; withPlanAndReport?: boolean }>, baselineCli?: string): Promise<SimulateFigures[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "fleet-bench-"));
   const figures: SimulateFigures[] = [];
   try {
@@ -96,8 +103,13 @@ export async function simulateFigures(runs: ReadonlyArray<{ shape: Shape; member
       writeFileSync(file, JSON.stringify(generateScenario(shape, members)));
       const timed = async (command: SimulateFigures["command"], args: readonly string[]) => {
         const walls: CliRun[] = [];
-        for (let i = 0; i < RUNS; i++) walls.push(await runCli(args));
+        const baseWalls: CliRun[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          if (baselineCli !== undefined) baseWalls.push(await runCli(args, os.devNull, baselineCli));
+          walls.push(await runCli(args));
+        }
         const { median, fastest, slowest } = spread(walls);
+        const base = baseWalls.length === 0 ? undefined : spread(baseWalls);
         figures.push({
           command,
           shape,
@@ -106,6 +118,9 @@ export async function simulateFigures(runs: ReadonlyArray<{ shape: Shape; member
           wallSecondsRange: [round(fastest.wallMs / 1000, 2), round(slowest.wallMs / 1000, 2)],
           peakRssMb: round(median.maxRssKb / 1024, 0),
           microsecondsPerMember: round((median.wallMs * 1000) / members, 0),
+          ...(base === undefined
+            ? {}
+            : { baseline: { wallSeconds: round(base.median.wallMs / 1000, 2), wallSecondsRange: [round(base.fastest.wallMs / 1000, 2), round(base.slowest.wallMs / 1000, 2)], peakRssMb: round(base.median.maxRssKb / 1024, 0) } }),
         });
       };
       await timed("simulate", ["simulate", file, "--json"]);
