@@ -9,13 +9,13 @@
  * Like every write, each refuses with 409 while another operation runs, and checks `If-Match`.
  */
 import { z } from "zod";
-import { ArmError, resourceNotFound } from "./armErrors";
+import { ArmError, resourceNotFound } from "../core/armErrors";
 import type { ClusterView } from "./clusterView";
-import { MANAGED_CLUSTERS, viewCluster, type ArmReply, type ArmRequest, type ArmScope, type EmulatorContext } from "./context";
+import { MANAGED_CLUSTERS, viewCluster, type ArmReply, type ArmRequest, type ArmScope, type EmulatorContext } from "../core/context";
 import { CANCEL_MS, DELETE_MS, type LifecycleOperation } from "./lifecycle";
 import { lroHeaders } from "./operations";
 import { clusterETag, managedCluster } from "./resources";
-import { CLUSTER_PATH, route, type Route } from "./router";
+import { CLUSTER_PATH, route, type Route } from "../core/router";
 import { checkPreconditions, refuseIfBusy } from "./writes";
 
 const POOL_PATH = `${CLUSTER_PATH}/agentPools/{pool}`;

@@ -4,14 +4,14 @@
  * its `clusterResourceId`, in at most one update `group`. Writes answer at once (`provisioningState`
  * Succeeded, no long-running operation): the SDK's poller is then done with the first answer.
  */
-import { resourceNotFound } from "./armErrors";
-import { findMember } from "./clusterView";
-import type { ArmRequest, EmulatorContext } from "./context";
+import { resourceNotFound } from "../core/armErrors";
+import { findMember } from "../arm/clusterView";
+import type { ArmRequest, EmulatorContext } from "../core/context";
 import { checkFleetPreconditions, findFleet, FLEET_PATH, fleetManager, fleetScope } from "./fleetManager";
 import { fleetBody, list, memberBody } from "./fleetResources";
 import { FLEETS, key, type FleetMemberRecord, type FleetRecord } from "./fleetState";
 import { checkName, FieldValidationError, parseMemberBody } from "./fleetValidation";
-import { route, type Route } from "./router";
+import { route, type Route } from "../core/router";
 
 const FLEET_LIST_PATH = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroup}/providers/Microsoft.ContainerService/fleets";
 const MEMBER_PATH = `${FLEET_PATH}/members/{member}`;

@@ -7,11 +7,11 @@
  * and only then.
  */
 import crypto from "node:crypto";
-import type { NodePool } from "../../../model/fleet";
-import type { MaintenanceConfigurations } from "../../../model/maintenanceWindow";
-import { compareDotted, imageFamily } from "../../../model/nodeImage";
+import type { NodePool } from "../../model/fleet";
+import type { MaintenanceConfigurations } from "../../model/maintenanceWindow";
+import { compareDotted, imageFamily } from "../../model/nodeImage";
 import { touchesPool, type ClusterView } from "./clusterView";
-import { clusterId, MANAGED_CLUSTERS, type ArmScope } from "./context";
+import { clusterId, MANAGED_CLUSTERS, type ArmScope } from "../core/context";
 import { availableKubernetesVersions, newestImageOfFamily, upgradeTargets } from "./offers";
 
 function digest(value: unknown, length = 16): string {

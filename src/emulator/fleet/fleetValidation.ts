@@ -5,11 +5,11 @@
  * problem. Nothing is changed when a body is refused.
  */
 import { z } from "zod";
-import { NameSchema, parseOrThrow, ValidationError, type FieldIssue } from "../../../model/common";
-import { SkipTargetSchema, type SkipTarget } from "../../../model/skip";
-import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../../model/strategy";
-import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "../../../model/update";
-import { ArmError, type ArmErrorBody } from "./armErrors";
+import { NameSchema, parseOrThrow, ValidationError, type FieldIssue } from "../../model/common";
+import { SkipTargetSchema, type SkipTarget } from "../../model/skip";
+import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../model/strategy";
+import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "../../model/update";
+import { ArmError, type ArmErrorBody } from "../core/armErrors";
 
 /** ARM's validation answer: 400 with `target` and `details`. */
 export class FieldValidationError extends ArmError {

@@ -3,12 +3,12 @@
  * `upgradeNodeImageVersion` (202; the newest image of the pool's family in the region), and the
  * pool's upgrade profile.
  */
-import type { NodePool } from "../../../model/fleet";
-import { resourceNotFound } from "./armErrors";
+import type { NodePool } from "../../model/fleet";
+import { resourceNotFound } from "../core/armErrors";
 import type { ClusterView } from "./clusterView";
-import { MANAGED_CLUSTERS, viewCluster, type ArmRequest, type ArmScope, type EmulatorContext } from "./context";
+import { MANAGED_CLUSTERS, viewCluster, type ArmRequest, type ArmScope, type EmulatorContext } from "../core/context";
 import { agentPool, agentPoolUpgradeProfile, poolETag } from "./resources";
-import { CLUSTER_PATH, route, type Route } from "./router";
+import { CLUSTER_PATH, route, type Route } from "../core/router";
 import { planAgentPoolPut, planNodeImageUpgrade } from "./upgradePlans";
 import { checkPreconditions, refuseIfBusy, startOperation } from "./writes";
 

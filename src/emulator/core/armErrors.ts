@@ -3,8 +3,8 @@
  * `ArmError`; the server turns it into the answer. Refusals from the simulated fleet (`BackendError`)
  * keep their code and message and get the status ARM would give them.
  */
-import { BackendError, OPERATION_NOT_ALLOWED } from "../../../engine/backend";
-import { NOT_FOUND } from "../../simulator/errorCodes";
+import { BackendError, OPERATION_NOT_ALLOWED } from "../../engine/backend";
+import { NOT_FOUND } from "../../backends/simulator/errorCodes";
 
 export interface ArmErrorBody {
   error: { code: string; message: string };

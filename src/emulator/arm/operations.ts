@@ -9,10 +9,10 @@
  *   400 with the failure as an ARM error body. Never 204.
  * `Retry-After` is the real time left until the simulated end, in whole seconds (1 to 60).
  */
-import { isoInstant } from "../../../model/common";
-import { UPGRADE_ABORTED } from "../../simulator/errorCodes";
-import type { OperationRecord } from "../../simulator/fleetState";
-import { API_VERSION, clusterId, type ArmScope } from "./context";
+import { isoInstant } from "../../model/common";
+import { UPGRADE_ABORTED } from "../../backends/simulator/errorCodes";
+import type { OperationRecord } from "../../backends/simulator/fleetState";
+import { API_VERSION, clusterId, type ArmScope } from "../core/context";
 
 export type OperationTarget = { kind: "managedCluster" } | { kind: "agentPool"; pool: string };
 

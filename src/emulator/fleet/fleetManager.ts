@@ -5,12 +5,12 @@
  * the managedClusters routes show (`fleetBackend.ts`), on the emulator's clock.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { UpdateRunEngine } from "../../../engine";
-import type { Fleet } from "../../../model/fleet";
-import type { RunEvent } from "../../../model/status";
-import { ArmError, resourceNotFound } from "./armErrors";
-import type { ViewSource } from "./clusterView";
-import { checkSubscription, type ArmRequest, type ArmScope, type EmulatorContext } from "./context";
+import { UpdateRunEngine } from "../../engine";
+import type { Fleet } from "../../model/fleet";
+import type { RunEvent } from "../../model/status";
+import { ArmError, resourceNotFound } from "../core/armErrors";
+import type { ViewSource } from "../arm/clusterView";
+import { checkSubscription, type ArmRequest, type ArmScope, type EmulatorContext } from "../core/context";
 import { EmulatedClusterBackend } from "./fleetBackend";
 import { FleetOperationRegistry } from "./fleetOperations";
 import { memberClusterId } from "./fleetResources";

@@ -4,17 +4,17 @@
  * (`operationresults/{id}`, the `Location` URL) of operations started through the emulator: upgrades,
  * deletions and aborts.
  */
-import { isoInstant } from "../../../model/common";
-import type { Region } from "../../../model/fleet";
-import type { OperationRecord } from "../../simulator/fleetState";
-import { ArmError } from "./armErrors";
+import { isoInstant } from "../../model/common";
+import type { Region } from "../../model/fleet";
+import type { OperationRecord } from "../../backends/simulator/fleetState";
+import { ArmError } from "../core/armErrors";
 import { findMember, readCluster, type ClusterView } from "./clusterView";
-import { API_VERSION, checkSubscription, type ArmReply, type ArmRequest, type ArmScope, type EmulatorContext } from "./context";
+import { API_VERSION, checkSubscription, type ArmReply, type ArmRequest, type ArmScope, type EmulatorContext } from "../core/context";
 import { kubernetesVersionList, nodeImageVersionList } from "./offers";
 import type { LifecycleOperation } from "./lifecycle";
-import { fleetOperationResult, fleetOperationStatus, type FleetOperation } from "./fleetOperations";
+import { fleetOperationResult, fleetOperationStatus, type FleetOperation } from "../fleet/fleetOperations";
 import { asyncOperationPath, asyncOperationStatus, failureOf, inferredOperationType, operationResultPath, retryAfterSeconds, type TrackedOperation } from "./operations";
-import { LOCATION_PATH, route, type Route } from "./router";
+import { LOCATION_PATH, route, type Route } from "../core/router";
 import { targetResource } from "./writes";
 
 /** ARM reads `West Europe` and `westeurope` alike. */

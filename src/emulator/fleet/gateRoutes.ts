@@ -5,14 +5,14 @@
  * api-version 2025-04-01-preview: an older version is answered as ARM answers a type its version
  * does not have (400 `NoRegisteredProviderFound`).
  */
-import { ArmError, resourceNotFound } from "./armErrors";
-import type { ArmRequest, EmulatorContext } from "./context";
+import { ArmError, resourceNotFound } from "../core/armErrors";
+import type { ArmRequest, EmulatorContext } from "../core/context";
 import { gateBody, gatesOf, type FleetGate } from "./fleetGates";
 import { checkFleetPreconditions, findFleet, FLEET_PATH } from "./fleetManager";
 import { list } from "./fleetResources";
 import { FLEETS } from "./fleetState";
 import { FieldValidationError } from "./fleetValidation";
-import { route, type Route } from "./router";
+import { route, type Route } from "../core/router";
 
 const GATE_PATH = `${FLEET_PATH}/gates/{gate}`;
 

@@ -13,12 +13,12 @@
  * `InvalidParameter` naming the pools — see README.md.
  */
 import { z } from "zod";
-import type { UpgradeRequest } from "../../../engine/backend";
-import { formatPath } from "../../../model/common";
-import type { NodePool } from "../../../model/fleet";
-import { compareDotted, compareImageVersions, imageFamily } from "../../../model/nodeImage";
-import { NODE_POOL_VERSION_ABOVE_CONTROL_PLANE, UPGRADE_DOWNGRADE_NOT_ALLOWED } from "../../simulator/errorCodes";
-import { ArmError, invalidParameter } from "./armErrors";
+import type { UpgradeRequest } from "../../engine/backend";
+import { formatPath } from "../../model/common";
+import type { NodePool } from "../../model/fleet";
+import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
+import { NODE_POOL_VERSION_ABOVE_CONTROL_PLANE, UPGRADE_DOWNGRADE_NOT_ALLOWED } from "../../backends/simulator/errorCodes";
+import { ArmError, invalidParameter } from "../core/armErrors";
 import type { ClusterView } from "./clusterView";
 import { availableKubernetesVersions, newestImageOfFamily, resolveRequestedVersion } from "./offers";
 

@@ -5,12 +5,12 @@
  * a long-running operation.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { UpgradeRequest } from "../../../engine/backend";
-import { isoInstant } from "../../../model/common";
-import { OPERATION_NOT_ALLOWED } from "../../simulator/errorCodes";
-import { ArmError, armCall } from "./armErrors";
+import type { UpgradeRequest } from "../../engine/backend";
+import { isoInstant } from "../../model/common";
+import { OPERATION_NOT_ALLOWED } from "../../backends/simulator/errorCodes";
+import { ArmError, armCall } from "../core/armErrors";
 import { readCluster, type ClusterView } from "./clusterView";
-import type { ArmReply, ArmScope, EmulatorContext } from "./context";
+import type { ArmReply, ArmScope, EmulatorContext } from "../core/context";
 import { lroHeaders, type OperationTarget, type OperationType, type TrackedOperation } from "./operations";
 import { agentPool, managedCluster } from "./resources";
 

@@ -6,7 +6,7 @@
  * their own, with ids `delete-<cluster>-<n>` / `abort-<cluster>-<n>`, served at the same status and
  * result URLs as upgrades. Durations are simulated time.
  */
-import type { ArmScope } from "./context";
+import type { ArmScope } from "../core/context";
 
 /** A deletion takes this long (simulated), an abort's cancellation this long. */
 export const DELETE_MS = 5 * 60_000;

@@ -5,9 +5,9 @@
  * Pending), a deleted one is gone (`NotFound`). Fleet members map to clusters by their
  * `clusterResourceId`'s last segment, as Fleet does.
  */
-import { BackendError, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../../engine/backend";
-import { NOT_FOUND } from "../../simulator/errorCodes";
-import { findMember, isDeleted, readCluster, type ViewSource } from "./clusterView";
+import { BackendError, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
+import { NOT_FOUND } from "../../backends/simulator/errorCodes";
+import { findMember, isDeleted, readCluster, type ViewSource } from "../arm/clusterView";
 
 export class EmulatedClusterBackend implements ClusterBackend {
   constructor(private readonly source: ViewSource) {}

@@ -4,13 +4,13 @@
  * strategy rules when written; whether its groups have members is checked when a run uses it. A run
  * copies the strategy when it is created, so later edits or a deletion do not change that run.
  */
-import { resourceNotFound } from "./armErrors";
-import type { ArmRequest, EmulatorContext } from "./context";
+import { resourceNotFound } from "../core/armErrors";
+import type { ArmRequest, EmulatorContext } from "../core/context";
 import { checkFleetPreconditions, findFleet, FLEET_PATH } from "./fleetManager";
 import { list, strategyBody, strategyETag } from "./fleetResources";
 import { FLEETS, key, type StrategyRecord } from "./fleetState";
 import { checkName, parseStrategyBody } from "./fleetValidation";
-import { route, type Route } from "./router";
+import { route, type Route } from "../core/router";
 
 const STRATEGY_PATH = `${FLEET_PATH}/updateStrategies/{strategy}`;
 

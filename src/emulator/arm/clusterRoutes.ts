@@ -2,11 +2,11 @@
  * Managed cluster routes: GET/PUT the cluster, its upgrade profile, its maintenance configurations,
  * and its operations (OperationStatusResult, `managedClusters/{name}/operations[/{id}]`).
  */
-import { ArmError } from "./armErrors";
-import { viewCluster } from "./context";
+import { ArmError } from "../core/armErrors";
+import { viewCluster } from "../core/context";
 import { clusterOperationStatus, inferredOperationType, type OperationRegistry } from "./operations";
 import { clusterETag, clusterUpgradeProfile, maintenanceConfigurations, managedCluster } from "./resources";
-import { CLUSTER_PATH, route, type Route } from "./router";
+import { CLUSTER_PATH, route, type Route } from "../core/router";
 import { planClusterPut } from "./upgradePlans";
 import { checkPreconditions, refuseIfBusy, startOperation } from "./writes";
 

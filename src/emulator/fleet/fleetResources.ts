@@ -4,9 +4,9 @@
  * resource shows, so it changes with every change (a run's status included) and only then.
  */
 import crypto from "node:crypto";
-import { defaultStrategy } from "../../../engine/plan";
-import { clusterId, type ArmScope } from "./context";
-import type { GateStatus, UpdateRunStatus } from "../../../model/status";
+import { defaultStrategy } from "../../engine/plan";
+import { clusterId, type ArmScope } from "../core/context";
+import type { GateStatus, UpdateRunStatus } from "../../model/status";
 import { gateArmId } from "./fleetGates";
 import { FLEETS, type FleetMemberRecord, type FleetRecord, type RunRecord, type StrategyRecord } from "./fleetState";
 

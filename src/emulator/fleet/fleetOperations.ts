@@ -6,10 +6,10 @@
  * server-side); a stop is done once the run is no longer `Stopping` (in-flight upgrades finished).
  * No `Retry-After`: the SDK polls at its own interval (`updateIntervalInMs`, default 2 s).
  */
-import type { Clock } from "../../../engine/clock";
-import { isoInstant } from "../../../model/common";
-import { API_VERSION, type ArmReply, type ArmScope } from "./context";
-import { asyncOperationPath, operationResultPath } from "./operations";
+import type { Clock } from "../../engine/clock";
+import { isoInstant } from "../../model/common";
+import { API_VERSION, type ArmReply, type ArmScope } from "../core/context";
+import { asyncOperationPath, operationResultPath } from "../arm/operations";
 import type { FleetRecord, RunRecord } from "./fleetState";
 import { runBody } from "./fleetResources";
 

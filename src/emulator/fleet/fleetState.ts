@@ -4,12 +4,12 @@
  * `fleetResources.ts`, and a started run is driven by `fleetRuns.ts`. Names are case-insensitive, as
  * in ARM.
  */
-import type { Fleet } from "../../../model/fleet";
-import type { UpdateRunStrategy } from "../../../model/strategy";
-import type { ManagedClusterUpdate } from "../../../model/update";
-import type { UpdateRunEngine } from "../../../engine";
-import type { RunEvent } from "../../../model/status";
-import type { ArmScope } from "./context";
+import type { Fleet } from "../../model/fleet";
+import type { UpdateRunStrategy } from "../../model/strategy";
+import type { ManagedClusterUpdate } from "../../model/update";
+import type { UpdateRunEngine } from "../../engine";
+import type { RunEvent } from "../../model/status";
+import type { ArmScope } from "../core/context";
 import type { RunDriver } from "./fleetRuns";
 
 /** How `startArmEmulator` declares a fleet (option `fleets`). */

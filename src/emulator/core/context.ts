@@ -4,14 +4,14 @@
  * scope rules: which subscription and resource group a cluster answers in (a deleted one: none).
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { Clock } from "../../../engine/clock";
-import type { Fleet, SimulatedCluster } from "../../../model/fleet";
-import type { SimulatedFleet } from "../../simulator";
+import type { Clock } from "../../engine/clock";
+import type { Fleet, SimulatedCluster } from "../../model/fleet";
+import type { SimulatedFleet } from "../../backends/simulator";
 import { ArmError, resourceNotFound } from "./armErrors";
-import { findMember, isDeleted, readCluster, type ClusterView } from "./clusterView";
-import type { FleetManager } from "./fleetManager";
-import type { Lifecycle } from "./lifecycle";
-import type { OperationRegistry } from "./operations";
+import { findMember, isDeleted, readCluster, type ClusterView } from "../arm/clusterView";
+import type { FleetManager } from "../fleet/fleetManager";
+import type { Lifecycle } from "../arm/lifecycle";
+import type { OperationRegistry } from "../arm/operations";
 
 export interface ArmRequest {
   method: string;

@@ -7,15 +7,15 @@
  * would start more: stop it first.
  */
 import crypto from "node:crypto";
-import { SkipRefusedError } from "../../../engine";
-import { ArmError, resourceNotFound } from "./armErrors";
-import type { ArmReply, ArmRequest, ArmScope, EmulatorContext } from "./context";
+import { SkipRefusedError } from "../../engine";
+import { ArmError, resourceNotFound } from "../core/armErrors";
+import type { ArmReply, ArmRequest, ArmScope, EmulatorContext } from "../core/context";
 import { checkFleetPreconditions, findFleet, FLEET_PATH, type FleetManager } from "./fleetManager";
 import { fleetLroHeaders, type FleetOperationKind } from "./fleetOperations";
 import { fleetId, list, runBody, runETag } from "./fleetResources";
 import { FLEETS, key, type FleetRecord, type RunRecord } from "./fleetState";
 import { checkName, FieldValidationError, parseRunBody, parseSkipBody, type RunSpec } from "./fleetValidation";
-import { route, type Route } from "./router";
+import { route, type Route } from "../core/router";
 
 const RUN_PATH = `${FLEET_PATH}/updateRuns/{run}`;
 

@@ -4,12 +4,12 @@
  * a failed or aborted last upgrade, an operation started outside the fleet, deletions and aborts
  * (`lifecycle.ts`), tags. Read-only: every change goes through `SimulatedFleet` or `Lifecycle`.
  */
-import { ownValue } from "../../../model/common";
-import type { Clock } from "../../../engine/clock";
-import type { Fleet, Region, SimulatedCluster } from "../../../model/fleet";
-import type { SimulatedFleet } from "../../simulator";
-import { runningOperation, type ClusterState, type OperationRecord } from "../../simulator/fleetState";
-import { armCall } from "./armErrors";
+import { ownValue } from "../../model/common";
+import type { Clock } from "../../engine/clock";
+import type { Fleet, Region, SimulatedCluster } from "../../model/fleet";
+import type { SimulatedFleet } from "../../backends/simulator";
+import { runningOperation, type ClusterState, type OperationRecord } from "../../backends/simulator/fleetState";
+import { armCall } from "../core/armErrors";
 import type { Lifecycle, LifecycleOperation } from "./lifecycle";
 import { progressAt, type Progress } from "./progress";
 

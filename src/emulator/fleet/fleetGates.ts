@@ -6,8 +6,8 @@
  * by the gate resource's ARM id, as Fleet does.
  */
 import crypto from "node:crypto";
-import type { UpdateState } from "../../../model/status";
-import type { ArmScope } from "./context";
+import type { UpdateState } from "../../model/status";
+import type { ArmScope } from "../core/context";
 import { fleetId } from "./fleetResources";
 import { FLEETS, type FleetRecord, type RunRecord } from "./fleetState";
 

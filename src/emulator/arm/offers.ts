@@ -4,9 +4,9 @@
  * list (`locations/{location}/nodeImageVersions`, shape of `NodeImageVersions_List.json`), and the
  * version arithmetic the upgrade profiles and PUTs need. Only what is available at `now` is listed.
  */
-import type { Region } from "../../../model/fleet";
-import { compareDotted, compareImageVersions, imageDate, imageFamily } from "../../../model/nodeImage";
-import { isOffered } from "../../simulator/upgradeRules";
+import type { Region } from "../../model/fleet";
+import { compareDotted, compareImageVersions, imageDate, imageFamily } from "../../model/nodeImage";
+import { isOffered } from "../../backends/simulator/upgradeRules";
 
 export function availableKubernetesVersions(region: Region, now: number): string[] {
   return region.kubernetesVersions.filter((v) => isOffered(v, now)).map((v) => v.version).sort(compareDotted);

@@ -5,9 +5,9 @@
  * skip, approve) and reconcile passes are queued one after another, so the engine never sees two at
  * once; after each pass the driver sets a real-time timer for the engine's next wake-up.
  */
-import type { SkipTarget } from "../../../model/skip";
-import type { UpdateRunEngine } from "../../../engine";
-import type { Clock } from "../../../engine/clock";
+import type { SkipTarget } from "../../model/skip";
+import type { UpdateRunEngine } from "../../engine";
+import type { Clock } from "../../engine/clock";
 
 /** The emulator's clock and how fast it runs (simulated ms per real ms), for the driver's real-time timers. */
 export interface RunClock {
