@@ -11,23 +11,24 @@ import { CompressibleClock } from "../runtime/compressibleClock";
 import { ScaledClock } from "../runtime/scaledClock";
 import { SimulatedFleet, type SimulatedFleetOptions } from "../backends/simulator";
 import { agentPoolRoutes } from "./arm/agentPoolRoutes";
-import { createSelfSignedCertificate } from "./core/certificate";
+import { armClusters } from "./arm/clusters";
 import { clusterRoutes } from "./arm/clusterRoutes";
-import type { EmulatorContext } from "./core/context";
-import { FaultInjector, type FaultOptions } from "./core/faults";
-import { FleetManager } from "./fleet/fleetManager";
-import { fleetRoutes } from "./fleet/fleetRoutes";
-import { gateRoutes } from "./fleet/gateRoutes";
-import type { FleetDeclaration } from "./fleet/fleetState";
 import { Lifecycle } from "./arm/lifecycle";
 import { lifecycleRoutes } from "./arm/lifecycleRoutes";
 import { locationRoutes } from "./arm/locationRoutes";
 import { OperationRegistry } from "./arm/operations";
+import { createSelfSignedCertificate } from "./core/certificate";
+import { FaultInjector, type FaultOptions } from "./core/faults";
 import { RequestLog, type RequestCounters, type RequestLogEntry } from "./core/requestLog";
 import { createArmServer } from "./core/server";
+import { SubscriptionThrottle, type ThrottlingOptions } from "./core/throttling";
+import { FleetManager } from "./fleet/fleetManager";
+import { fleetRoutes } from "./fleet/fleetRoutes";
+import type { FleetDeclaration } from "./fleet/fleetState";
+import { gateRoutes } from "./fleet/gateRoutes";
 import { updateRunRoutes } from "./fleet/updateRunRoutes";
 import { updateStrategyRoutes } from "./fleet/updateStrategyRoutes";
-import { SubscriptionThrottle, type ThrottlingOptions } from "./core/throttling";
+import type { EmulatorContext } from "./ports";
 
 /** A simulated minute per real second unless told otherwise: a 10-minute upgrade takes 10 s. */
 export const DEFAULT_MS_PER_SIMULATED_MINUTE = 1000;
@@ -120,7 +121,7 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
 
   let baseUrl = "";
   const lifecycle = new Lifecycle();
-  const fleetManager = new FleetManager(options.fleet, { sim, fleet: options.fleet, clock, lifecycle }, { clock, timeScale }, options.fleets);
+  const fleetManager = new FleetManager(options.fleet, armClusters({ sim, fleet: options.fleet, clock, lifecycle }), { clock, timeScale }, options.fleets);
   fleetRuns = fleetManager;
   const ctx: EmulatorContext = {
     sim,
@@ -129,13 +130,19 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
     timeScale,
     operations: new OperationRegistry(),
     lifecycle,
-    fleetManager,
+    fleetOperations: fleetManager,
     baseUrl: () => baseUrl,
     ...(options.subscriptionId === undefined ? {} : { subscriptionId: options.subscriptionId }),
     ...(options.resourceGroup === undefined ? {} : { resourceGroup: options.resourceGroup }),
   };
   const server = createArmServer(
-    { ctx, routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes, ...fleetRoutes, ...updateStrategyRoutes, ...updateRunRoutes, ...gateRoutes], log, ...(throttle ? { throttle } : {}), ...(faults ? { faults } : {}) },
+    {
+      ctx,
+      routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes, ...fleetRoutes(fleetManager), ...updateStrategyRoutes(fleetManager), ...updateRunRoutes(fleetManager), ...gateRoutes(fleetManager)],
+      log,
+      ...(throttle ? { throttle } : {}),
+      ...(faults ? { faults } : {}),
+    },
     { key: certificate.privateKeyPem, cert: certificate.certificatePem },
   );
   if (jumping !== undefined) {

@@ -5,10 +5,11 @@
  */
 import type { NodePool } from "../../model/fleet";
 import { resourceNotFound } from "../core/armErrors";
-import type { ClusterView } from "./clusterView";
-import { MANAGED_CLUSTERS, viewCluster, type ArmRequest, type ArmScope, type EmulatorContext } from "../core/context";
+import { MANAGED_CLUSTERS } from "../core/context";
+import { CLUSTER_PATH, route } from "../core/router";
+import type { ArmRequest, ArmScope, EmulatorContext, Route } from "../ports";
+import { viewCluster, type ClusterView } from "./clusterView";
 import { agentPool, agentPoolUpgradeProfile, poolETag } from "./resources";
-import { CLUSTER_PATH, route, type Route } from "../core/router";
 import { planAgentPoolPut, planNodeImageUpgrade } from "./upgradePlans";
 import { checkPreconditions, refuseIfBusy, startOperation } from "./writes";
 

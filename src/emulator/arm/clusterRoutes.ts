@@ -3,10 +3,11 @@
  * and its operations (OperationStatusResult, `managedClusters/{name}/operations[/{id}]`).
  */
 import { ArmError } from "../core/armErrors";
-import { viewCluster } from "../core/context";
-import { clusterOperationStatus, inferredOperationType, type OperationRegistry } from "./operations";
+import { CLUSTER_PATH, route } from "../core/router";
+import type { ArmOperations, Route } from "../ports";
+import { viewCluster } from "./clusterView";
+import { clusterOperationStatus, inferredOperationType } from "./operations";
 import { clusterETag, clusterUpgradeProfile, maintenanceConfigurations, managedCluster } from "./resources";
-import { CLUSTER_PATH, route, type Route } from "../core/router";
 import { planClusterPut } from "./upgradePlans";
 import { checkPreconditions, refuseIfBusy, startOperation } from "./writes";
 
@@ -60,6 +61,6 @@ export const clusterRoutes: Route[] = [
   }),
 ];
 
-function operationType(registry: OperationRegistry, id: string, op: Parameters<typeof inferredOperationType>[0]) {
+function operationType(registry: ArmOperations, id: string, op: Parameters<typeof inferredOperationType>[0]) {
   return registry.get(id)?.operationType ?? inferredOperationType(op);
 }

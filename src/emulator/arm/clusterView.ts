@@ -9,8 +9,9 @@ import type { Clock } from "../../engine/clock";
 import type { Fleet, Region, SimulatedCluster } from "../../model/fleet";
 import type { SimulatedFleet } from "../../backends/simulator";
 import { runningOperation, type ClusterState, type OperationRecord } from "../../backends/simulator/fleetState";
-import { armCall } from "../core/armErrors";
-import type { Lifecycle, LifecycleOperation } from "./lifecycle";
+import { armCall, ArmError, resourceNotFound } from "../core/armErrors";
+import { checkSubscription, findMember, MANAGED_CLUSTERS } from "../core/context";
+import type { ArmLifecycle, ArmRequest, ArmScope, EmulatorContext, LifecycleOperation } from "../ports";
 import { progressAt, type Progress } from "./progress";
 
 export interface ClusterView {
@@ -46,13 +47,7 @@ export interface ViewSource {
   sim: SimulatedFleet;
   fleet: Fleet;
   clock: Clock;
-  lifecycle: Lifecycle;
-}
-
-/** The member a request names; ARM resource names are case-insensitive. */
-export function findMember(fleet: Fleet, name: string): SimulatedCluster | undefined {
-  const wanted = name.toLowerCase();
-  return fleet.members.find((m) => m.name.toLowerCase() === wanted);
+  lifecycle: ArmLifecycle;
 }
 
 /** Whether the cluster's deletion has finished: it no longer exists. */
@@ -112,4 +107,33 @@ export function touchesPool(op: OperationRecord, pool: string): boolean {
 /** Something is in flight on the cluster: writes are refused (409), as AKS does. */
 export function isBusy(view: ClusterView): boolean {
   return view.running !== undefined || view.busyElsewhere || view.canceling !== undefined || view.deleting !== undefined || view.deletingPools.size > 0;
+}
+
+/**
+ * The member a cluster route names, checked against the configured scope and, when the member
+ * declares a `clusterResourceId`, against that id's subscription and resource group.
+ */
+export function resolveMember(ctx: EmulatorContext, request: ArmRequest): { member: SimulatedCluster; scope: ArmScope } {
+  const subscriptionId = request.params.subscriptionId ?? "";
+  const resourceGroup = request.params.resourceGroup ?? "";
+  const name = request.params.cluster ?? "";
+  checkSubscription(ctx, subscriptionId);
+  if (ctx.resourceGroup !== undefined && ctx.resourceGroup.toLowerCase() !== resourceGroup.toLowerCase()) {
+    throw new ArmError(404, "ResourceGroupNotFound", `Resource group '${resourceGroup}' could not be found.`);
+  }
+  const member = findMember(ctx.fleet, name);
+  if (member === undefined || !declaredIn(member, subscriptionId, resourceGroup) || isDeleted(ctx, member.name)) throw resourceNotFound(MANAGED_CLUSTERS, name, resourceGroup);
+  return { member, scope: { subscriptionId, resourceGroup } };
+}
+
+function declaredIn(member: SimulatedCluster, subscriptionId: string, resourceGroup: string): boolean {
+  if (member.clusterResourceId === undefined) return true;
+  const [, , sub = "", , rg = ""] = member.clusterResourceId.split("/");
+  return sub.toLowerCase() === subscriptionId.toLowerCase() && rg.toLowerCase() === resourceGroup.toLowerCase();
+}
+
+/** The addressed cluster as ARM shows it now. */
+export async function viewCluster(ctx: EmulatorContext, request: ArmRequest): Promise<{ view: ClusterView; scope: ArmScope }> {
+  const { member, scope } = resolveMember(ctx, request);
+  return { view: await readCluster(ctx, member), scope };
 }

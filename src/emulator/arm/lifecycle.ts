@@ -6,31 +6,17 @@
  * their own, with ids `delete-<cluster>-<n>` / `abort-<cluster>-<n>`, served at the same status and
  * result URLs as upgrades. Durations are simulated time.
  */
-import type { ArmScope } from "../core/context";
+import type { ArmLifecycle, LifecycleOperation } from "../ports";
 
 /** A deletion takes this long (simulated), an abort's cancellation this long. */
 export const DELETE_MS = 5 * 60_000;
 export const CANCEL_MS = 2 * 60_000;
 
-export interface LifecycleOperation {
-  operationId: string;
-  kind: "delete" | "abort";
-  member: string;
-  /** Deleting an agent pool / aborting an agent pool's operation. */
-  pool?: string;
-  /** The upgrade an abort canceled. */
-  abortedOperationId?: string;
-  scope: ArmScope;
-  location: string;
-  startAt: number;
-  endAt: number;
-}
-
 function key(member: string, pool?: string): string {
   return pool === undefined ? member.toLowerCase() : `${member.toLowerCase()}/${pool.toLowerCase()}`;
 }
 
-export class Lifecycle {
+export class Lifecycle implements ArmLifecycle {
   private readonly tagsByCluster = new Map<string, Record<string, string>>();
   private readonly deletions = new Map<string, LifecycleOperation>();
   private readonly aborts = new Map<string, LifecycleOperation>();

@@ -10,12 +10,13 @@
  */
 import { z } from "zod";
 import { ArmError, resourceNotFound } from "../core/armErrors";
-import type { ClusterView } from "./clusterView";
-import { MANAGED_CLUSTERS, viewCluster, type ArmReply, type ArmRequest, type ArmScope, type EmulatorContext } from "../core/context";
-import { CANCEL_MS, DELETE_MS, type LifecycleOperation } from "./lifecycle";
+import { MANAGED_CLUSTERS } from "../core/context";
+import { CLUSTER_PATH, route } from "../core/router";
+import type { ArmReply, ArmRequest, ArmScope, EmulatorContext, LifecycleOperation, Route } from "../ports";
+import { viewCluster, type ClusterView } from "./clusterView";
+import { CANCEL_MS, DELETE_MS } from "./lifecycle";
 import { lroHeaders } from "./operations";
 import { clusterETag, managedCluster } from "./resources";
-import { CLUSTER_PATH, route, type Route } from "../core/router";
 import { checkPreconditions, refuseIfBusy } from "./writes";
 
 const POOL_PATH = `${CLUSTER_PATH}/agentPools/{pool}`;

@@ -8,13 +8,13 @@ import { isoInstant } from "../../model/common";
 import type { Region } from "../../model/fleet";
 import type { OperationRecord } from "../../backends/simulator/fleetState";
 import { ArmError } from "../core/armErrors";
-import { findMember, readCluster, type ClusterView } from "./clusterView";
-import { API_VERSION, checkSubscription, type ArmReply, type ArmRequest, type ArmScope, type EmulatorContext } from "../core/context";
+import { API_VERSION, checkSubscription, findMember } from "../core/context";
+import { asyncOperationPath, operationResultPath } from "../core/operationUrls";
+import { LOCATION_PATH, route } from "../core/router";
+import type { ArmReply, ArmRequest, ArmScope, EmulatorContext, LifecycleOperation, OperationSource, Route, TrackedOperation } from "../ports";
+import { readCluster, type ClusterView } from "./clusterView";
 import { kubernetesVersionList, nodeImageVersionList } from "./offers";
-import type { LifecycleOperation } from "./lifecycle";
-import { fleetOperationResult, fleetOperationStatus, type FleetOperation } from "../fleet/fleetOperations";
-import { asyncOperationPath, asyncOperationStatus, failureOf, inferredOperationType, operationResultPath, retryAfterSeconds, type TrackedOperation } from "./operations";
-import { LOCATION_PATH, route, type Route } from "../core/router";
+import { asyncOperationStatus, failureOf, inferredOperationType, retryAfterSeconds } from "./operations";
 import { targetResource } from "./writes";
 
 /** ARM reads `West Europe` and `westeurope` alike. */
@@ -28,10 +28,13 @@ function region(ctx: EmulatorContext, request: ArmRequest): Region {
   return found;
 }
 
-/** An update run's start, stop or skip (`fleetOperations.ts`), by the id a status URL names. */
-function findFleetOperation(ctx: EmulatorContext, request: ArmRequest): FleetOperation | undefined {
+/**
+ * The answer about an update run's start, stop or skip (Fleet Manager's, `ctx.fleetOperations`), by
+ * the id a status URL names; undefined when the id is not one of them.
+ */
+function fleetOperationAnswer(ctx: EmulatorContext, request: ArmRequest, answer: (source: OperationSource, operationId: string) => Promise<ArmReply> | undefined): Promise<ArmReply> | undefined {
   checkSubscription(ctx, request.params.subscriptionId ?? "");
-  return ctx.fleetManager?.operations.get(request.params.operationId ?? "");
+  return ctx.fleetOperations === undefined ? undefined : answer(ctx.fleetOperations, request.params.operationId ?? "");
 }
 
 /** The operation a status URL names: tracked when started through the emulator, else found by its id (`op-<cluster>-<n>`). */
@@ -97,8 +100,8 @@ export const locationRoutes: Route[] = [
   })),
 
   route("GET", `${LOCATION_PATH}/operations/{operationId}`, async (ctx, request) => {
-    const fleetOperation = findFleetOperation(ctx, request);
-    if (fleetOperation !== undefined) return fleetOperationStatus(fleetOperation, ctx.clock);
+    const fleetOperation = fleetOperationAnswer(ctx, request, (fleet, id) => fleet.operationStatus(id));
+    if (fleetOperation !== undefined) return fleetOperation;
     const lifecycle = findLifecycleOperation(ctx, request);
     if (lifecycle !== undefined) return lifecycleStatus(ctx, lifecycle);
     const { op, record, view } = await findOperation(ctx, request);
@@ -107,8 +110,8 @@ export const locationRoutes: Route[] = [
   }),
 
   route("GET", `${LOCATION_PATH}/operationresults/{operationId}`, async (ctx, request) => {
-    const fleetOperation = findFleetOperation(ctx, request);
-    if (fleetOperation !== undefined) return fleetOperationResult(ctx.baseUrl(), fleetOperation, ctx.clock);
+    const fleetOperation = fleetOperationAnswer(ctx, request, (fleet, id) => fleet.operationResult(id, ctx.baseUrl()));
+    if (fleetOperation !== undefined) return fleetOperation;
     const lifecycle = findLifecycleOperation(ctx, request);
     if (lifecycle !== undefined) return lifecycleResult(ctx, lifecycle);
     const { op, record, view } = await findOperation(ctx, request);

@@ -12,22 +12,11 @@
 import { isoInstant } from "../../model/common";
 import { UPGRADE_ABORTED } from "../../backends/simulator/errorCodes";
 import type { OperationRecord } from "../../backends/simulator/fleetState";
-import { API_VERSION, clusterId, type ArmScope } from "../core/context";
+import { API_VERSION, clusterId } from "../core/context";
+import { asyncOperationPath, operationResultPath, type OperationAddress } from "../core/operationUrls";
+import type { ArmOperations, ArmScope, OperationType, TrackedOperation } from "../ports";
 
-export type OperationTarget = { kind: "managedCluster" } | { kind: "agentPool"; pool: string };
-
-export type OperationType = "PutManagedCluster" | "PutAgentPool" | "UpgradeNodeImageVersion";
-
-export interface TrackedOperation {
-  operationId: string;
-  member: string;
-  scope: ArmScope;
-  location: string;
-  target: OperationTarget;
-  operationType: OperationType;
-}
-
-export class OperationRegistry {
+export class OperationRegistry implements ArmOperations {
   private readonly byId = new Map<string, TrackedOperation>();
 
   add(operation: TrackedOperation): void {
@@ -37,19 +26,6 @@ export class OperationRegistry {
   get(operationId: string): TrackedOperation | undefined {
     return this.byId.get(operationId.toLowerCase());
   }
-}
-
-const PROVIDER = "providers/Microsoft.ContainerService";
-
-/** Where an operation's status and result are served: an upgrade's, a deletion's or an abort's. */
-export type OperationAddress = Pick<TrackedOperation, "operationId" | "scope" | "location">;
-
-export function asyncOperationPath(op: OperationAddress): string {
-  return `/subscriptions/${op.scope.subscriptionId}/${PROVIDER}/locations/${op.location}/operations/${op.operationId}`;
-}
-
-export function operationResultPath(op: OperationAddress): string {
-  return `/subscriptions/${op.scope.subscriptionId}/${PROVIDER}/locations/${op.location}/operationresults/${op.operationId}`;
 }
 
 /** Whole seconds of real time until the simulated operation ends, 1 to 60. */

@@ -10,8 +10,9 @@ import crypto from "node:crypto";
 import type { NodePool } from "../../model/fleet";
 import type { MaintenanceConfigurations } from "../../model/maintenanceWindow";
 import { compareDotted, imageFamily } from "../../model/nodeImage";
+import { clusterId, MANAGED_CLUSTERS } from "../core/context";
+import type { ArmScope } from "../ports";
 import { touchesPool, type ClusterView } from "./clusterView";
-import { clusterId, MANAGED_CLUSTERS, type ArmScope } from "../core/context";
 import { availableKubernetesVersions, newestImageOfFamily, upgradeTargets } from "./offers";
 
 function digest(value: unknown, length = 16): string {

@@ -9,9 +9,9 @@ import type { UpgradeRequest } from "../../engine/backend";
 import { isoInstant } from "../../model/common";
 import { OPERATION_NOT_ALLOWED } from "../../backends/simulator/errorCodes";
 import { ArmError, armCall } from "../core/armErrors";
+import type { ArmReply, ArmScope, EmulatorContext, OperationTarget, OperationType, TrackedOperation } from "../ports";
 import { readCluster, type ClusterView } from "./clusterView";
-import type { ArmReply, ArmScope, EmulatorContext } from "../core/context";
-import { lroHeaders, type OperationTarget, type OperationType, type TrackedOperation } from "./operations";
+import { lroHeaders } from "./operations";
 import { agentPool, managedCluster } from "./resources";
 
 function etagValues(header: string | string[] | undefined): string[] | undefined {

@@ -2,17 +2,7 @@
  * Matching a request to a handler. Templates are ARM paths with `{name}` parameters; fixed segments
  * match case-insensitively, as ARM does (`resourceGroups` / `resourcegroups`).
  */
-import type { ArmReply, ArmRequest, EmulatorContext } from "./context";
-
-export type Handler = (ctx: EmulatorContext, request: ArmRequest) => Promise<ArmReply>;
-
-export interface Route {
-  method: string;
-  template: string;
-  pattern: RegExp;
-  names: string[];
-  handle: Handler;
-}
+import type { Handler, Route } from "../ports";
 
 export const CLUSTER_PATH = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroup}/providers/Microsoft.ContainerService/managedClusters/{cluster}";
 export const LOCATION_PATH = "/subscriptions/{subscriptionId}/providers/Microsoft.ContainerService/locations/{location}";

@@ -7,11 +7,11 @@
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import https from "node:https";
+import type { ArmReply, EmulatorContext, Route } from "../ports";
 import { ArmError, armErrorBody } from "./armErrors";
-import type { ArmReply, EmulatorContext } from "./context";
 import { SERVER_ERROR_BODIES, type FaultInjector } from "./faults";
 import type { RequestLog, RequestLogEntry } from "./requestLog";
-import { matchRoute, type Route } from "./router";
+import { matchRoute } from "./router";
 import { ARM_READ_LIMITS, ARM_WRITE_LIMITS, remainingHeader, requestKind, throttledMessage, type SubscriptionThrottle } from "./throttling";
 
 export interface FrontDoor {

@@ -7,9 +7,8 @@
  */
 import crypto from "node:crypto";
 import type { UpdateState } from "../../model/status";
-import type { ArmScope } from "../core/context";
-import { fleetId } from "./fleetResources";
-import { FLEETS, type FleetRecord, type RunRecord } from "./fleetState";
+import type { ArmScope } from "../ports";
+import { FLEETS, fleetId, type FleetRecord, type RunRecord } from "./fleetState";
 
 export interface FleetGate {
   /** The resource name: a GUID. */

@@ -9,10 +9,10 @@ import { UpdateRunEngine } from "../../engine";
 import type { Fleet } from "../../model/fleet";
 import type { RunEvent } from "../../model/status";
 import { ArmError, resourceNotFound } from "../core/armErrors";
-import type { ViewSource } from "../arm/clusterView";
-import { checkSubscription, type ArmRequest, type ArmScope, type EmulatorContext } from "../core/context";
+import { checkSubscription } from "../core/context";
+import type { ArmClusters, ArmReply, ArmRequest, ArmScope, EmulatorContext, OperationSource } from "../ports";
 import { EmulatedClusterBackend } from "./fleetBackend";
-import { FleetOperationRegistry } from "./fleetOperations";
+import { fleetOperationResult, fleetOperationStatus, FleetOperationRegistry } from "./fleetOperations";
 import { memberClusterId } from "./fleetResources";
 import { RunDriver, type RunClock } from "./fleetRuns";
 import { FLEETS, FleetStore, type FleetDeclaration, type FleetRecord, type RunRecord } from "./fleetState";
@@ -24,19 +24,19 @@ import { validated, type RunSpec } from "./fleetValidation";
  */
 const RECHECK_UNKNOWN_MS = 60_000;
 
-export class FleetManager {
+export class FleetManager implements OperationSource {
   readonly store: FleetStore;
   readonly operations = new FleetOperationRegistry();
   private readonly backend: EmulatedClusterBackend;
 
   constructor(
     world: Fleet,
-    source: ViewSource,
+    clusters: ArmClusters,
     private readonly time: RunClock,
     declarations?: readonly FleetDeclaration[],
   ) {
     this.store = new FleetStore(world, declarations);
-    this.backend = new EmulatedClusterBackend(source);
+    this.backend = new EmulatedClusterBackend(clusters);
   }
 
   /** A new run over the fleet's members now, NotStarted (the engine's `ValidationError` → 400). */
@@ -89,15 +89,21 @@ export class FleetManager {
     await Promise.all([...this.store.runs()].map((run) => run.driver.catchUp()));
   }
 
+  /** `OperationSource`: a run's start, stop or skip at the shared `Azure-AsyncOperation` URL. */
+  operationStatus(operationId: string): Promise<ArmReply> | undefined {
+    const op = this.operations.get(operationId);
+    return op === undefined ? undefined : fleetOperationStatus(op, this.time.clock);
+  }
+
+  /** `OperationSource`: the same at the shared `Location` URL. */
+  operationResult(operationId: string, baseUrl: string): Promise<ArmReply> | undefined {
+    const op = this.operations.get(operationId);
+    return op === undefined ? undefined : fleetOperationResult(baseUrl, op, this.time.clock);
+  }
+
   close(): void {
     this.store.close();
   }
-}
-
-/** The Fleet Manager of the emulator. */
-export function fleetManager(ctx: EmulatorContext): FleetManager {
-  if (ctx.fleetManager === undefined) throw new ArmError(404, "NotFound", "This emulator does not serve Fleet Manager.");
-  return ctx.fleetManager;
 }
 
 /** The scope a fleet route addresses (checked against the emulator's configured scope). */
@@ -112,13 +118,12 @@ export function fleetScope(ctx: EmulatorContext, request: ArmRequest): ArmScope 
 }
 
 /** The fleet a route names, or 404. */
-export function findFleet(ctx: EmulatorContext, request: ArmRequest): { fleet: FleetRecord; scope: ArmScope; manager: FleetManager } {
-  const manager = fleetManager(ctx);
+export function findFleet(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest): { fleet: FleetRecord; scope: ArmScope } {
   const scope = fleetScope(ctx, request);
   const name = request.params.fleet ?? "";
   const fleet = manager.store.get(name);
   if (fleet === undefined) throw resourceNotFound(FLEETS, name, scope.resourceGroup);
-  return { fleet, scope, manager };
+  return { fleet, scope };
 }
 
 function etagValues(header: string | string[] | undefined): string[] | undefined {

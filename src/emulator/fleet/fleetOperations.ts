@@ -8,8 +8,9 @@
  */
 import type { Clock } from "../../engine/clock";
 import { isoInstant } from "../../model/common";
-import { API_VERSION, type ArmReply, type ArmScope } from "../core/context";
-import { asyncOperationPath, operationResultPath } from "../arm/operations";
+import { API_VERSION } from "../core/context";
+import { asyncOperationPath, operationResultPath } from "../core/operationUrls";
+import type { ArmReply, ArmScope } from "../ports";
 import type { FleetRecord, RunRecord } from "./fleetState";
 import { runBody } from "./fleetResources";
 

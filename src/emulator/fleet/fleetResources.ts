@@ -5,14 +5,11 @@
  */
 import crypto from "node:crypto";
 import { defaultStrategy } from "../../engine/plan";
-import { clusterId, type ArmScope } from "../core/context";
 import type { GateStatus, UpdateRunStatus } from "../../model/status";
+import { clusterId } from "../core/context";
+import type { ArmScope } from "../ports";
 import { gateArmId } from "./fleetGates";
-import { FLEETS, type FleetMemberRecord, type FleetRecord, type RunRecord, type StrategyRecord } from "./fleetState";
-
-export function fleetId(scope: ArmScope, fleet: string): string {
-  return `/subscriptions/${scope.subscriptionId}/resourceGroups/${scope.resourceGroup}/providers/${FLEETS}/${fleet}`;
-}
+import { FLEETS, fleetId, type FleetMemberRecord, type FleetRecord, type RunRecord, type StrategyRecord } from "./fleetState";
 
 function eTag(value: unknown): string {
   return crypto.createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);

@@ -5,35 +5,35 @@
  * Succeeded, no long-running operation): the SDK's poller is then done with the first answer.
  */
 import { resourceNotFound } from "../core/armErrors";
-import { findMember } from "../arm/clusterView";
-import type { ArmRequest, EmulatorContext } from "../core/context";
-import { checkFleetPreconditions, findFleet, FLEET_PATH, fleetManager, fleetScope } from "./fleetManager";
+import { findMember } from "../core/context";
+import { route } from "../core/router";
+import type { ArmRequest, EmulatorContext, Route } from "../ports";
+import { checkFleetPreconditions, findFleet, FLEET_PATH, fleetScope, type FleetManager } from "./fleetManager";
 import { fleetBody, list, memberBody } from "./fleetResources";
 import { FLEETS, key, type FleetMemberRecord, type FleetRecord } from "./fleetState";
 import { checkName, FieldValidationError, parseMemberBody } from "./fleetValidation";
-import { route, type Route } from "../core/router";
 
 const FLEET_LIST_PATH = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroup}/providers/Microsoft.ContainerService/fleets";
 const MEMBER_PATH = `${FLEET_PATH}/members/{member}`;
 
-function findFleetMember(ctx: EmulatorContext, request: ArmRequest): { fleet: FleetRecord; member: FleetMemberRecord | undefined; scope: ReturnType<typeof fleetScope> } {
-  const { fleet, scope } = findFleet(ctx, request);
+function findFleetMember(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest): { fleet: FleetRecord; member: FleetMemberRecord | undefined; scope: ReturnType<typeof fleetScope> } {
+  const { fleet, scope } = findFleet(manager, ctx, request);
   return { fleet, scope, member: fleet.members.get(key(request.params.member ?? "")) };
 }
 
-export const fleetRoutes: Route[] = [
+/** The fleet and member routes of `manager`'s fleets. */
+export const fleetRoutes = (manager: FleetManager): Route[] => [
   route("GET", FLEET_LIST_PATH, async (ctx, request) => {
     const scope = fleetScope(ctx, request);
-    return { status: 200, body: list([...fleetManager(ctx).store.fleets.values()].map((f) => fleetBody(scope, f))) };
+    return { status: 200, body: list([...manager.store.fleets.values()].map((f) => fleetBody(scope, f))) };
   }),
 
   route("GET", FLEET_PATH, async (ctx, request) => {
-    const { fleet, scope } = findFleet(ctx, request);
+    const { fleet, scope } = findFleet(manager, ctx, request);
     return { status: 200, body: fleetBody(scope, fleet) };
   }),
 
   route("PUT", FLEET_PATH, async (ctx, request) => {
-    const manager = fleetManager(ctx);
     const scope = fleetScope(ctx, request);
     const name = request.params.fleet ?? "";
     checkName(name, "fleetName");
@@ -52,18 +52,18 @@ export const fleetRoutes: Route[] = [
   }),
 
   route("GET", `${FLEET_PATH}/members`, async (ctx, request) => {
-    const { fleet, scope } = findFleet(ctx, request);
+    const { fleet, scope } = findFleet(manager, ctx, request);
     return { status: 200, body: list([...fleet.members.values()].map((m) => memberBody(scope, fleet, m))) };
   }),
 
   route("GET", MEMBER_PATH, async (ctx, request) => {
-    const { fleet, scope, member } = findFleetMember(ctx, request);
+    const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     if (member === undefined) throw resourceNotFound(`${FLEETS}/members`, request.params.member ?? "", scope.resourceGroup);
     return { status: 200, body: memberBody(scope, fleet, member) };
   }),
 
   route("PUT", MEMBER_PATH, async (ctx, request) => {
-    const { fleet, scope, member } = findFleetMember(ctx, request);
+    const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     const name = request.params.member ?? "";
     checkName(name, "fleetMemberName");
     checkFleetPreconditions(request.headers, member === undefined ? undefined : (memberBody(scope, fleet, member).eTag as string), `fleet member '${name}'`);
@@ -81,7 +81,7 @@ export const fleetRoutes: Route[] = [
   }),
 
   route("PATCH", MEMBER_PATH, async (ctx, request) => {
-    const { fleet, scope, member } = findFleetMember(ctx, request);
+    const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     if (member === undefined) throw resourceNotFound(`${FLEETS}/members`, request.params.member ?? "", scope.resourceGroup);
     checkFleetPreconditions(request.headers, memberBody(scope, fleet, member).eTag as string, `fleet member '${member.name}'`);
     const group = (request.body as { properties?: { group?: unknown } } | undefined)?.properties?.group;
@@ -93,7 +93,7 @@ export const fleetRoutes: Route[] = [
   }),
 
   route("DELETE", MEMBER_PATH, async (ctx, request) => {
-    const { fleet, scope, member } = findFleetMember(ctx, request);
+    const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     if (member === undefined) return { status: 204 };
     checkFleetPreconditions(request.headers, memberBody(scope, fleet, member).eTag as string, `fleet member '${member.name}'`);
     fleet.members.delete(key(member.name));

@@ -9,7 +9,7 @@ import type { UpdateRunStrategy } from "../../model/strategy";
 import type { ManagedClusterUpdate } from "../../model/update";
 import type { UpdateRunEngine } from "../../engine";
 import type { RunEvent } from "../../model/status";
-import type { ArmScope } from "../core/context";
+import type { ArmScope } from "../ports";
 import type { RunDriver } from "./fleetRuns";
 
 /** How `startArmEmulator` declares a fleet (option `fleets`). */
@@ -64,6 +64,11 @@ export interface FleetRecord {
 
 export const FLEETS = "Microsoft.ContainerService/fleets";
 
+/** A fleet's ARM id in the scope it is addressed in (the prefix of its members', strategies', runs' and gates' ids). */
+export function fleetId(scope: ArmScope, fleet: string): string {
+  return `/subscriptions/${scope.subscriptionId}/resourceGroups/${scope.resourceGroup}/providers/${FLEETS}/${fleet}`;
+}
+
 export function key(name: string): string {
   return name.toLowerCase();
 }
@@ -99,12 +104,12 @@ export class FleetStore {
     return record;
   }
 
-  /** Stop driving every run (the emulator is closing). */
   /** Every run of every fleet. */
   *runs(): Generator<RunRecord> {
     for (const fleet of this.fleets.values()) yield* fleet.runs.values();
   }
 
+  /** Stop driving every run (the emulator is closing). */
   close(): void {
     for (const run of this.runs()) run.driver.close();
   }

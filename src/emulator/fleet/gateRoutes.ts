@@ -6,13 +6,13 @@
  * does not have (400 `NoRegisteredProviderFound`).
  */
 import { ArmError, resourceNotFound } from "../core/armErrors";
-import type { ArmRequest, EmulatorContext } from "../core/context";
+import { route } from "../core/router";
+import type { ArmRequest, EmulatorContext, Route } from "../ports";
 import { gateBody, gatesOf, type FleetGate } from "./fleetGates";
-import { checkFleetPreconditions, findFleet, FLEET_PATH } from "./fleetManager";
+import { checkFleetPreconditions, findFleet, FLEET_PATH, type FleetManager } from "./fleetManager";
 import { list } from "./fleetResources";
 import { FLEETS } from "./fleetState";
 import { FieldValidationError } from "./fleetValidation";
-import { route, type Route } from "../core/router";
 
 const GATE_PATH = `${FLEET_PATH}/gates/{gate}`;
 
@@ -26,9 +26,9 @@ function checkGateApiVersion(request: ArmRequest): void {
   }
 }
 
-async function findGate(ctx: EmulatorContext, request: ArmRequest) {
+async function findGate(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest) {
   checkGateApiVersion(request);
-  const found = findFleet(ctx, request);
+  const found = findFleet(manager, ctx, request);
   await Promise.all([...found.fleet.runs.values()].map((r) => r.driver.catchUp()));
   const wanted = (request.params.gate ?? "").toLowerCase();
   const gate: FleetGate | undefined = gatesOf(found.fleet).find((g) => g.name === wanted);
@@ -36,21 +36,22 @@ async function findGate(ctx: EmulatorContext, request: ArmRequest) {
   return { ...found, gate };
 }
 
-export const gateRoutes: Route[] = [
+/** The gate routes of `manager`'s fleets. */
+export const gateRoutes = (manager: FleetManager): Route[] => [
   route("GET", `${FLEET_PATH}/gates`, async (ctx, request) => {
     checkGateApiVersion(request);
-    const { fleet, scope } = findFleet(ctx, request);
+    const { fleet, scope } = findFleet(manager, ctx, request);
     await Promise.all([...fleet.runs.values()].map((r) => r.driver.catchUp()));
     return { status: 200, body: list(gatesOf(fleet).map((g) => gateBody(scope, fleet, g))) };
   }),
 
   route("GET", GATE_PATH, async (ctx, request) => {
-    const { fleet, scope, gate } = await findGate(ctx, request);
+    const { fleet, scope, gate } = await findGate(manager, ctx, request);
     return { status: 200, body: gateBody(scope, fleet, gate) };
   }),
 
   route("PATCH", GATE_PATH, async (ctx, request) => {
-    const { fleet, scope, gate } = await findGate(ctx, request);
+    const { fleet, scope, gate } = await findGate(manager, ctx, request);
     checkFleetPreconditions(request.headers, gateBody(scope, fleet, gate).eTag as string, `gate '${gate.name}'`);
     const state = (request.body as { properties?: { state?: unknown } } | undefined)?.properties?.state;
     if (state !== "Completed") {

@@ -9,23 +9,23 @@
 import crypto from "node:crypto";
 import { SkipRefusedError } from "../../engine";
 import { ArmError, resourceNotFound } from "../core/armErrors";
-import type { ArmReply, ArmRequest, ArmScope, EmulatorContext } from "../core/context";
+import { route } from "../core/router";
+import type { ArmReply, ArmRequest, ArmScope, EmulatorContext, Route } from "../ports";
 import { checkFleetPreconditions, findFleet, FLEET_PATH, type FleetManager } from "./fleetManager";
 import { fleetLroHeaders, type FleetOperationKind } from "./fleetOperations";
-import { fleetId, list, runBody, runETag } from "./fleetResources";
-import { FLEETS, key, type FleetRecord, type RunRecord } from "./fleetState";
+import { list, runBody, runETag } from "./fleetResources";
+import { FLEETS, fleetId, key, type FleetRecord, type RunRecord } from "./fleetState";
 import { checkName, FieldValidationError, parseRunBody, parseSkipBody, type RunSpec } from "./fleetValidation";
-import { route, type Route } from "../core/router";
 
 const RUN_PATH = `${FLEET_PATH}/updateRuns/{run}`;
 
-function findRun(ctx: EmulatorContext, request: ArmRequest): { fleet: FleetRecord; scope: ArmScope; manager: FleetManager; run: RunRecord | undefined } {
-  const found = findFleet(ctx, request);
+function findRun(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest): { fleet: FleetRecord; scope: ArmScope; run: RunRecord | undefined } {
+  const found = findFleet(manager, ctx, request);
   return { ...found, run: found.fleet.runs.get(key(request.params.run ?? "")) };
 }
 
-function existingRun(ctx: EmulatorContext, request: ArmRequest): { fleet: FleetRecord; scope: ArmScope; manager: FleetManager; run: RunRecord } {
-  const found = findRun(ctx, request);
+function existingRun(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest): { fleet: FleetRecord; scope: ArmScope; run: RunRecord } {
+  const found = findRun(manager, ctx, request);
   if (found.run === undefined) throw resourceNotFound(`${FLEETS}/updateRuns`, request.params.run ?? "", found.scope.resourceGroup);
   return { ...found, run: found.run };
 }
@@ -47,8 +47,8 @@ function isActive(run: RunRecord): boolean {
 }
 
 /** POST start / stop / skip: apply it to the engine now, and answer 202 with the operation's URLs. */
-async function control(ctx: EmulatorContext, request: ArmRequest, kind: FleetOperationKind): Promise<ArmReply> {
-  const { fleet, scope, manager, run } = existingRun(ctx, request);
+async function control(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest, kind: FleetOperationKind): Promise<ArmReply> {
+  const { fleet, scope, run } = existingRun(manager, ctx, request);
   await run.driver.catchUp();
   checkFleetPreconditions(request.headers, runETag(scope, fleet, run), `update run '${run.name}'`);
   if (kind === "skip") {
@@ -68,22 +68,23 @@ async function control(ctx: EmulatorContext, request: ArmRequest, kind: FleetOpe
   return { status: 202, headers: fleetLroHeaders(ctx.baseUrl(), op) };
 }
 
-export const updateRunRoutes: Route[] = [
+/** The update run routes of `manager`'s fleets. */
+export const updateRunRoutes = (manager: FleetManager): Route[] => [
   route("GET", `${FLEET_PATH}/updateRuns`, async (ctx, request) => {
-    const { fleet, scope } = findFleet(ctx, request);
+    const { fleet, scope } = findFleet(manager, ctx, request);
     const runs = [...fleet.runs.values()];
     await Promise.all(runs.map((r) => r.driver.catchUp()));
     return { status: 200, body: list(runs.map((r) => runBody(scope, fleet, r))) };
   }),
 
   route("GET", RUN_PATH, async (ctx, request) => {
-    const { fleet, scope, run } = existingRun(ctx, request);
+    const { fleet, scope, run } = existingRun(manager, ctx, request);
     await run.driver.catchUp();
     return { status: 200, body: runBody(scope, fleet, run) };
   }),
 
   route("PUT", RUN_PATH, async (ctx, request) => {
-    const { fleet, scope, manager, run: existing } = findRun(ctx, request);
+    const { fleet, scope, run: existing } = findRun(manager, ctx, request);
     const name = request.params.run ?? "";
     checkName(name, "updateRunName");
     if (existing !== undefined) await existing.driver.catchUp();
@@ -104,7 +105,7 @@ export const updateRunRoutes: Route[] = [
   }),
 
   route("DELETE", RUN_PATH, async (ctx, request) => {
-    const { fleet, scope, run } = findRun(ctx, request);
+    const { fleet, scope, run } = findRun(manager, ctx, request);
     if (run === undefined) return { status: 204 };
     await run.driver.catchUp();
     checkFleetPreconditions(request.headers, runETag(scope, fleet, run), `update run '${run.name}'`);
@@ -116,7 +117,7 @@ export const updateRunRoutes: Route[] = [
     return { status: 200 };
   }),
 
-  route("POST", `${RUN_PATH}/start`, (ctx, request) => control(ctx, request, "start")),
-  route("POST", `${RUN_PATH}/stop`, (ctx, request) => control(ctx, request, "stop")),
-  route("POST", `${RUN_PATH}/skip`, (ctx, request) => control(ctx, request, "skip")),
+  route("POST", `${RUN_PATH}/start`, (ctx, request) => control(manager, ctx, request, "start")),
+  route("POST", `${RUN_PATH}/stop`, (ctx, request) => control(manager, ctx, request, "stop")),
+  route("POST", `${RUN_PATH}/skip`, (ctx, request) => control(manager, ctx, request, "skip")),
 ];

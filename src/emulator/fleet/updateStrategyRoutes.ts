@@ -5,34 +5,35 @@
  * copies the strategy when it is created, so later edits or a deletion do not change that run.
  */
 import { resourceNotFound } from "../core/armErrors";
-import type { ArmRequest, EmulatorContext } from "../core/context";
-import { checkFleetPreconditions, findFleet, FLEET_PATH } from "./fleetManager";
+import { route } from "../core/router";
+import type { ArmRequest, EmulatorContext, Route } from "../ports";
+import { checkFleetPreconditions, findFleet, FLEET_PATH, type FleetManager } from "./fleetManager";
 import { list, strategyBody, strategyETag } from "./fleetResources";
 import { FLEETS, key, type StrategyRecord } from "./fleetState";
 import { checkName, parseStrategyBody } from "./fleetValidation";
-import { route, type Route } from "../core/router";
 
 const STRATEGY_PATH = `${FLEET_PATH}/updateStrategies/{strategy}`;
 
-function findStrategy(ctx: EmulatorContext, request: ArmRequest) {
-  const found = findFleet(ctx, request);
+function findStrategy(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest) {
+  const found = findFleet(manager, ctx, request);
   return { ...found, strategy: found.fleet.strategies.get(key(request.params.strategy ?? "")) };
 }
 
-export const updateStrategyRoutes: Route[] = [
+/** The update strategy routes of `manager`'s fleets. */
+export const updateStrategyRoutes = (manager: FleetManager): Route[] => [
   route("GET", `${FLEET_PATH}/updateStrategies`, async (ctx, request) => {
-    const { fleet, scope } = findFleet(ctx, request);
+    const { fleet, scope } = findFleet(manager, ctx, request);
     return { status: 200, body: list([...fleet.strategies.values()].map((s) => strategyBody(scope, fleet, s))) };
   }),
 
   route("GET", STRATEGY_PATH, async (ctx, request) => {
-    const { fleet, scope, strategy } = findStrategy(ctx, request);
+    const { fleet, scope, strategy } = findStrategy(manager, ctx, request);
     if (strategy === undefined) throw resourceNotFound(`${FLEETS}/updateStrategies`, request.params.strategy ?? "", scope.resourceGroup);
     return { status: 200, body: strategyBody(scope, fleet, strategy) };
   }),
 
   route("PUT", STRATEGY_PATH, async (ctx, request) => {
-    const { fleet, scope, strategy: existing } = findStrategy(ctx, request);
+    const { fleet, scope, strategy: existing } = findStrategy(manager, ctx, request);
     const name = request.params.strategy ?? "";
     checkName(name, "updateStrategyName");
     checkFleetPreconditions(request.headers, existing === undefined ? undefined : strategyETag(existing), `update strategy '${name}'`);
@@ -42,7 +43,7 @@ export const updateStrategyRoutes: Route[] = [
   }),
 
   route("DELETE", STRATEGY_PATH, async (ctx, request) => {
-    const { fleet, strategy } = findStrategy(ctx, request);
+    const { fleet, strategy } = findStrategy(manager, ctx, request);
     if (strategy === undefined) return { status: 204 };
     checkFleetPreconditions(request.headers, strategyETag(strategy), `update strategy '${strategy.name}'`);
     fleet.strategies.delete(key(strategy.name));
