@@ -2,7 +2,8 @@
  * A simulated cluster as ARM shows it: the simulated fleet's state (settled at the instant of the
  * request) plus what ARM derives from it — the upgrade running now and how far it got (`progress.ts`),
  * a failed or aborted last upgrade, an operation started outside the fleet, deletions and aborts
- * (`lifecycle.ts`), tags. Read-only: every change goes through `SimulatedFleet` or `Lifecycle`.
+ * (`lifecycle.ts`), tags. Read-only: every change goes through `SimulatedFleet` or `Lifecycle`. Also
+ * which cluster a route addresses, checked against the scope served (`viewCluster`).
  */
 import { ownValue } from "../../model/common";
 import type { Clock } from "../../engine/clock";

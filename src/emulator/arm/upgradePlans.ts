@@ -10,7 +10,7 @@
  *
  * The simulated fleet knows whole-cluster upgrades only (a `Full` upgrade moves every pool), so a
  * write that would move some pools and leave others behind on another version is refused with
- * `InvalidParameter` naming the pools — see README.md.
+ * `InvalidParameter` naming the pools — see the emulator's README.md.
  */
 import { z } from "zod";
 import type { UpgradeRequest } from "../../engine/backend";
