@@ -1,5 +1,5 @@
 /**
- * The layers of src/ (README, "Where things live"), checked in CI (`npm run layers`): each layer
+ * The layers of src/ (README, "Where things live"), checked in CI (`npm run layers`, in .ci/run): each layer
  * imports only from those below it, and nothing imports in a circle.
  *
  *   model ← engine ← runtime ← events ← backends ← spec ← drivers ← plan, simulation, report ← pulumi, cli

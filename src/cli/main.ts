@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `fleet-update` command. Each subcommand lives in its own file; this one only wires them. */
 import { Command } from "commander";
-import { EMULATOR_COMMAND_OPTIONS, type EmulatorFlags } from "../backends/azure/emulator/commandOptions";
+import { EMULATOR_COMMAND_OPTIONS, type EmulatorFlags } from "../emulator/commandOptions";
 import type { PlanOptions } from "./plan";
 import type { BackendFlags } from "./runSpec";
 import type { RunOptions } from "./run";
@@ -21,7 +21,7 @@ const load = {
   plan: () => import("./plan"),
   report: () => import("./report"),
   resetFleet: () => import("./resetFleet"),
-  emulator: () => import("../backends/azure/emulator/command"),
+  emulator: () => import("../emulator/command"),
 };
 
 const io: CommandIO = {

@@ -9,7 +9,7 @@ import type { TokenCredential } from "@azure/core-auth";
 import { customImageVersions } from "../model/update";
 import { AzureBackend } from "../backends/azure/azureBackend";
 import { emulatorCredential } from "../backends/azure/credentials";
-import { startArmEmulator, type ArmEmulatorOptions, type RequestCounters } from "../backends/azure/emulator";
+import { startArmEmulator, type ArmEmulatorOptions, type RequestCounters } from "../emulator";
 import type { FleetState } from "../backends/simulator";
 import type { Scenario } from "../model/scenario";
 import type { RunEvent } from "../model/status";

@@ -10,7 +10,7 @@
  */
 import type { TokenCredential } from "@azure/core-auth";
 import { emulatorCredential } from "../backends/azure/credentials";
-import { startArmEmulator, type ArmEmulatorOptions } from "../backends/azure/emulator";
+import { startArmEmulator, type ArmEmulatorOptions } from "../emulator";
 import { FleetClient, FleetRequestError } from "../backends/azureFleet/fleetClient";
 import { appliedImagesOf, failedMembersOf, fromFleetStatus } from "../backends/azureFleet/fromFleet";
 import { GateApprover } from "../backends/azureFleet/gateResources";

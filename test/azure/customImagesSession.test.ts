@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startArmEmulator, type ArmEmulator } from "../../src/backends/azure/emulator";
+import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";
 import { create } from "../../src/pulumi/runProvider";

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { AzureBackend } from "../../src/backends/azure/azureBackend";
 import { emulatorCredential } from "../../src/backends/azure/credentials";
-import { startArmEmulator, type ArmEmulator } from "../../src/backends/azure/emulator";
+import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { FleetSchema } from "../../src/model/fleet";
 
 const OCT = "AKSUbuntu-2204gen2containerd-202610.01.0";

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { gateCommand } from "../../src/cli/gate";
 import { planCommand } from "../../src/cli/plan";
 import { runCommand } from "../../src/cli/run";

@@ -4,7 +4,7 @@
  * slept through, and the events are stamped with that clock's instants.
  */
 import { afterEach, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import type { RunEvent } from "../../src/model/status";
 import type { CompressibleClock } from "../../src/runtime/compressibleClock";
 import { parseRunInputs } from "../../src/spec/runSpec";

@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { FleetSchema } from "../../src/model/fleet";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
-import { startArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
+import { startArmEmulator } from "../../src/emulator";
 import * as provider from "../../src/pulumi/runProvider";
 import * as strategyProvider from "../../src/pulumi/strategyProvider";
 import { RunNotFinishedError, type UpdateRunOutputs } from "../../src/pulumi/runSession";

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { seededRandom } from "../../src/backends/azure/emulator/faults";
+import { seededRandom } from "../../src/emulator/core/faults";
 import type { UpdateRunStatus } from "../../src/model/status";
 import { checkFinalStatus, checkFleet, operationsFromStateFile, type LayoutStage } from "../reliability/support/killInvariants";
 import { E2eProject, descendants, processesMentioning, type RunningOperation } from "./support/project";

@@ -1,6 +1,6 @@
 /** Agent pools through the real SDK: GET, upgradeNodeImageVersion as an LRO, upgrade profiles, pool PUT. */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { AZURE_LINUX, IMAGE_NOV, IMAGE_OCT, RESOURCE_GROUP, SUBSCRIPTION, clusterPath, raw, sdkClient, startTestEmulator } from "./helpers";
 
 let emulator: ArmEmulator;

@@ -1,6 +1,6 @@
 /** Managed clusters through the real SDK: GET shape, upgrades as LROs, 409, 412, refusals, failures. */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { IMAGE_NOV, IMAGE_OCT, RESOURCE_GROUP, SUBSCRIPTION, clusterPath, raw, sdkClient, startTestEmulator } from "./helpers";
 
 let emulator: ArmEmulator;

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { parseEmulatorFlags, runEmulatorCommand, type ArmEmulator } from "../../src/backends/azure/emulator";
+import { parseEmulatorFlags, runEmulatorCommand, type ArmEmulator } from "../../src/emulator";
 import { ValidationError } from "../../src/model/common";
 import { raw, clusterPath } from "./helpers";
 

@@ -1,7 +1,7 @@
 /** The emulator as a whole: certificate, time compression, scope options, the request log. */
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSelfSignedCertificate, type ArmEmulator } from "../../src/backends/azure/emulator";
+import { createSelfSignedCertificate, type ArmEmulator } from "../../src/emulator";
 import { RESOURCE_GROUP, SUBSCRIPTION, clusterPath, raw, sdkClient, startTestEmulator } from "./helpers";
 
 test("the self-signed certificate names 127.0.0.1 and localhost, is its own CA, and verifies", async () => {

@@ -1,6 +1,6 @@
 /** Injected faults: a reproducible mix for a seed, and the SDK's retries getting through them. */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { RESOURCE_GROUP, clusterPath, raw, sdkClient, startTestEmulator } from "./helpers";
 
 /** Status of each of `n` sequential GETs; 0 for a reset connection. */

@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { afterEach, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { CANARY_THEN_PROD, FLEET, FULL_132, RESOURCE_GROUP, SUBSCRIPTION, fleetClient, runState, startFleetEmulator, waitForRun } from "./fleetHelpers";
 
 let emulator: ArmEmulator;

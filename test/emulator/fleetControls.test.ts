@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { UpdateRun } from "@azure/arm-containerservicefleet";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { sdkClient } from "./helpers";
 import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, groupedFleet, runState, startFleetEmulator, waitForRun } from "./fleetHelpers";
 

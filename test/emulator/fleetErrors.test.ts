@@ -3,7 +3,7 @@
  * naming the field path, docs/rules.md §2), unknown resources (404). A refused write changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { raw } from "./helpers";
 import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, fleetPath, startFleetEmulator, strategyId } from "./fleetHelpers";
 

@@ -4,7 +4,7 @@
  * approves it; the server-side run then goes on.
  */
 import { afterEach, beforeEach, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { raw } from "./helpers";
 import { FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, fleetPath, runState, startFleetEmulator, waitForRun } from "./fleetHelpers";
 

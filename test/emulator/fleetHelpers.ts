@@ -1,7 +1,7 @@
 /** A small fleet with update groups, served by the ARM emulator as Fleet Manager, and the real Fleet SDK client for it. */
 import { ContainerServiceFleetClient, type UpdateRun } from "@azure/arm-containerservicefleet";
 import { FleetSchema, type Fleet } from "../../src/model/fleet";
-import { startArmEmulator, type ArmEmulator, type ArmEmulatorOptions } from "../../src/backends/azure/emulator";
+import { startArmEmulator, type ArmEmulator, type ArmEmulatorOptions } from "../../src/emulator";
 import { IMAGE_NOV, IMAGE_OCT, RESOURCE_GROUP, SUBSCRIPTION, fakeCredential } from "./helpers";
 
 export const FLEET = "fleet";

@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { UpdateRun, UpdateRunStatus } from "@azure/arm-containerservicefleet";
-import { startArmEmulator } from "../../src/backends/azure/emulator";
+import { startArmEmulator } from "../../src/emulator";
 import { ScenarioSchema } from "../../src/model/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 import type { UpdateRunStatus as OurStatus } from "../../src/model/status";

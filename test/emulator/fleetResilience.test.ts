@@ -4,7 +4,7 @@
  * the Fleet routes as to the others; the SDK's retries get a run through to the end.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { raw } from "./helpers";
 import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, fleetPath, runState, startFleetEmulator, waitForRun } from "./fleetHelpers";
 

@@ -5,7 +5,7 @@
  * Pending (the start aggregates the run before its first member starts) for that minute.
  */
 import { expect, test } from "vitest";
-import { RunDriver } from "../../src/backends/azure/emulator/fleetRuns";
+import { RunDriver } from "../../src/emulator/fleet/fleetRuns";
 import { SimulatedFleet } from "../../src/backends/simulator";
 import { UpdateRunEngine, type Clock } from "../../src/engine";
 import type { RunEvent } from "../../src/model/status";

@@ -4,7 +4,7 @@
  * driven server-side by our engine over the emulated clusters.
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { sdkClient } from "./helpers";
 import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, runState, SUBSCRIPTION, startFleetEmulator, strategyId, waitForRun } from "./fleetHelpers";
 

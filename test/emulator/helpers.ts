@@ -5,7 +5,7 @@ import type { TokenCredential } from "@azure/core-auth";
 import { emulatorCredential } from "../../src/backends/azure/credentials";
 import { ContainerServiceClient } from "@azure/arm-containerservice";
 import { FleetSchema, type Fleet } from "../../src/model/fleet";
-import { startArmEmulator, type ArmEmulator, type ArmEmulatorOptions } from "../../src/backends/azure/emulator";
+import { startArmEmulator, type ArmEmulator, type ArmEmulatorOptions } from "../../src/emulator";
 
 // Every emulator test file imports this module: keep each test (and hook) well bounded in time.
 vi.setConfig({ testTimeout: 20_000, hookTimeout: 10_000 });

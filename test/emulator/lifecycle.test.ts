@@ -4,7 +4,7 @@
  * AgentPoolsAbortLatestOperation: Canceling, then Canceled).
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { IMAGE_OCT, RESOURCE_GROUP, clusterPath, raw, sdkClient, startTestEmulator } from "./helpers";
 
 /** 200 ms per simulated minute: a deletion (5 min) takes 1 s, a cancellation (2 min) 0.4 s, beta's upgrade (10 min) 2 s. */

@@ -1,6 +1,6 @@
 /** Region offers, upgrade profiles and maintenance configurations through the real SDK. */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { AUTO_UPGRADE_WINDOW, RESOURCE_GROUP, SUBSCRIPTION, clusterPath, raw, sdkClient, startTestEmulator } from "./helpers";
 
 let emulator: ArmEmulator;

@@ -4,7 +4,7 @@
  * the other faults; reads and refused writes are never lost.
  */
 import { afterEach, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { clusterPath, raw, startTestEmulator } from "./helpers";
 
 let emulator: ArmEmulator | undefined;

@@ -1,6 +1,6 @@
 /** A stopped cluster (`simulation.powerState: Stopped`): ARM shows it Stopped and refuses to upgrade it. */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { CLUSTER_STOPPED } from "../../src/engine/backend";
 import { RESOURCE_GROUP, clusterPath, raw, sdkClient, startTestEmulator, testFleet } from "./helpers";
 

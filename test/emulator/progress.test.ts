@@ -4,10 +4,10 @@
  * on the old one.
  */
 import { describe, expect, test } from "vitest";
-import { progressAt } from "../../src/backends/azure/emulator/progress";
+import { progressAt } from "../../src/emulator/arm/progress";
 import type { ClusterState, OperationRecord } from "../../src/backends/simulator/fleetState";
 import { FleetSchema } from "../../src/model/fleet";
-import { startArmEmulator } from "../../src/backends/azure/emulator";
+import { startArmEmulator } from "../../src/emulator";
 import { IMAGE_NOV, IMAGE_OCT, RESOURCE_GROUP, clusterPath, raw, sdkClient } from "./helpers";
 
 const MINUTE = 60_000;

@@ -1,7 +1,7 @@
 /** ARM's subscription token buckets: 429 with Retry-After past the burst, and the SDK waiting it out. */
 import https from "node:https";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/backends/azure/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import { RESOURCE_GROUP, SUBSCRIPTION, clusterPath, raw, sdkClient, startTestEmulator, type RawResponse } from "./helpers";
 
 describe("ARM's limits (250 reads burst, 25/s)", () => {

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startArmEmulator, type ArmEmulator } from "../../src/backends/azure/emulator";
+import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { planCommand } from "../../src/cli/plan";
 import { validateScenario } from "../../src/model/scenario";
 import type { Plan } from "../../src/plan/types";

@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSelfSignedCertificate } from "../../src/backends/azure/emulator/certificate";
+import { createSelfSignedCertificate } from "../../src/emulator/core/certificate";
 import type { FieldIssue } from "../../src/model/common";
 import { check, create, update } from "../../src/pulumi/runProvider";
 import { JOURNAL_DIRECTORY } from "../../src/pulumi/runSession";

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startArmEmulator, type ArmEmulator } from "../../src/backends/azure/emulator";
+import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import type { RunSummary } from "../../src/engine/summary";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";

@@ -14,7 +14,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AzureBackend } from "../../src/backends/azure/azureBackend";
 import { emulatorCredential } from "../../src/backends/azure/credentials";
-import { startArmEmulator } from "../../src/backends/azure/emulator";
+import { startArmEmulator } from "../../src/emulator";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { parseOrThrow } from "../../src/model/common";

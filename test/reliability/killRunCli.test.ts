@@ -17,7 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
-import { seededRandom } from "../../src/backends/azure/emulator/faults";
+import { seededRandom } from "../../src/emulator/core/faults";
 import type { UpdateRunStatus } from "../../src/model/status";
 import { CLI, chooseKillPoint, runAndKill, type Attempt } from "./support/killDriver";
 import { checkEventJournal, checkFinalStatus, checkFleet, operationsFromStateFile, readEventLines, type LayoutStage } from "./support/killInvariants";

@@ -7,8 +7,8 @@
  * another.
  *
  * When each pool's re-imaging begins: an upgrade runs part by part, as the ARM emulator shows it
- * (`emulator/progress.ts`): the control plane first (Full), then each pool it changes, in declaration
- * order, each part an equal share of the upgrade's time. A pool whose Kubernetes version a Full
+ * (`src/emulator/arm/progress.ts`): the control plane first (Full), then each pool it changes, in
+ * declaration order, each part an equal share of the upgrade's time. A pool whose Kubernetes version a Full
  * upgrade moves is re-imaged by that Kubernetes upgrade, which takes its images when it starts (as
  * AKS, and the emulator's managed cluster PUT, do); a pool whose image alone moves is re-imaged at the
  * start of its own part.

@@ -6,7 +6,7 @@
 import { ContainerServiceClient } from "@azure/arm-containerservice";
 import { AzureBackend } from "../../../src/backends/azure/azureBackend";
 import { emulatorCredential } from "../../../src/backends/azure/credentials";
-import { startArmEmulator, type ArmEmulator, type ArmEmulatorOptions } from "../../../src/backends/azure/emulator";
+import { startArmEmulator, type ArmEmulator, type ArmEmulatorOptions } from "../../../src/emulator";
 import { drive } from "../../../src/engine/drive";
 import { UpdateRunEngine } from "../../../src/engine/engine";
 import type { RunState } from "../../../src/engine/runState";

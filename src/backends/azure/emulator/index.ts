@@ -1,8 +1,0 @@
-/** The ARM emulator: the part of Azure Resource Manager the Azure backend uses, over the simulated fleet. */
-export { startArmEmulator, DEFAULT_MS_PER_SIMULATED_MINUTE, type ArmEmulator, type ArmEmulatorOptions } from "./emulator";
-export { EMULATOR_COMMAND_OPTIONS, parseEmulatorFlags, readFleetFile, runEmulatorCommand, stopOnSignals, type EmulatorFlags, type EmulatorIO, type ParsedEmulatorFlags } from "./command";
-export { createSelfSignedCertificate, type SelfSignedCertificate } from "./certificate";
-export type { FaultOptions } from "./faults";
-export type { BucketLimits, ThrottlingOptions } from "./throttling";
-export type { RequestCounters, RequestLogEntry } from "./requestLog";
-export { API_VERSION } from "./context";

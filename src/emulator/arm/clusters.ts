@@ -1,0 +1,35 @@
+/**
+ * The ARM part's clusters as the Fleet Manager part sees them (`ArmClusters`, ../ports.ts): the
+ * simulated fleet behind the managedClusters routes, minus the clusters deleted through ARM, and
+ * busy while ARM deletes the cluster or a pool, or cancels an aborted upgrade (`lifecycle.ts`).
+ */
+import type { SimulatedCluster } from "../../model/fleet";
+import { findMember } from "../core/context";
+import type { ArmClusters } from "../ports";
+import { isDeleted, readCluster, type ViewSource } from "./clusterView";
+
+export function armClusters(source: ViewSource): ArmClusters {
+  return {
+    sim: source.sim,
+
+    cluster(name: string): SimulatedCluster | undefined {
+      const found = findMember(source.fleet, name);
+      return found === undefined || isDeleted(source, found.name) ? undefined : found;
+    },
+
+    lifecycleOperation(name: string): { endAt: number } | undefined {
+      const now = source.clock.now();
+      const running = [source.lifecycle.deletion(name), source.lifecycle.abort(name), ...source.lifecycle.poolDeletions(name)];
+      return running.find((op) => op !== undefined && now < op.endAt);
+    },
+
+    async lifecycleOperationShown(name: string): Promise<"delete" | "abort" | undefined> {
+      const description = findMember(source.fleet, name);
+      if (description === undefined) return undefined;
+      const view = await readCluster(source, description);
+      if (view.deleting !== undefined || view.deletingPools.size > 0) return "delete";
+      if (view.canceling !== undefined) return "abort";
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * Azure Kubernetes Fleet Manager's resources as the emulator keeps them: fleets, their members (the
+ * emulated clusters), update strategies and update runs. Plain records; the ARM bodies are made in
+ * `fleetResources.ts`, and a started run is driven by `fleetRuns.ts`. Names are case-insensitive, as
+ * in ARM.
+ */
+import type { Fleet } from "../../model/fleet";
+import type { UpdateRunStrategy } from "../../model/strategy";
+import type { ManagedClusterUpdate } from "../../model/update";
+import type { UpdateRunEngine } from "../../engine";
+import type { RunEvent } from "../../model/status";
+import type { ArmScope } from "../ports";
+import type { RunDriver } from "./fleetRuns";
+
+/** How `startArmEmulator` declares a fleet (option `fleets`). */
+export interface FleetDeclaration {
+  name: string;
+  /** ARM `location` of the fleet resource; default the first member's region. */
+  location?: string;
+  /** Default: every emulated cluster, named as the cluster, in its declared `group`. */
+  members?: Array<{ name: string; /** The emulated cluster; default `name`. */ cluster?: string; group?: string }>;
+}
+
+export interface FleetMemberRecord {
+  name: string;
+  /** The emulated cluster's name (the simulated fleet's member). */
+  cluster: string;
+  group?: string;
+  /** Declared (by the cluster or by a PUT); else derived from the scope the fleet is addressed in. */
+  clusterResourceId?: string;
+}
+
+export interface StrategyRecord {
+  name: string;
+  strategy: UpdateRunStrategy;
+  /** Simulated instant of the last write. */
+  modifiedAt: number;
+}
+
+export interface RunRecord {
+  name: string;
+  /** As the PUT gave it (a full ARM id, or absent). */
+  updateStrategyId?: string;
+  /** The strategy the run uses: inline, or copied from the referenced strategy at creation. */
+  strategy?: UpdateRunStrategy;
+  managedClusterUpdate: ManagedClusterUpdate;
+  /** The request body's properties as accepted, to tell a retried PUT from a changed one. */
+  specDigest: string;
+  scope: ArmScope;
+  engine: UpdateRunEngine;
+  driver: RunDriver;
+  /** Every state change of the run (docs/rules.md §7 `events`): not served by ARM, kept for tests and parity checks. */
+  events: RunEvent[];
+}
+
+export interface FleetRecord {
+  name: string;
+  location: string;
+  tags: Record<string, string>;
+  members: Map<string, FleetMemberRecord>;
+  strategies: Map<string, StrategyRecord>;
+  runs: Map<string, RunRecord>;
+}
+
+export const FLEETS = "Microsoft.ContainerService/fleets";
+
+/** A fleet's ARM id in the scope it is addressed in (the prefix of its members', strategies', runs' and gates' ids). */
+export function fleetId(scope: ArmScope, fleet: string): string {
+  return `/subscriptions/${scope.subscriptionId}/resourceGroups/${scope.resourceGroup}/providers/${FLEETS}/${fleet}`;
+}
+
+export function key(name: string): string {
+  return name.toLowerCase();
+}
+
+/** Every fleet the emulator serves, by name. */
+export class FleetStore {
+  readonly fleets = new Map<string, FleetRecord>();
+
+  constructor(world: Fleet, declarations: readonly FleetDeclaration[] = [{ name: "fleet" }]) {
+    for (const declaration of declarations) {
+      const members = declaration.members ?? world.members.map((m) => ({ name: m.name, cluster: m.name, ...(m.group === undefined ? {} : { group: m.group }) }));
+      const record = this.create(declaration.name, declaration.location ?? firstRegion(world, members[0]?.cluster ?? members[0]?.name));
+      for (const m of members) {
+        const cluster = world.members.find((c) => key(c.name) === key(m.cluster ?? m.name));
+        if (cluster === undefined) throw new RangeError(`fleet '${declaration.name}': member '${m.name}' names no emulated cluster ('${m.cluster ?? m.name}')`);
+        record.members.set(key(m.name), {
+          name: m.name,
+          cluster: cluster.name,
+          ...(m.group === undefined ? {} : { group: m.group }),
+          ...(cluster.clusterResourceId === undefined ? {} : { clusterResourceId: cluster.clusterResourceId }),
+        });
+      }
+    }
+  }
+
+  get(name: string): FleetRecord | undefined {
+    return this.fleets.get(key(name));
+  }
+
+  create(name: string, location: string): FleetRecord {
+    const record: FleetRecord = { name, location, tags: {}, members: new Map(), strategies: new Map(), runs: new Map() };
+    this.fleets.set(key(name), record);
+    return record;
+  }
+
+  /** Every run of every fleet. */
+  *runs(): Generator<RunRecord> {
+    for (const fleet of this.fleets.values()) yield* fleet.runs.values();
+  }
+
+  /** Stop driving every run (the emulator is closing). */
+  close(): void {
+    for (const run of this.runs()) run.driver.close();
+  }
+}
+
+function firstRegion(world: Fleet, cluster: string | undefined): string {
+  const found = cluster === undefined ? undefined : world.members.find((c) => key(c.name) === key(cluster));
+  return found?.region ?? Object.keys(world.regions)[0] ?? "westeurope";
+}
