@@ -41,6 +41,12 @@ export function journalDirectory(stateFile: string): string {
 }
 
 export class RunJournal {
+  /**
+   * Called before every write: what the journal's instants depend on is made durable first (the
+   * simulated fleet's clock anchor: `FileBackedFleet.saveClock`).
+   */
+  beforeWrite: (() => void) | undefined;
+
   constructor(readonly file: string) {}
 
   static beside(stateFile: string, runName: string): RunJournal {
@@ -84,6 +90,7 @@ export class RunJournal {
 
   /** Members' health checks are left out (their URLs may hold secrets): a resumed run takes them from its inputs. */
   write(entry: JournalEntry): void {
+    this.beforeWrite?.();
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const temp = `${this.file}.${process.pid}.tmp`;
     const { undeliveredEvents, ...rest } = entry;

@@ -56,8 +56,10 @@ export function openBackend(config: BackendConfig, runName: string, baseDir: str
     // ends (a `pulumi up`, a `fleet-update run`). Azure's lease is ARM's own (fleetLease.ts).
     const releaseFleetLease = acquireFleetLease(stateFilePath(simulator, baseDir), runName);
     try {
-      const { fleet, clock, stateFile } = openFileBackedFleet(simulator, baseDir);
+      const { fleet, clock, stateFile, saveClock } = openFileBackedFleet(simulator, baseDir);
       const journal = RunJournal.beside(stateFile, runName);
+      // Opening wrote nothing: the clock's anchor is written before the run's first instant is.
+      journal.beforeWrite = saveClock;
       const releaseJournalLease = acquireJournalLease(journal, runName);
       return {
         backend: fleet,

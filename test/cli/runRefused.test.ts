@@ -103,6 +103,22 @@ describe("a refused fleet-update run touches no file (issue 19)", () => {
     expect(snapshotFiles(dir)).toEqual({ ...before, "spec.yaml": snapshotFiles(dir)["spec.yaml"] });
   });
 
+  it("a skip of a member whose upgrade runs, refused by the engine, at a new --time-scale: the state file not rewritten", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "run-refused-"));
+    dirs.push(dir);
+    // a's upgrade takes a week of simulated time (10 real minutes at 1000×): still running later.
+    fs.writeFileSync(path.join(dir, "fleet.yaml"), FLEET.replace(`nodeImageVersion: ${OLD}}]}`, `nodeImageVersion: ${OLD}}], simulation: {upgradeMinutes: 10080}}`));
+    const first = await run(dir, `${SPEC}timeoutMinutes: 0.01\n`, { timeScale: "1000" });
+    expect(first.code, first.stderr).toBe(3);
+    dropLeaseFiles(dir);
+    const before = snapshotFiles(dir);
+    const { code, stderr } = await run(dir, `${SPEC}timeoutMinutes: 0.01\nskip: [{type: Member, name: a}]\n`, { timeScale: "999" });
+    expect(code).toBe(2);
+    expect(stderr).toContain("skip refused, nothing was skipped: Member 'a' is running");
+    dropLeaseFiles(dir);
+    expect(snapshotFiles(dir)).toEqual({ ...before, "spec.yaml": snapshotFiles(dir)["spec.yaml"] });
+  });
+
   it("a broken fleet file leaves no lease file behind", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "run-refused-"));
     dirs.push(dir);

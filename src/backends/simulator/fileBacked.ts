@@ -29,6 +29,15 @@ export interface FileBackedFleet {
   fleet: SimulatedFleet;
   clock: ScaledClock;
   stateFile: string;
+  /**
+   * Write the clock's anchor, if this open made a new one (a new fleet, or another time scale) and
+   * nothing has written it since. Opening writes nothing (issue 19: a refused run touches no file);
+   * whoever is about to record a simulated instant elsewhere (the run journal) calls this first, so
+   * the instant means the same after a restart. A change of the fleet writes the anchor with it.
+   */
+  saveClock: () => void;
+  /** Whether the state file holds this open's clock (it was there, or was written since). */
+  readonly clockSaved: boolean;
 }
 
 export function stateFilePath(options: FileBackedFleetOptions, baseDir: string): string {
@@ -65,7 +74,8 @@ export function openFileBackedFleet(options: FileBackedFleetOptions, baseDir: st
   const stateFile = stateFilePath(options, baseDir);
   const key = `${readText(fleetFile)}\n${options.timeScale ?? DEFAULT_TIME_SCALE}`;
   const cached = open.get(stateFile);
-  if (cached !== undefined && cached.key === key && fs.existsSync(stateFile)) return cached.fleet;
+  // A state file deleted since (a reset) is read again; one not written yet is this open's to write.
+  if (cached !== undefined && cached.key === key && (fs.existsSync(stateFile) || !cached.fleet.clockSaved)) return cached.fleet;
   const fleet = load(fleetFile, stateFile, options.timeScale ?? DEFAULT_TIME_SCALE);
   open.set(stateFile, { key, fleet });
   return fleet;
@@ -83,12 +93,28 @@ function load(fleetFile: string, stateFile: string, timeScale: number): FileBack
   const description = readFleetDescription(fleetFile);
   const saved = readFleetState(stateFile);
   const clock = saved?.clock === undefined ? ScaledClock.startingNow(timeScale) : new ScaledClock(saved.clock).rescaled(timeScale);
+  let clockSaved = saved?.clock !== undefined && clock.anchor === saved.clock;
   const fleet = new SimulatedFleet(description, clock, {
     ...(saved === undefined ? {} : { restoredState: saved }),
-    onStateChange: (state) => writeFleetState(stateFile, { ...state, clock: clock.anchor }),
+    onStateChange: (state) => {
+      writeFleetState(stateFile, { ...state, clock: clock.anchor });
+      clockSaved = true;
+    },
   });
-  if (saved?.clock === undefined || clock.anchor !== saved.clock) writeFleetState(stateFile, { ...fleet.toState(), clock: clock.anchor });
-  return { fleet, clock, stateFile };
+  const saveClock = (): void => {
+    if (clockSaved) return;
+    writeFleetState(stateFile, { ...fleet.toState(), clock: clock.anchor });
+    clockSaved = true;
+  };
+  return {
+    fleet,
+    clock,
+    stateFile,
+    saveClock,
+    get clockSaved() {
+      return clockSaved;
+    },
+  };
 }
 
 /** Forget what the simulated clusters went through: the next run starts from the description. */
