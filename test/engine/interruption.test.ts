@@ -23,18 +23,25 @@ members:
 managedClusterUpdate: {upgrade: {type: ControlPlaneOnly, kubernetesVersion: 1.32.0}}
 `);
 
-it("resumes from a checkpoint taken just before an upgrade started: the member is Completed with its operation id and upgraded once", async () => {
+/**
+ * A first process that starts the run on `firstBackend` (default the fleet) and dies in its first
+ * pass: `lastWords` is its write-ahead checkpoint, taken just before it asked for `a`'s upgrade.
+ */
+async function interruptedRun(firstBackend?: (fleet: SimulatedFleet, clock: VirtualClock) => SimulatedFleet) {
   const start = Date.parse(scenario.start);
   const clock = new VirtualClock(start);
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
   const run = { name: "r", members: scenario.members, managedClusterUpdate: scenario.managedClusterUpdate };
-
-  // The first process checkpoints before starting `a`, starts it, and dies before recording the answer.
   const checkpoints: RunState[] = [];
-  const first = UpdateRunEngine.create(run, fleet, { checkpoint: () => checkpoints.push(first.snapshot()) });
+  const first = UpdateRunEngine.create(run, firstBackend?.(fleet, clock) ?? fleet, { checkpoint: () => checkpoints.push(first.snapshot()) });
   first.start(start);
   await first.reconcile(start);
-  const lastWords = checkpoints[0]!;
+  return { start, clock, fleet, lastWords: checkpoints[0]! };
+}
+
+it("resumes from a checkpoint taken just before an upgrade started: the member is Completed with its operation id and upgraded once", async () => {
+  // The first process checkpoints before starting `a`, starts it, and dies before recording the answer.
+  const { start, clock, fleet, lastWords } = await interruptedRun();
   expect(lastWords.stages[0]!.groups[0]!.members[0]).toMatchObject({ name: "a", state: "NotStarted", startRequestedAt: start });
 
   // The second process resumes from that checkpoint.
@@ -65,15 +72,7 @@ it("without the intent, a cluster found at target is Skipped as already there", 
 });
 
 it("an upgrade still running when the run resumes is adopted: Running under its id, holding the group's one slot", async () => {
-  const start = Date.parse(scenario.start);
-  const clock = new VirtualClock(start);
-  const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
-  const run = { name: "r", members: scenario.members, managedClusterUpdate: scenario.managedClusterUpdate };
-  const checkpoints: RunState[] = [];
-  const first = UpdateRunEngine.create(run, fleet, { checkpoint: () => checkpoints.push(first.snapshot()) });
-  first.start(start);
-  await first.reconcile(start);
-  const lastWords = checkpoints[0]!;
+  const { start, clock, fleet, lastWords } = await interruptedRun();
 
   // Five minutes later (a's upgrade takes ten) a new process resumes from the write-ahead checkpoint.
   await clock.sleepUntil(start + 5 * 60_000);
@@ -94,18 +93,10 @@ it("an upgrade still running when the run resumes is adopted: Running under its 
 });
 
 it("a start that never reached the cluster is asked for again, once", async () => {
-  const start = Date.parse(scenario.start);
-  const clock = new VirtualClock(start);
-  const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
-  const run = { name: "r", members: scenario.members, managedClusterUpdate: scenario.managedClusterUpdate };
-  // The checkpoint is taken, and the process dies before the request leaves it.
-  const lost = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
-  const checkpoints: RunState[] = [];
-  const first = UpdateRunEngine.create(run, lost, { checkpoint: () => checkpoints.push(first.snapshot()) });
-  first.start(start);
-  await first.reconcile(start);
+  // The checkpoint is taken, and the process dies before the request leaves it: it went to another fleet.
+  const { clock, fleet, lastWords } = await interruptedRun((_fleet, clock) => new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock));
 
-  const second = UpdateRunEngine.resume(checkpoints[0]!, fleet, {});
+  const second = UpdateRunEngine.resume(lastWords, fleet, {});
   await drive(second, clock);
   const [a] = second.status().stages[0]!.groups[0]!.members;
   expect(a).toMatchObject({ operationId: "op-a-1", status: { state: "Completed" } });

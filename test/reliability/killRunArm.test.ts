@@ -19,9 +19,8 @@ import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { seededRandom } from "../../src/emulator/core/faults";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";
-import type { UpdateRunStatus } from "../../src/model/status";
-import { CLI, chooseKillPoint, runAndKill, type Attempt } from "./support/killDriver";
-import { checkEventJournal, checkFinalStatus, checkFleet, operationsFromSnapshot, readEventLines, type LayoutStage } from "./support/killInvariants";
+import { CLI, endedEarlyMessage, finalStatusProblems, killRepeatedly } from "./support/killDriver";
+import { checkEventJournal, checkFinalStatus, checkFleet, operationsFromSnapshot, readEventLines, type LayoutStage, NO_BROKEN_PROMISE } from "./support/killInvariants";
 
 const SEED = 19_0319;
 /** The last run, to the end, is killed if it has not ended by then (it takes seconds). */
@@ -82,34 +81,14 @@ it(`fleet-update run --backend azure SIGKILLed at ${KILLS} seeded points against
   const random = seededRandom(SEED);
   const args = ["run", "rollout.json", "--backend", "azure", "--endpoint", emulator.url, "--ca-file", "ca.pem", "--credential", "emulator", "--poll-seconds", "0.05", "--events", "events.jsonl", "--progress", "lines"];
   const upgradesStarted = () => operationsFromSnapshot(emulator.fleet.snapshot().clusters).length;
-  const kills: string[] = [];
-  const startedAtKill: number[] = [];
-  let endedEarly: Attempt | undefined;
-  const began = Date.now();
-  while (kills.length < KILLS) {
-    const attempt = await runAndKill(dir, args, chooseKillPoint(random, { wallClockMaxMs: 2500, fallbackMs: 4000 }));
-    if (!attempt.outcome.killed) {
-      endedEarly = attempt;
-      break;
-    }
-    kills.push(attempt.outcome.how);
-    startedAtKill.push(upgradesStarted());
-  }
-  // To the end: killed only if it hangs (then the checks below say what it left).
-  const last = await runAndKill(dir, [...args, "--json"], { kind: "wallClock", delayMs: FINAL_RUN_BOUND_MS });
-  const seconds = Math.round((Date.now() - began) / 1000);
+  const series = await killRepeatedly(dir, args, { random, kills: KILLS, upgradesStarted, finalBoundMs: FINAL_RUN_BOUND_MS });
+  const { kills, startedAtKill, endedEarly, last, seconds } = series;
 
   const ops = operationsFromSnapshot(emulator.fleet.snapshot().clusters);
   const fleet = checkFleet(ops, STAGES);
   const { events, torn } = readEventLines(fs.readFileSync(path.join(dir, "events.jsonl"), "utf8"));
   const journal = checkEventJournal(events);
-  let status: UpdateRunStatus | undefined;
-  try {
-    status = (JSON.parse(last.stdout) as { status: UpdateRunStatus }).status;
-  } catch {
-    status = undefined;
-  }
-  const statusProblems = status === undefined ? [`no --json result (exit ${last.outcome.killed ? "killed" : last.outcome.code}): ${last.stderr.slice(-1000)}`] : checkFinalStatus(status, ops);
+  const statusProblems = finalStatusProblems(series, (status) => checkFinalStatus(status, ops));
   // ARM's write log: one successful cluster PUT per cluster, whatever the kills.
   const puts = new Map<string, number>();
   for (const r of emulator.requests) {
@@ -129,15 +108,10 @@ it(`fleet-update run --backend azure SIGKILLed at ${KILLS} seeded points against
   if (last.outcome.killed || last.outcome.code !== 0) console.info(`[kill-run-arm] the last run: ${last.stderr.slice(-3000)}`);
   await annotate(numbers);
 
-  expect(endedEarly === undefined ? "" : `the run ended (exit ${endedEarly.outcome.killed ? "?" : endedEarly.outcome.code}) after ${kills.length} kills`).toBe("");
+  expect(endedEarlyMessage(series)).toBe("");
   expect(last.outcome).toEqual({ killed: false, code: 0 });
   expect({ ...fleet, worstOverruns: undefined, putProblems, statusProblems, tornEventLines: torn, eventProblems: journal.problems }).toEqual({
-    overruns: [],
-    worstOverruns: undefined,
-    doubleUpgrades: [],
-    notUpgraded: [],
-    overlapsOnCluster: [],
-    stageOrder: [],
+    ...NO_BROKEN_PROMISE,
     putProblems: [],
     statusProblems: [],
     tornEventLines: [],

@@ -18,9 +18,8 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { seededRandom } from "../../src/emulator/core/faults";
-import type { UpdateRunStatus } from "../../src/model/status";
-import { CLI, chooseKillPoint, runAndKill, type Attempt } from "./support/killDriver";
-import { checkEventJournal, checkFinalStatus, checkFleet, operationsFromStateFile, readEventLines, type LayoutStage } from "./support/killInvariants";
+import { CLI, endedEarlyMessage, finalStatusProblems, killRepeatedly } from "./support/killDriver";
+import { checkEventJournal, checkFinalStatus, checkFleet, operationsFromStateFile, readEventLines, type LayoutStage, NO_BROKEN_PROMISE } from "./support/killInvariants";
 
 const SEED = 19_2026_12;
 /** The last run, to the end, is killed if it has not ended by then (it takes seconds). */
@@ -112,36 +111,15 @@ it(`fleet-update run SIGKILLed at ${KILLS} seeded points on a 40-member fleet wi
   fs.writeFileSync(stateFile, JSON.stringify({ format: 1, clock: { realOrigin: Date.now(), simulatedOrigin: ORIGIN, timeScale: TIME_SCALE }, clusters: {} }));
   const args = ["run", "rollout.json", "--backend", "simulator:fleet.json", "--time-scale", String(TIME_SCALE), "--events", "events.jsonl", "--progress", "lines"];
 
-  const kills: string[] = [];
-  const startedAtKill: number[] = [];
   const upgradesStarted = () => operationsFromStateFile(JSON.parse(fs.readFileSync(stateFile, "utf8"))).length;
-  let endedEarly: Attempt | undefined;
-  const began = Date.now();
-  while (kills.length < KILLS) {
-    const point = chooseKillPoint(random, { wallClockMaxMs: 2500, fallbackMs: 4000 });
-    const attempt = await runAndKill(dir, args, point);
-    if (!attempt.outcome.killed) {
-      endedEarly = attempt;
-      break;
-    }
-    kills.push(attempt.outcome.how);
-    startedAtKill.push(upgradesStarted());
-  }
-  // To the end: killed only if it hangs (then the checks below say what it left).
-  const last = await runAndKill(dir, [...args, "--json"], { kind: "wallClock", delayMs: FINAL_RUN_BOUND_MS });
-  const seconds = Math.round((Date.now() - began) / 1000);
+  const series = await killRepeatedly(dir, args, { random, kills: KILLS, upgradesStarted, finalBoundMs: FINAL_RUN_BOUND_MS });
+  const { kills, startedAtKill, seconds } = series;
 
   const ops = operationsFromStateFile(JSON.parse(fs.readFileSync(stateFile, "utf8")));
   const fleet = checkFleet(ops, STAGES);
   const { events, torn } = readEventLines(fs.readFileSync(path.join(dir, "events.jsonl"), "utf8"));
   const journal = checkEventJournal(events);
-  let status: UpdateRunStatus | undefined;
-  try {
-    status = (JSON.parse(last.stdout) as { status: UpdateRunStatus }).status;
-  } catch {
-    status = undefined;
-  }
-  const statusProblems = status === undefined ? [`no --json result (exit ${last.outcome.killed ? "killed" : last.outcome.code}): ${last.stderr.slice(-1000)}`] : checkFinalStatus(status, ops);
+  const statusProblems = finalStatusProblems(series, (status) => checkFinalStatus(status, ops));
 
   const numbers =
     `${kills.length} kills (${kills.filter((k) => k.startsWith("after")).length} right after a → Running line), ${kills.length + 2} runs, ${seconds} s; ` +
@@ -153,16 +131,11 @@ it(`fleet-update run SIGKILLed at ${KILLS} seeded points on a 40-member fleet wi
   await annotate(numbers);
 
   // The fleet is big enough and slow enough that every kill found work left to interrupt.
-  expect(endedEarly === undefined ? "" : `the run ended (exit ${endedEarly.outcome.killed ? "?" : endedEarly.outcome.code}) after ${kills.length} kills`).toBe("");
-  expect(last.outcome).toEqual({ killed: false, code: 0 });
+  expect(endedEarlyMessage(series)).toBe("");
+  expect(series.last.outcome).toEqual({ killed: false, code: 0 });
   // One assertion, so a failure shows every broken promise at once.
   expect({ ...fleet, worstOverruns: undefined, statusProblems, tornEventLines: torn, eventProblems: journal.problems }).toEqual({
-    overruns: [],
-    worstOverruns: undefined,
-    doubleUpgrades: [],
-    notUpgraded: [],
-    overlapsOnCluster: [],
-    stageOrder: [],
+    ...NO_BROKEN_PROMISE,
     statusProblems: [],
     tornEventLines: [],
     eventProblems: [],

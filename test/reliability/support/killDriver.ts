@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
+import type { UpdateRunStatus } from "../../../src/model/status";
 
 export const CLI = path.resolve(__dirname, "../../../dist/cli/main.js");
 
@@ -70,4 +71,65 @@ export function runAndKill(cwd: string, args: readonly string[], point: KillPoin
       resolve({ outcome: signal === "SIGKILL" ? { killed: true, how: killedHow ?? "SIGKILL" } : { killed: false, code }, stdout, stderr });
     }),
   );
+}
+
+/** What a series of kills left: the kills, the final run to the end, and its `--json` status. */
+export interface KillSeries {
+  /** How each kill landed (`Attempt.outcome.how`). */
+  kills: string[];
+  /** Upgrades the fleet had started at each kill. */
+  startedAtKill: number[];
+  /** A run that ended by itself before all the kills were made. */
+  endedEarly?: Attempt;
+  /** The run to the end, with `--json` (killed only if it hangs past `finalBoundMs`). */
+  last: Attempt;
+  /** Its `--json` status, if it printed one. */
+  status?: UpdateRunStatus;
+  seconds: number;
+}
+
+/**
+ * `kills` times: run the command, SIGKILL it at a seeded point, note how many upgrades had started;
+ * then run it to the end with `--json`. Stops early (and says so in `endedEarly`) if a run ends
+ * before it is killed: the fleet was too small or too fast to interrupt that often.
+ */
+export async function killRepeatedly(
+  dir: string,
+  args: readonly string[],
+  options: { random: () => number; kills: number; upgradesStarted: () => number; finalBoundMs: number },
+): Promise<KillSeries> {
+  const kills: string[] = [];
+  const startedAtKill: number[] = [];
+  let endedEarly: Attempt | undefined;
+  const began = Date.now();
+  while (kills.length < options.kills) {
+    const attempt = await runAndKill(dir, args, chooseKillPoint(options.random, { wallClockMaxMs: 2500, fallbackMs: 4000 }));
+    if (!attempt.outcome.killed) {
+      endedEarly = attempt;
+      break;
+    }
+    kills.push(attempt.outcome.how);
+    startedAtKill.push(options.upgradesStarted());
+  }
+  const last = await runAndKill(dir, [...args, "--json"], { kind: "wallClock", delayMs: options.finalBoundMs });
+  const seconds = Math.round((Date.now() - began) / 1000);
+  let status: UpdateRunStatus | undefined;
+  try {
+    status = (JSON.parse(last.stdout) as { status: UpdateRunStatus }).status;
+  } catch {
+    status = undefined;
+  }
+  return { kills, startedAtKill, ...(endedEarly === undefined ? {} : { endedEarly }), last, ...(status === undefined ? {} : { status }), seconds };
+}
+
+/** The problems a series' final status shows (`check`), or why there is none to check. */
+export function finalStatusProblems(series: KillSeries, check: (status: UpdateRunStatus) => string[]): string[] {
+  const { status, last } = series;
+  return status === undefined ? [`no --json result (exit ${last.outcome.killed ? "killed" : last.outcome.code}): ${last.stderr.slice(-1000)}`] : check(status);
+}
+
+/** The test's first assertion: every kill found a run to interrupt. */
+export function endedEarlyMessage(series: KillSeries): string {
+  const early = series.endedEarly;
+  return early === undefined ? "" : `the run ended (exit ${early.outcome.killed ? "?" : early.outcome.code}) after ${series.kills.length} kills`;
 }

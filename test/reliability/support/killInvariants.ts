@@ -71,6 +71,12 @@ export interface FleetVerdict {
   stageOrder: string[];
 }
 
+/**
+ * A fleet verdict with no broken promise, to compare `{ ...verdict, worstOverruns: undefined }` with
+ * (one assertion shows every broken promise at once; the worst overruns only explain them).
+ */
+export const NO_BROKEN_PROMISE = { overruns: [], worstOverruns: undefined, doubleUpgrades: [], notUpgraded: [], overlapsOnCluster: [], stageOrder: [] } as const;
+
 export function checkFleet(ops: readonly LoggedOperation[], stages: readonly LayoutStage[]): FleetVerdict {
   const verdict: FleetVerdict = { overruns: [], worstOverruns: [], doubleUpgrades: [], notUpgraded: [], overlapsOnCluster: [], stageOrder: [] };
   const of = (members: readonly string[]) => ops.filter((o) => members.includes(o.cluster));
