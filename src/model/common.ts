@@ -291,33 +291,24 @@ function yamlLibrary(): typeof import("yaml") {
 export const MAX_NESTING_DEPTH = 64;
 const TOO_DEEP = `nested too deeply: at most ${MAX_NESTING_DEPTH} levels of lists and mappings`;
 
-/** The path of the first list or mapping nested deeper than `MAX_NESTING_DEPTH`, or undefined. Iterative. */
-function tooDeep(value: unknown): PropertyKey[] | undefined {
-  // A 100,000-member scenario has millions of nodes: each keeps its parent, not a copy of its path.
-  interface Node {
-    value: unknown;
-    depth: number;
-    key?: PropertyKey;
-    parent?: Node;
+/**
+ * The path of the first list or mapping nested deeper than `MAX_NESTING_DEPTH`, or undefined.
+ * Recursive, but never deeper than the limit itself; it allocates nothing on the way down (a
+ * 100,000-member scenario has millions of nodes), only the path of a value found too deep.
+ */
+function tooDeep(value: unknown, depth = 0): PropertyKey[] | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  if (depth >= MAX_NESTING_DEPTH) return [];
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const path = tooDeep(value[i], depth + 1);
+      if (path !== undefined) return [i, ...path];
+    }
+    return undefined;
   }
-  const stack: Node[] = [{ value, depth: 0 }];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    const here = node.value;
-    if (here === null || typeof here !== "object") continue;
-    if (node.depth >= MAX_NESTING_DEPTH) {
-      const path: PropertyKey[] = [];
-      for (let at: Node | undefined = node; at?.key !== undefined; at = at.parent) path.unshift(at.key);
-      return path;
-    }
-    const depth = node.depth + 1;
-    if (Array.isArray(here)) {
-      for (let i = 0; i < here.length; i++) if (here[i] !== null && typeof here[i] === "object") stack.push({ value: here[i], depth, key: i, parent: node });
-    } else {
-      for (const key of Object.keys(here)) {
-        const child = (here as Record<string, unknown>)[key];
-        if (child !== null && typeof child === "object") stack.push({ value: child, depth, key, parent: node });
-      }
-    }
+  for (const key of Object.keys(value)) {
+    const path = tooDeep((value as Record<string, unknown>)[key], depth + 1);
+    if (path !== undefined) return [key, ...path];
   }
   return undefined;
 }
