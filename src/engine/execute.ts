@@ -261,8 +261,7 @@ async function startNextMember(
   await rankCandidates(ctx, queue, now, decidedThisPass);
   for (let member = queue.next(); member !== undefined; member = queue.next()) {
     decidedThisPass.add(member);
-    const place: MemberPlace = { stage, group, member };
-    const read = readForStart(ctx, place, now);
+    const read = readForStart(ctx, stage, group, member, now);
     const cluster = isPending(read) ? await read : read;
     if (cluster === undefined) {
       // Gone, and failed: within tolerance the group goes on to its next candidate, as after any other failure.
@@ -283,7 +282,7 @@ async function startNextMember(
       if (decision.windowClosed === true && checkAgainAt !== undefined) queue.park(member, checkAgainAt);
       continue;
     }
-    const started = checkpointAndStart(ctx, place, decision.request, now);
+    const started = checkpointAndStart(ctx, { stage, group, member }, decision.request, now);
     const outcome = isPending(started) ? await started : started;
     if (outcome === "busy") continue;
     return outcome === "started";
@@ -301,35 +300,40 @@ async function rankCandidates(ctx: EngineContext, queue: GroupQueue, now: number
 }
 
 /** Read: the member's cluster, fresh. A cluster that is gone fails its member: undefined. */
-function readForStart(ctx: EngineContext, place: MemberPlace, now: number): Answer<ClusterInfo | undefined> {
-  const gone = (e: unknown): undefined => {
-    if (!isClusterGone(e)) throw e;
-    failMember(ctx, place, { code: e.code, message: e.message }, now);
-    return undefined;
-  };
+function readForStart(ctx: EngineContext, stage: StageRunState, group: GroupRunState, member: MemberRunState, now: number): Answer<ClusterInfo | undefined> {
+  // No closure and no object unless the backend answers later or the cluster is gone: this runs
+  // for every candidate (issue 13).
   let answer;
   try {
-    answer = ctx.cluster(place.member, true);
+    answer = ctx.cluster(member, true);
   } catch (e) {
-    return gone(e);
+    return failGone(ctx, { stage, group, member }, e, now);
   }
-  return isPending(answer) ? answer.then((cluster) => cluster, gone) : answer;
+  return isPending(answer) ? answer.catch((e: unknown) => failGone(ctx, { stage, group, member }, e, now)) : answer;
+}
+
+function failGone(ctx: EngineContext, place: MemberPlace, e: unknown, now: number): undefined {
+  if (!isClusterGone(e)) throw e;
+  failMember(ctx, place, { code: e.code, message: e.message }, now);
+  return undefined;
 }
 
 /** Decide: the docs/rules.md §3.4 checks (`checks.ts`) on the cluster as read and its region's offer. */
 function decide(ctx: EngineContext, member: MemberRunState, cluster: ClusterInfo, now: number): Answer<StartDecision> {
-  const withOffer = (offer: RegionOffer): StartDecision =>
-    decideStart({
-      member: member.name,
-      update: ctx.run.managedClusterUpdate,
-      selectedNodeImageVersions: ctx.run.selectedNodeImageVersions,
-      cluster,
-      offer,
-      windows: ctx.windows,
-      now,
-    });
   const offer = ctx.offer(cluster.region);
-  return isPending(offer) ? offer.then(withOffer) : withOffer(offer);
+  return isPending(offer) ? offer.then((o) => decideWith(ctx, member, cluster, o, now)) : decideWith(ctx, member, cluster, offer, now);
+}
+
+function decideWith(ctx: EngineContext, member: MemberRunState, cluster: ClusterInfo, offer: RegionOffer, now: number): StartDecision {
+  return decideStart({
+    member: member.name,
+    update: ctx.run.managedClusterUpdate,
+    selectedNodeImageVersions: ctx.run.selectedNodeImageVersions,
+    cluster,
+    offer,
+    windows: ctx.windows,
+    now,
+  });
 }
 
 /**
@@ -342,41 +346,50 @@ function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: Upg
   member.startRequestedAt = now;
   member.request = request;
   ctx.options.checkpoint?.();
-  const started = (op: StartedOperation): "started" => {
-    member.startRequestedAt = undefined;
-    member.operationId = op.operationId;
-    member.startTime = now;
-    member.attempts += 1;
-    member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
-    member.message = ctx.describe.describe(request);
-    ctx.inFlight.add(place);
-    ctx.clusters.delete(member.name);
-    ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
-    return "started";
-  };
-  const refused = (e: unknown): "busy" | "failed" => {
-    if (!(e instanceof BackendError)) {
-      // No answer (the connection dropped, a bug): the request may have reached the cluster. The
-      // intent stays, and the next pass asks before anything else (`interrupted.ts`).
-      ctx.interrupted.add(place);
-      throw e;
-    }
-    member.startRequestedAt = undefined;
-    member.request = undefined;
-    if (e.code === OPERATION_NOT_ALLOWED) {
-      markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, now + ctx.pollInterval(), now);
-      return "busy";
-    }
-    failMember(ctx, place, { code: e.code, message: e.message }, now);
-    return "failed";
-  };
   let answer;
   try {
     answer = ctx.backend.startUpgrade(ctx.ref(member), request);
   } catch (e) {
-    return refused(e);
+    return refused(ctx, place, e, now);
   }
-  return isPending(answer) ? answer.then(started, refused) : started(answer);
+  return isPending(answer)
+    ? answer.then(
+        (op) => started(ctx, place, request, op, now),
+        (e: unknown) => refused(ctx, place, e, now),
+      )
+    : started(ctx, place, request, answer, now);
+}
+
+function started(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, now: number): "started" {
+  const { member } = place;
+  member.startRequestedAt = undefined;
+  member.operationId = op.operationId;
+  member.startTime = now;
+  member.attempts += 1;
+  member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
+  member.message = ctx.describe.describe(request);
+  ctx.inFlight.add(place);
+  ctx.clusters.delete(member.name);
+  ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
+  return "started";
+}
+
+function refused(ctx: EngineContext, place: MemberPlace, e: unknown, now: number): "busy" | "failed" {
+  const { member } = place;
+  if (!(e instanceof BackendError)) {
+    // No answer (the connection dropped, a bug): the request may have reached the cluster. The
+    // intent stays, and the next pass asks before anything else (`interrupted.ts`).
+    ctx.interrupted.add(place);
+    throw e;
+  }
+  member.startRequestedAt = undefined;
+  member.request = undefined;
+  if (e.code === OPERATION_NOT_ALLOWED) {
+    markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, now + ctx.pollInterval(), now);
+    return "busy";
+  }
+  failMember(ctx, place, { code: e.code, message: e.message }, now);
+  return "failed";
 }
 
 /** docs/rules.md §3.3: the member's priority class, from its cluster's window as last read. */
