@@ -9,9 +9,9 @@
 import { FLEET_SCENARIO_200, fleetScenario } from "./armScenario";
 import { simulateScenarioViaFleet } from "../src/simulation/viaFleetEmulator";
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { parseScenario, validateScenario } from "../src/model/scenario";
-import { simulateScenario, type SimulationReport } from "../src/simulation/simulateScenario";
+import { simulateScenario } from "../src/simulation/simulateScenario";
+import { LONG_HORIZON_FILE, ending } from "./longHorizonScenario";
 
 const MS_PER_SIMULATED_MINUTE = 100;
 
@@ -46,10 +46,9 @@ export interface LongHorizonFigures {
   endsAsInProcess: boolean;
 }
 
-const LONG_HORIZON = resolve(__dirname, "../../test/scenarios/long-horizon-windows.yaml");
 
 async function longHorizonFigures(): Promise<LongHorizonFigures> {
-  const parsed = parseScenario(readFileSync(LONG_HORIZON, "utf8"));
+  const parsed = parseScenario(readFileSync(LONG_HORIZON_FILE, "utf8"));
   const scenario = validateScenario({ ...parsed, strategy: { stages: parsed.strategy?.stages.map((s) => ({ ...s, groups: s.groups.map(({ maxConcurrency: _none, ...g }) => g) })) } });
   let began = performance.now();
   const inProcess = await simulateScenario(scenario);
@@ -57,11 +56,6 @@ async function longHorizonFigures(): Promise<LongHorizonFigures> {
   began = performance.now();
   const viaFleet = await simulateScenarioViaFleet(scenario);
   const wallMs = performance.now() - began;
-  const ending = (r: SimulationReport) =>
-    JSON.stringify({
-      states: r.result.status.stages.map((s) => [s.status.state, s.afterStageWaitStatus?.status.state, s.groups.map((g) => [g.status.state, g.members.map((m) => m.status.state)])]),
-      clusters: r.result.clusters.map((c) => [c.name, c.kubernetesVersion, c.nodePools.map((p) => [p.orchestratorVersion, p.nodeImageVersion])]),
-    });
   const { startTime, completedTime } = viaFleet.result.status.status;
   return {
     simulatedDays: Math.round(((Date.parse(completedTime ?? scenario.start) - Date.parse(startTime ?? scenario.start)) / 864e5) * 10) / 10,

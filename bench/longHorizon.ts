@@ -5,23 +5,13 @@
  * both end the same (every state and every cluster's versions). Prints one JSON object.
  */
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { parseScenario } from "../src/model/scenario";
-import type { SimulationReport } from "../src/simulation/simulateScenario";
 import { simulateScenario } from "../src/simulation/simulateScenario";
 import { simulateScenarioViaArm } from "../src/simulation/viaArmEmulator";
+import { LONG_HORIZON_FILE, ending } from "./longHorizonScenario";
 
-const FILE = resolve(__dirname, "../../test/scenarios/long-horizon-windows.yaml");
+const FILE = LONG_HORIZON_FILE;
 
-/** What must be equal: states of the whole tree, and every cluster's versions. */
-function ending(report: SimulationReport): string {
-  const { status, clusters } = report.result;
-  return JSON.stringify({
-    run: status.status.state,
-    stages: status.stages.map((s) => [s.name, s.status.state, s.afterStageWaitStatus?.status.state, s.groups.map((g) => [g.name, g.status.state, g.members.map((m) => [m.name, m.status.state])])]),
-    clusters: clusters.map((c) => [c.name, c.kubernetesVersion, c.nodePools.map((p) => [p.name, p.orchestratorVersion, p.nodeImageVersion])]),
-  });
-}
 
 async function main(): Promise<void> {
   const scenario = parseScenario(readFileSync(FILE, "utf8"));
