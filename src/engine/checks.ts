@@ -42,8 +42,12 @@ export function decideStart(ctx: CheckContext): StartDecision {
   if (type === "ControlPlaneOnly" && controlPlaneAtTarget) {
     return { kind: "skip", atTarget: true, message: `Already at target: control plane runs Kubernetes ${cluster.kubernetesVersion}${cluster.kubernetesVersion === target ? "" : `, newer than the target ${target}`}.` };
   }
+  // Full over a cluster at or past the target everywhere, and past it somewhere: its versions stay
+  // (nothing is moved backwards); only images behind their target move (docs/behaviour.md).
+  const versionsPastTarget =
+    type === "Full" && controlPlaneAtTarget && poolsAtVersion && [cluster.kubernetesVersion, ...cluster.nodePools.map((p) => p.orchestratorVersion)].some((v) => compareDotted(v, target as string) > 0);
   if (type === "Full" && controlPlaneAtTarget && poolsAtVersion && imagesAtTarget) {
-    return { kind: "skip", atTarget: true, message: `Already at target: control plane and every node pool run Kubernetes ${target} with the target node images.` };
+    return { kind: "skip", atTarget: true, message: `Already at target: ${fullVersionsText(cluster, target as string, versionsPastTarget)} with the target node images.` };
   }
   if (type === "NodeImageOnly" && imagesAtTarget) {
     return { kind: "skip", atTarget: true, message: "Already at target: every node pool runs the target node image." };
@@ -59,8 +63,8 @@ export function decideStart(ctx: CheckContext): StartDecision {
     };
   }
 
-  // Target version or image not yet offered in the member's region.
-  if (target !== undefined) {
+  // Target version or image not yet offered in the member's region (a version not moved need not be).
+  if (target !== undefined && !versionsPastTarget) {
     const k8s = availability(offer.kubernetesVersions, target, now);
     if (!k8s.now) return notYetAvailable(`Kubernetes version ${target}`, cluster.region, k8s.at);
   }
@@ -96,7 +100,19 @@ export function decideStart(ctx: CheckContext): StartDecision {
   }
   // Latest (docs/behaviour.md): a pool re-imaged later in this upgrade may take a newer image than named here.
   const latest = type !== "ControlPlaneOnly" && (update.nodeImageSelection?.type ?? "Latest") === "Latest" && Object.keys(nodeImageVersions).length > 0;
-  return { kind: "start", request: { type, ...(target === undefined ? {} : { kubernetesVersion: target }), nodeImageVersions, ...(latest ? { latestNodeImages: true } : {}) } };
+  // Past the target: only the images move, as a NodeImageOnly upgrade (a Full one would ask for a downgrade).
+  const requestType = versionsPastTarget ? "NodeImageOnly" : type;
+  const version = target === undefined || versionsPastTarget ? {} : { kubernetesVersion: target };
+  return { kind: "start", request: { type: requestType, ...version, nodeImageVersions, ...(latest ? { latestNodeImages: true } : {}) } };
+}
+
+/** What a Full run's member found at or past its target runs: `Kubernetes 1.32.0`, or how it is past it. */
+function fullVersionsText(cluster: ClusterInfo, target: string, pastTarget: boolean): string {
+  if (!pastTarget) return `control plane and every node pool run Kubernetes ${target}`;
+  const versions = new Set([cluster.kubernetesVersion, ...cluster.nodePools.map((p) => p.orchestratorVersion)]);
+  return versions.size === 1
+    ? `control plane and every node pool run Kubernetes ${cluster.kubernetesVersion}, newer than the target ${target},`
+    : `control plane and every node pool run Kubernetes ${target} or newer (control plane ${cluster.kubernetesVersion}), none moved back,`;
 }
 
 function notYetAvailable(what: string, region: string, at: number | undefined): StartDecision {

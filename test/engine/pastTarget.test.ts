@@ -21,3 +21,26 @@ managedClusterUpdate: {upgrade: {type: ControlPlaneOnly, kubernetesVersion: 1.32
   expect(result.status.status.state).toBe("Completed");
   expect(result.clusters.find((c) => c.name === "ahead")!.operations).toEqual([]);
 });
+
+it("a Full run over a cluster newer than its target moves only the images that are behind, never a version back", async () => {
+  const old = "AKSUbuntu-2204gen2containerd-202610.01.0";
+  const latest = "AKSUbuntu-2204gen2containerd-202611.24.0";
+  const { result } = await simulateScenario(
+    parseScenario(`
+start: 2026-12-05T00:00:00Z
+regions: {westeurope: {kubernetesVersions: [{version: 1.32.0}, {version: 1.33.0}], nodeImages: [{version: ${latest}}]}}
+members:
+  - {name: ahead-images-behind, region: westeurope, kubernetesVersion: 1.33.0, nodePools: [{name: system, orchestratorVersion: 1.33.0, nodeImageVersion: ${old}}]}
+  - {name: ahead-up-to-date, region: westeurope, kubernetesVersion: 1.33.0, nodePools: [{name: system, orchestratorVersion: 1.33.0, nodeImageVersion: ${latest}}]}
+managedClusterUpdate: {upgrade: {type: Full, kubernetesVersion: 1.32.0}}
+`),
+  );
+  const [imagesBehind, upToDate] = result.status.stages[0]!.groups[0]!.members;
+  expect(imagesBehind!.status.state).toBe("Completed");
+  const cluster = result.clusters.find((c) => c.name === "ahead-images-behind")!;
+  expect(cluster).toMatchObject({ kubernetesVersion: "1.33.0", nodePools: [{ name: "system", orchestratorVersion: "1.33.0", nodeImageVersion: latest }] });
+  expect(cluster.operations.map((o) => [o.kind, o.result])).toEqual([["NodeImageOnly", "Succeeded"]]);
+  expect(upToDate!.status.state).toBe("Skipped");
+  expect(upToDate!.message).toBe("Already at target: control plane and every node pool run Kubernetes 1.33.0, newer than the target 1.32.0, with the target node images.");
+  expect(result.status.status.state).toBe("Completed");
+});
