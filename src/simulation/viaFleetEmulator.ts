@@ -34,7 +34,11 @@ export const EMULATOR_FLEET_ID = `/subscriptions/${EMULATOR_SUBSCRIPTION}/resour
 export interface ViaFleetOptions {
   /** Real milliseconds per simulated minute (default 10). */
   msPerSimulatedMinute?: number;
-  /** Real milliseconds between GETs of the run (default: a quarter of a simulated minute). */
+  /**
+   * Read the run every this many real milliseconds, as a real client does (its requests counted by
+   * the bench). Default: read it when it can have changed — at its next pass server-side, or at the
+   * next user action — which keeps ARM's real-time throttling from delaying a user action.
+   */
   pollMs?: number;
   faults?: ArmEmulatorOptions["faults"];
   throttling?: ArmEmulatorOptions["throttling"];
@@ -80,6 +84,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
   });
   try {
     const pollMs = options.pollMs ?? Math.max(1, msPerMinute / 4);
+    const pollsLikeAClient = options.pollMs !== undefined;
     const client = new FleetClient({
       fleetId: EMULATOR_FLEET_ID,
       credential: options.credential ?? emulatorCredential,
@@ -173,13 +178,16 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       // Idle too: a gate waits for an approval no action gives, and nothing is in flight (as in process).
       const idle = ENDED.has(status.status.state) || status.status.state === "Stopped" || waitsForApproval(status);
       if (now >= horizon || (idle && actions.length === 0)) break;
-      // Followed as a client follows, on the emulator's clock: while an upgrade runs, time runs and the
-      // run is read every `pollMs`; while none does, the clock jumps to the next instant anything can
-      // change — the run's next pass server-side, or the next user action (`CompressibleClock`).
+      // Followed on the emulator's clock, read when the run can have changed: at its next pass
+      // server-side, or at the next user action (the simulation may ask the emulator when that pass
+      // is; no real client could). While no upgrade runs the clock jumps there (`CompressibleClock`);
+      // while one runs, time runs and the client sleeps until then. Reading every `pollMs` instead
+      // (what `pollMs` asks for, as a real client) meets ARM's real-time throttling while upgrades run,
+      // and a 429's real-time Retry-After lets simulated hours pass before a user action is sent.
       const nextAction = actions[0] === undefined ? Infinity : Date.parse(actions[0].at);
       const poll = now + Math.max(1, Math.round((pollMs * 60_000) / msPerMinute));
-      const nextPass = emulator.fleet.hasOperationRunning(now) ? undefined : emulator.fleetManager.nextPassAt();
-      await emulator.clock.sleepUntil(Math.min(nextAction, horizon, nextPass ?? poll));
+      const nextPass = pollsLikeAClient && emulator.fleet.hasOperationRunning(now) ? undefined : emulator.fleetManager.nextPassAt();
+      await emulator.clock.sleepUntil(Math.min(nextAction, horizon, pollsLikeAClient ? poll : Infinity, nextPass ?? poll));
       status = await read();
     }
     const { GET, PUT, POST, throttled, faults, injected } = emulator.counters;

@@ -33,7 +33,7 @@ const spec = (members: string[]) => `members: [${members.map((m) => `{name: ${m}
 
 function run(dir: string, specFile: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, "run", specFile, "--backend", "simulator:fleet.yaml", "--time-scale", "3000", "--progress", "lines", "--json"], { cwd: dir });
+    const child = spawn(process.execPath, [CLI, "run", specFile, "--backend", "simulator:fleet.yaml", "--time-scale", "600", "--progress", "lines", "--json"], { cwd: dir });
     let stderr = "";
     let stdout = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -83,7 +83,7 @@ describe("simulated fleet: one process at a time", () => {
     fs.writeFileSync(path.join(dir, "all.yaml"), spec(NAMES));
     const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
     fs.writeFileSync(path.join(dir, "fleet.yaml.state.json.lock"), JSON.stringify({ pid: Number(gone.stdout), run: "ghost", since: "2026-12-01T00:00:00Z" }));
-    const result = spawnSync(process.execPath, [CLI, "run", "all.yaml", "--backend", "simulator:fleet.yaml", "--time-scale", "3000", "--progress", "lines"], { cwd: dir, encoding: "utf8" });
+    const result = spawnSync(process.execPath, [CLI, "run", "all.yaml", "--backend", "simulator:fleet.yaml", "--time-scale", "600", "--progress", "lines"], { cwd: dir, encoding: "utf8" });
     expect(result.status).toBe(0);
     expect(fs.existsSync(path.join(dir, "fleet.yaml.state.json.lock"))).toBe(false);
   }, 60_000);
