@@ -12,6 +12,7 @@ import { refreshGroup, refreshRun, refreshStage, hasWait } from "./refresh";
 import { startHalt } from "./halt";
 import { reachGates } from "./gates";
 import { adoptInterruptedStarts } from "./interrupted";
+import { markRunning } from "./running";
 import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
@@ -361,16 +362,8 @@ function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: Upg
 }
 
 function started(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, now: number): "started" {
-  const { member } = place;
-  member.startRequestedAt = undefined;
-  member.operationId = op.operationId;
-  member.startTime = now;
-  member.attempts += 1;
-  member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
-  member.message = ctx.describe.describe(request);
-  ctx.inFlight.add(place);
-  ctx.clusters.delete(member.name);
-  ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
+  const checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
+  markRunning(ctx, place, request, op.operationId, now, checkAgainAt, now);
   return "started";
 }
 

@@ -13,7 +13,8 @@
  * So an upgrade running on a cluster always counts against its group's and stage's limits, a cluster
  * is never asked for the same upgrade twice, and a Completed member always carries its operation id.
  */
-import { isPending, type StartedOperation } from "./backend";
+import { isPending, type StartedOperation, type UpgradeRequest } from "./backend";
+import { markRunning } from "./running";
 import type { EngineContext, MemberPlace } from "./context";
 
 export async function adoptInterruptedStarts(ctx: EngineContext, now: number): Promise<void> {
@@ -29,7 +30,7 @@ export async function adoptInterruptedStarts(ctx: EngineContext, now: number): P
     const answer = ctx.backend.findStartedUpgrade(ctx.ref(member), request, since);
     const found = isPending(answer) ? await answer : answer;
     if (found === undefined) release(ctx, place);
-    else adopt(ctx, place, found, since, now);
+    else adopt(ctx, place, request, found, since, now);
   }
 }
 
@@ -40,18 +41,9 @@ function release(ctx: EngineContext, place: MemberPlace): void {
   ctx.touch(place.group);
 }
 
-function adopt(ctx: EngineContext, place: MemberPlace, op: StartedOperation, since: number, now: number): void {
-  const { member, group } = place;
+function adopt(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, since: number, now: number): void {
   ctx.interrupted.delete(place);
-  member.startRequestedAt = undefined;
-  member.operationId = op.operationId;
-  member.startTime = since;
-  member.attempts += 1;
+  ctx.touch(place.group);
   // Followed in this pass (`followUpgrades` comes next): an upgrade that ended meanwhile ends now.
-  member.checkAgainAt = now;
-  member.message = ctx.describe.describe(member.request as NonNullable<typeof member.request>);
-  ctx.inFlight.add(place);
-  ctx.clusters.delete(member.name);
-  ctx.touch(group);
-  ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
+  markRunning(ctx, place, request, op.operationId, since, now, now);
 }
