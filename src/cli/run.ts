@@ -1,110 +1,97 @@
 /**
- * `fleet-update run SPEC --backend simulator:FLEET_FILE|azure [...]`: a run in real time for those not
- * on Pulumi (the `az fleet updaterun` audience). The session is the Pulumi provider's
- * (`src/drivers/`): the same journal, write-ahead before every upgrade, so re-running the same
- * command resumes the run wherever the last process left it. Progress goes to stderr, the result to
- * stdout; the exit code says how the run ended (`runOutcome.ts`). Ctrl-C stops gracefully (nothing
- * new starts, in-flight upgrades are followed to their end); a second Ctrl-C leaves at once.
+ * `fleet-update run SPEC --backend simulator:FLEET_FILE|azure|azure-fleet:FLEET_ID [...]`: a run in
+ * real time for those not on Pulumi (the `az fleet updaterun` audience), through the same driver as
+ * the Pulumi resources (`src/drivers/runDriver.ts`). Re-running the same command takes the run up
+ * wherever the last process left it: from its journal (our engine), or by attaching to the fleet's
+ * run (Fleet Manager, which runs it server-side). Progress goes to stderr, the result to stdout; the
+ * exit code says how the run ended (`runOutcome.ts`).
+ *
+ * Ctrl-C: with our engine, nothing new starts and in-flight upgrades are followed to their end; on
+ * Fleet Manager, following ends and the run goes on server-side (set `state: Stopped` to stop it). A
+ * second Ctrl-C leaves at once.
  */
-import { customImageVersions } from "../model/update";
 import { fanOut, redeliverTo } from "../events/sink";
 import { SkipRefusedError } from "../engine/control";
 import { ApprovalRefusedError } from "../engine/gates";
-import { appliedNodeImageVersions, failedMembers } from "../engine/results";
-import { summarize } from "../engine/summary";
 import { StateFileError } from "../backends/simulator/stateFile";
+import { FleetRequestError } from "../backends/azureFleet/fleetClient";
 import { LeaseHeldError } from "../runtime/fileLease";
 import { ValidationError } from "../model/common";
-import type { UpdateRunInputs } from "../spec/runSpec";
+import { driverFor } from "../drivers/driverFor";
 import { JournalError } from "../drivers/journal";
-import { journalFor, openBackend, type OpenBackend } from "../drivers/openBackend";
-import { driveSession, openSession, type RunChoice, type Session } from "../drivers/session";
+import { SpecChangedError } from "../drivers/runChoice";
+import type { RunCall, RunReport } from "../drivers/runDriver";
 import { StopRequest } from "../drivers/stopRequest";
+import type { UpdateRunInputs } from "../spec/runSpec";
 import { closeEventSinks, openEventSinks } from "./eventSinks";
 import { InputError, readInput, printable } from "./input";
-import { chooseCliRun, cliRunIdentity, SpecChangedError } from "./runChoice";
 import { EXIT_INTERRUPTED, exitCodeFor, resultText } from "./runOutcome";
 import { openProgress, type RunOptions, type RunProgress } from "./runProgress";
 import { backendFromFlags, parseRunSpec } from "./runSpec";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
-import { runFleetCommand } from "./runFleet";
 
 export type { RunOptions } from "./runProgress";
 
-interface Prepared {
-  inputs: UpdateRunInputs;
-  opened: OpenBackend;
-  identity: string;
-  choice: RunChoice;
-}
-
 export async function runCommand(file: string, options: RunOptions, io: CommandIO): Promise<number> {
-  // Issue 12: Fleet Manager runs the update; the command creates or attaches and follows (runFleet.ts).
-  if (options.backend?.startsWith("azure-fleet:") === true) return runFleetCommand(file, options, io);
-  const prepared = prepare(file, options, io);
-  if (typeof prepared === "number") return prepared;
-  const { inputs, opened, identity, choice } = prepared;
+  let inputs: UpdateRunInputs;
+  let call: RunCall;
+  try {
+    ({ inputs, call } = await open(file, options));
+  } catch (e) {
+    return refused(e, file, io);
+  }
   let sinks;
   try {
-    sinks = openEventSinks(options, { append: choice.engineState !== undefined });
+    // A run taken up appends to its events file; so does one whose history is not known yet.
+    sinks = openEventSinks(options, { append: call.resumed !== false });
   } catch (e) {
-    opened.release();
-    if (!(e instanceof InputError)) throw e;
-    io.stderr(`${printable(e.message)}\n`);
-    return EXIT_INVALID_INPUT;
+    call.release();
+    return refused(e, file, io);
   }
   const toSinks = fanOut(sinks);
-  let session: Session | undefined;
-  const progress = openProgress(options.progress ?? (process.stderr.isTTY ? "tree" : "lines"), inputs.runName, io, () => session?.engine.status());
-  session = openSession(
-    opened,
-    inputs,
-    identity,
-    choice,
-    (event) => {
-      progress.onEvent(event);
-      toSinks(event);
-    },
-    (events) => {
-      for (const event of events) progress.onEvent(event);
-      redeliverTo(sinks, events);
-    },
-  );
-  const journalFile = opened.journal.file;
-  progress.note(
-    session.resumed
-      ? `Resuming run ${inputs.runName} (${session.id}, ${session.engine.state}) from ${journalFile}.`
-      : `Starting run ${inputs.runName} (${session.id}); journal: ${journalFile}. Ctrl-C stops it gracefully.`,
-  );
-  for (const m of session.engine.excludedMembers) progress.note(`warning: member '${m.name}' is left out of the run: ${m.reason}`);
+  const progress = openProgress(options.progress ?? (process.stderr.isTTY ? "tree" : "lines"), inputs.runName, io, () => call.latestStatus());
+  progress.note(openingNote(inputs, call));
+  const warned = new Set<string>();
+  const warnExcluded = (members: readonly RunReport["excludedMembers"][number][], say: (text: string) => void): void => {
+    for (const m of members) {
+      if (warned.has(m.name)) continue;
+      warned.add(m.name);
+      say(`warning: member '${m.name}' is left out of the run: ${m.reason}`);
+    }
+  };
+  warnExcluded(call.excludedMembers, (text) => progress.note(text));
 
   const stop = new StopRequest();
-  const onInterrupt = interruptHandler(session, stop, progress);
+  const onInterrupt = interruptHandler(call, stop, progress);
   process.on("SIGINT", onInterrupt);
+  let report: RunReport;
   try {
-    await driveSession(session, inputs, stop);
+    report = await call.drive(inputs, {
+      stop,
+      onEvent: (event) => {
+        progress.onEvent(event);
+        toSinks(event);
+      },
+      onRedelivered: (events) => {
+        for (const event of events) progress.onEvent(event);
+        redeliverTo(sinks, events);
+      },
+    });
   } catch (e) {
     progress.finish();
     await closeEventSinks(sinks, io);
-    // A skip naming a running item (or an unknown gate) changes nothing: the spec must change.
-    if (e instanceof SkipRefusedError || e instanceof ApprovalRefusedError) {
-      opened.release();
-      io.stderr(`${printable(file)}: ${e instanceof SkipRefusedError ? "skip" : "approvals"}: ${printable(e.message)}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    throw e;
+    call.release();
+    return refused(e, file, io);
   } finally {
     process.off("SIGINT", onInterrupt);
   }
   progress.finish();
+  warnExcluded(report.excludedMembers, (text) => io.stderr(`${printable(text)}\n`));
 
-  const { engine } = session;
-  const status = engine.status();
-  const summary = summarize(status);
-  const code = exitCodeFor(summary, engine);
+  const { status, summary } = report;
+  const code = exitCodeFor(summary, report);
   if (options.json === true) {
-    const snapshot = engine.snapshot();
-    io.stdout(`${JSON.stringify({ status, summary, failedMembers: failedMembers(snapshot), appliedNodeImageVersions: appliedNodeImageVersions(snapshot) }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ status, summary, failedMembers: report.failedMembers, appliedNodeImageVersions: report.appliedNodeImageVersions }, null, 2)}\n`);
   } else {
     io.stdout(resultText(inputs.runName, status, summary, code));
   }
@@ -113,50 +100,53 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
   return code;
 }
 
-/** Everything that can refuse the run before it starts: flags, spec, fleet, journal. A number is an exit code. */
-function prepare(file: string, options: RunOptions, io: CommandIO): Prepared | number {
-  try {
-    const backend = backendFromFlags(options, process.cwd());
-    const inputs = parseRunSpec(readInput(file), file, backend);
-    if (options.progress !== undefined && options.progress !== "tree" && options.progress !== "lines") {
-      throw new InputError(`--progress: must be tree or lines, got '${options.progress}'`);
-    }
-    const identity = cliRunIdentity(inputs);
-    // Issue 19: a refused run touches no file. Whether the journal holds another spec's run is
-    // decided from a plain read first, before the backend is opened (opening takes leases and may
-    // write the simulated fleet's state file); it is read again once the leases are ours.
-    const journal = journalFor(inputs.backend, inputs.runName, process.cwd());
-    chooseCliRun(inputs, identity, journal.read(), journal.file, options.new === true);
-    const opened = openBackend(inputs.backend, inputs.runName, process.cwd(), customImageVersions(inputs.managedClusterUpdate));
-    try {
-      const choice = chooseCliRun(inputs, identity, opened.journal.read(), opened.journal.file, options.new === true);
-      return { inputs, opened, identity, choice };
-    } catch (e) {
-      opened.release();
-      throw e;
-    }
-  } catch (e) {
-    if (e instanceof LeaseHeldError) {
-      // Another process drives this simulated fleet or this run: nothing was touched; try again when it is done.
-      io.stderr(`${printable(e.message)}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    if (e instanceof ValidationError) {
-      // Flags are named as typed (`--backend: ...`); spec problems by the file and field path.
-      for (const issue of e.issues) io.stderr(issue.path.startsWith("--") ? `${issue.path}: ${printable(issue.message)}\n` : `${printable(fieldSource(issue.path, file))}: ${printable(issue.message)}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    if (e instanceof SpecChangedError) {
-      // The spec as a whole differs from the journal's run: named like any whole-document problem.
-      io.stderr(`${printable(file)}: (root): ${printable(e.message)}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    if (e instanceof InputError || e instanceof StateFileError || e instanceof JournalError || isFileError(e)) {
-      io.stderr(`${printable((e as Error).message)}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    throw e;
+/** Everything that can refuse the run before it starts: flags, spec, fleet, journal. */
+async function open(file: string, options: RunOptions): Promise<{ inputs: UpdateRunInputs; call: RunCall }> {
+  const backend = backendFromFlags(options, process.cwd());
+  const inputs = parseRunSpec(readInput(file), file, backend);
+  if (options.progress !== undefined && options.progress !== "tree" && options.progress !== "lines") {
+    throw new InputError(`--progress: must be tree or lines, got '${options.progress}'`);
   }
+  const driver = await driverFor(backend);
+  return { inputs, call: await driver.open(inputs, { by: "spec", startNew: options.new === true }) };
+}
+
+function openingNote(inputs: UpdateRunInputs, call: RunCall): string {
+  if (call.executes === "server") {
+    return `Run ${inputs.runName} on Fleet Manager (${call.whereKept}): created or attached to, then followed. Ctrl-C stops following; the run goes on server-side.`;
+  }
+  return call.resumed === true
+    ? `Resuming run ${inputs.runName} (${call.id}, ${call.latestStatus()?.status.state}) from ${call.whereKept}.`
+    : `Starting run ${inputs.runName} (${call.id}); journal: ${call.whereKept}. Ctrl-C stops it gracefully.`;
+}
+
+/** What refused the run, told the user; the exit code. Anything else is a bug and is thrown. */
+function refused(e: unknown, file: string, io: CommandIO): number {
+  if (e instanceof ValidationError) {
+    // Flags are named as typed (`--backend: ...`); spec problems by the file and field path.
+    for (const issue of e.issues) io.stderr(issue.path.startsWith("--") ? `${issue.path}: ${printable(issue.message)}\n` : `${printable(fieldSource(issue.path, file))}: ${printable(issue.message)}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  if (e instanceof SpecChangedError) {
+    // The spec as a whole differs from the journal's run: named like any whole-document problem.
+    io.stderr(`${printable(file)}: (root): ${printable(e.message)}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  // A skip naming a running item (or an unknown gate) changes nothing: the spec must change.
+  if (e instanceof SkipRefusedError || e instanceof ApprovalRefusedError) {
+    io.stderr(`${printable(file)}: ${e instanceof SkipRefusedError ? "skip" : "approvals"}: ${printable(e.message)}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  if (e instanceof FleetRequestError && e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500 && e.statusCode !== 429) {
+    io.stderr(`${printable(file)}: Fleet Manager refused: ${printable(e.message)}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  // LeaseHeldError: another process drives this simulated fleet or this run; nothing was touched.
+  if (e instanceof LeaseHeldError || e instanceof InputError || e instanceof StateFileError || e instanceof JournalError || isFileError(e)) {
+    io.stderr(`${printable((e as Error).message)}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  throw e;
 }
 
 /** The fleet file's problems come back under the provider's field `backend.simulator.fleetFile`. */
@@ -168,24 +158,27 @@ function isFileError(e: unknown): boolean {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === "string" && typeof (e as NodeJS.ErrnoException).path === "string";
 }
 
-
 /**
- * First Ctrl-C: stop at this instant (nothing new starts; in-flight upgrades are followed to their
- * end, then the run is Stopped). Second: journal and leave now; the upgrades in flight go on on the
- * clusters, and the next run of the command waits for them, never racing them.
+ * First Ctrl-C: the driver's stop (our engine: nothing new starts, in-flight upgrades are followed
+ * to their end, then the run is Stopped; Fleet Manager: following ends, the run goes on). Second:
+ * keep what the next command needs and leave now.
  */
-function interruptHandler(session: Session, stop: StopRequest, progress: RunProgress): () => void {
+function interruptHandler(call: RunCall, stop: StopRequest, progress: RunProgress): () => void {
   let interrupts = 0;
+  const here = call.executes === "here";
   return () => {
     interrupts += 1;
     if (interrupts === 1) {
       stop.request();
-      progress.note("Ctrl-C: stopping — no new member starts; upgrades in flight are followed until they end. Press Ctrl-C again to leave now; running the same command again resumes.");
+      progress.note(
+        here
+          ? "Ctrl-C: stopping — no new member starts; upgrades in flight are followed until they end. Press Ctrl-C again to leave now; running the same command again resumes."
+          : "Ctrl-C: no longer following; the run goes on in Fleet Manager. Run the same command again to follow it (set state: Stopped to stop it).",
+      );
       return;
     }
-    session.save();
-    progress.note(`Ctrl-C again: leaving now. Upgrades in flight go on on the clusters; running the same command again resumes the run from ${session.journal.file}.`);
+    call.leaveNow();
+    if (here) progress.note(`Ctrl-C again: leaving now. Upgrades in flight go on on the clusters; running the same command again resumes the run from ${call.whereKept}.`);
     process.exit(EXIT_INTERRUPTED);
   };
 }
-

@@ -26,11 +26,9 @@ import { StoppableClock, StopRequested, type StopRequest } from "./stopRequest";
 import type { Clock } from "../engine/clock";
 import { RealClock } from "../runtime/realClock";
 
-/** What the client keeps between calls (an output): the run's ARM id and the skips already sent. */
-export interface FleetRunRecord {
-  id: string;
-  skipsSent: SkipTarget[];
-}
+import type { FleetRunRecord } from "./runDriver";
+
+export type { FleetRunRecord } from "./runDriver";
 
 /**
  * Why following ended: the run ended; reached the state asked for; waits at a gate nobody approved

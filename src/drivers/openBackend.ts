@@ -1,20 +1,17 @@
 /**
- * Opening what a run drives: the backend, its clock and the run's journal. Shared by the Pulumi
- * provider (`src/pulumi/runSession.ts`) and `fleet-update run` (`src/cli/run.ts`), so both keep a
- * run's journal in the same place.
+ * Opening what the engine driver drives: the backend, its clock and the run's journal. Every caller
+ * (the Pulumi resources, `fleet-update run` and `gate`) opens through here, so all keep a run's
+ * journal in the same place.
  */
-import fs from "node:fs";
 import path from "node:path";
-import { AzureBackend } from "../backends/azure/azureBackend";
-import { credentialFor } from "../backends/azure/credentials";
 import { openFileBackedFleet, stateFilePath } from "../backends/simulator/fileBacked";
 import { acquireFleetLease } from "../backends/simulator/fleetLease";
 import type { ClusterBackend } from "../engine/backend";
 import type { Clock } from "../engine/clock";
 import { RunJournal } from "./journal";
-import type { BackendConfig } from "../spec/runSpec";
-import { RealClock } from "../runtime/realClock";
+import type { SimulatorBackendConfig, UpdateRunInputs } from "../spec/runSpec";
 import { acquireJournalLease } from "./journalLease";
+import type { PlanView } from "./runDriver";
 
 export interface OpenBackend {
   backend: ClusterBackend;
@@ -44,69 +41,59 @@ export interface OpenBackend {
 /** Where run journals live for backends without a state file of their own. */
 export const JOURNAL_DIRECTORY = path.join(".fleet-update", "runs");
 
-/** Relative paths (the fleet file, the CA file, the journal directory) are resolved against `baseDir`. */
 /**
- * `customNodeImageVersions`: the run's Custom images. ARM only moves a pool to its region's newest
- * image, so the Azure backend counts a Custom image as offered where the newest is at or past it.
+ * How the engine driver reaches its `ClusterBackend`: the simulated fleet (`simulatorOpener`, here)
+ * or ARM (`openAzure.ts`, loaded only for a run on Azure). Relative paths (the fleet file, the CA
+ * file, the journal directory) are resolved against the `baseDir` the opener was made with.
  */
-export function openBackend(config: BackendConfig, runName: string, baseDir: string = process.cwd(), customNodeImageVersions: readonly string[] = []): OpenBackend {
-  const { simulator, azure } = config;
-  if (simulator !== undefined) {
-    // Issue 7: one process at a time drives a simulated fleet; the lease is held until this process
-    // ends (a `pulumi up`, a `fleet-update run`). Azure's lease is ARM's own (fleetLease.ts).
-    const releaseFleetLease = acquireFleetLease(stateFilePath(simulator, baseDir), runName);
-    try {
-      const { fleet, clock, stateFile, saveClock } = openFileBackedFleet(simulator, baseDir);
-      const journal = RunJournal.beside(stateFile, runName);
-      // Opening wrote nothing: the clock's anchor is written before the run's first instant is.
-      journal.beforeWrite = saveClock;
-      const releaseJournalLease = acquireJournalLease(journal, runName);
-      return {
-        backend: fleet,
-        clock,
-        journal,
-        releaseJournalLease,
-        release: () => {
-          releaseJournalLease();
-          releaseFleetLease();
-        },
-        deadline: (realMs) => clock.toSimulated(realMs),
-        realMsUntil: (instant) => clock.toReal(instant) - Date.now(),
-      };
-    } catch (e) {
-      // A fleet file or state file that cannot be used refuses the run: its lease goes with it.
-      releaseFleetLease();
-      throw e;
-    }
-  }
-  const settings = azure as NonNullable<typeof azure>;
-  const clock = new RealClock();
-  const backend = new AzureBackend({
-    credential: credentialFor(settings.credential),
-    clock,
-    customNodeImageVersions,
-    ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
-    ...(settings.trustedCaFile === undefined ? {} : { trustedCaPem: fs.readFileSync(path.resolve(baseDir, settings.trustedCaFile), "utf8") }),
-    ...(settings.pollIntervalSeconds === undefined ? {} : { initialPollMs: settings.pollIntervalSeconds.initial * 1000, steadyPollMs: settings.pollIntervalSeconds.steady * 1000 }),
-  });
-  const journal = RunJournal.in(path.resolve(baseDir, JOURNAL_DIRECTORY), runName);
-  // Issue 11: one driver per run, held until this process ends (journalLease.ts).
-  const releaseJournalLease = acquireJournalLease(journal, runName);
-  return {
-    backend,
-    clock,
-    journal,
-    releaseJournalLease,
-    release: releaseJournalLease,
-    deadline: (realMs) => realMs,
-    realMsUntil: (instant) => instant - Date.now(),
-    recheckUnknownAfterMs: 15 * 60_000,
-  };
+export interface BackendOpener {
+  /**
+   * Open the backend, its clock and the run's journal, taking the leases. `customNodeImageVersions`:
+   * the run's Custom images (ARM only moves a pool to its region's newest image, so the Azure backend
+   * counts a Custom image as offered where the newest is at or past it).
+   */
+  open(runName: string, customNodeImageVersions: readonly string[]): OpenBackend;
+  /** The run's journal, without opening the backend (no lease, no client). */
+  journal(runName: string): RunJournal;
+  /** Whether a plan reads only local files. */
+  readonly plansLocally: boolean;
+  /** What a plan of the run reads. */
+  planView(inputs: UpdateRunInputs): PlanView;
 }
 
-/** The run's journal, without opening the backend (no lease, no client): for forgetting a run. */
-export function journalFor(config: BackendConfig, runName: string, baseDir: string = process.cwd()): RunJournal {
-  return config.simulator !== undefined
-    ? RunJournal.beside(stateFilePath(config.simulator, baseDir), runName)
-    : RunJournal.in(path.resolve(baseDir, JOURNAL_DIRECTORY), runName);
+/** The embedded simulated fleet: its fleet file, its state file, and journals beside the state file. */
+export function simulatorOpener(simulator: SimulatorBackendConfig, baseDir: string): BackendOpener {
+  return {
+    plansLocally: true,
+    journal: (runName) => RunJournal.beside(stateFilePath(simulator, baseDir), runName),
+    planView: (inputs) => ({ reads: "fleetFile", inputs, simulator }),
+    open: (runName) => {
+      // Issue 7: one process at a time drives a simulated fleet; the lease is held until this process
+      // ends (a `pulumi up`, a `fleet-update run`). Azure's lease is ARM's own (fleetLease.ts).
+      const releaseFleetLease = acquireFleetLease(stateFilePath(simulator, baseDir), runName);
+      try {
+        const { fleet, clock, stateFile, saveClock } = openFileBackedFleet(simulator, baseDir);
+        const journal = RunJournal.beside(stateFile, runName);
+        // Opening wrote nothing: the clock's anchor is written before the run's first instant is.
+        journal.beforeWrite = saveClock;
+        const releaseJournalLease = acquireJournalLease(journal, runName);
+        return {
+          backend: fleet,
+          clock,
+          journal,
+          releaseJournalLease,
+          release: () => {
+            releaseJournalLease();
+            releaseFleetLease();
+          },
+          deadline: (realMs) => clock.toSimulated(realMs),
+          realMsUntil: (instant) => clock.toReal(instant) - Date.now(),
+        };
+      } catch (e) {
+        // A fleet file or state file that cannot be used refuses the run: its lease goes with it.
+        releaseFleetLease();
+        throw e;
+      }
+    },
+  };
 }

@@ -1,8 +1,7 @@
 /**
  * One run driven in real (or scaled) time with a journal: create it or resume it, apply the user's
- * controls, drive it until it settles, returns early or meets its deadline. Shared by the Pulumi
- * provider (`src/pulumi/runSession.ts`, one `pulumi up`) and `fleet-update run` (`src/cli/run.ts`);
- * each decides which run to continue (`RunChoice`) and what to make of the result.
+ * controls, drive it until it settles, returns early or meets its deadline. The engine driver's
+ * session (`engineDriver.ts`), whoever calls it: the Pulumi resources, `fleet-update run`.
  */
 import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
@@ -28,8 +27,7 @@ export interface RunChoice {
 /** What makes the run: the fields a new engine is created from. */
 export type RunDefinition = Pick<UpdateRunInputs, "runName" | "members" | "strategy" | "managedClusterUpdate">;
 
-/** How the user steers the run, applied on every call (docs/rules.md §3.8, §3.9; issue 5). */
-export type RunControls = Pick<UpdateRunInputs, "state" | "skip" | "approvals" | "timeoutMinutes" | "returnAfterMinutes">;
+import type { RunControls } from "./runDriver";
 
 export interface Session {
   id: string;
@@ -46,17 +44,15 @@ export interface Session {
 /**
  * The engine of the chosen run, journaling its state before every upgrade it starts (write-ahead)
  * and at the end of every pass, before the pass's events go to `onEvent`. A resumed run's
- * undelivered events (`RunChoice.undeliveredEvents`) go to `onRedelivered` first, which is told they
- * may have been delivered already (a sink that keeps events dedupes them: `JsonlJournal.redeliver`);
- * by default they go to `onEvent`.
+ * undelivered events (`RunChoice.undeliveredEvents`) are the caller's to send first
+ * (`engineDriver.ts`: a sink that keeps events dedupes them, `JsonlJournal.redeliver`).
  */
 export function openSession(
   opened: OpenBackend,
   run: RunDefinition,
   identity: string,
-  choice: RunChoice,
+  choice: Omit<RunChoice, "undeliveredEvents">,
   onEvent: (event: RunEvent) => void,
-  onRedelivered: (events: readonly RunEvent[]) => void = (events) => events.forEach(onEvent),
 ): Session {
   let save = (): void => {};
   const options: EngineOptions = {
@@ -68,7 +64,6 @@ export function openSession(
   // A stored state has no health checks (their URLs may hold secrets): the run's members give them back.
   const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(withHealthChecks(choice.engineState, run.members), opened.backend, options);
   save = () => opened.journal.write({ runId: choice.id, identity, engineState: engine.snapshot(), undeliveredEvents: engine.undeliveredEvents() });
-  if (choice.undeliveredEvents !== undefined && choice.undeliveredEvents.length > 0) onRedelivered(choice.undeliveredEvents);
   return { id: choice.id, engine, clock: opened.clock, journal: opened.journal, resumed: choice.engineState !== undefined, save, opened };
 }
 

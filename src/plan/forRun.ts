@@ -8,6 +8,7 @@
 import type { RunState } from "../engine/runState";
 import { ValidationError } from "../model/common";
 import { parseRunInputs, type UpdateRunInputs } from "../spec/runSpec";
+import { driverFor } from "../drivers/driverFor";
 import { containsUnknown } from "../spec/unknowns";
 import { buildPlan } from "./buildPlan";
 import { worldFromFleetFile } from "./fromFleetFile";
@@ -25,9 +26,12 @@ export type RunPlan = { plan: Plan } | { notPlanned: string };
  * file has it, or why there is none. `engineState`: the run already exists; the plan continues it.
  */
 export async function planRun(inputs: UpdateRunInputs, now: number, baseDir: string, engineState?: RunState): Promise<RunPlan> {
-  if (inputs.backend.simulator === undefined) return { notPlanned: "the plan is computed for the simulated fleet only; run `fleet-update plan` for a run on Azure" };
+  const driver = await driverFor(inputs.backend, { baseDir });
+  if (!driver.plansLocally) return { notPlanned: "the plan is computed for the simulated fleet only; run `fleet-update plan` for a run on Azure" };
   if (inputs.members.length > PLAN_MEMBER_LIMIT) return { notPlanned: `${inputs.members.length} members is more than the ${PLAN_MEMBER_LIMIT} planned during a preview; run \`fleet-update plan\`` };
-  const world = worldFromFleetFile(inputs, baseDir, { now });
+  const view = await driver.planView(inputs);
+  if (view.reads !== "fleetFile") return { notPlanned: "the plan of this run reads its clusters; run `fleet-update plan`" };
+  const world = worldFromFleetFile(view.inputs, view.simulator, baseDir, { now });
   return { plan: await buildPlan(engineState === undefined ? world : { ...world, resumeFrom: engineState }) };
 }
 
@@ -62,7 +66,8 @@ export async function printPlanSummary(raw: Record<string, unknown>, baseDir: st
   } catch {
     return;
   }
-  if (inputs.backend.simulator === undefined) return;
+  // Only a plan that reads local files: reading every cluster at each preview would be slow and cost ARM requests.
+  if (!(await driverFor(inputs.backend, { baseDir })).plansLocally) return;
   let planned: RunPlan;
   try {
     planned = await planRun(inputs, Date.now(), baseDir);

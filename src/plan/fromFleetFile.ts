@@ -7,7 +7,7 @@ import path from "node:path";
 import { readFleetDescription, readFleetState, stateFilePath, StateFileError, type FleetState } from "../backends/simulator";
 import { ValidationError } from "../model/common";
 import type { Fleet } from "../model/fleet";
-import type { UpdateRunInputs } from "../spec/runSpec";
+import type { SimulatorBackendConfig, UpdateRunInputs } from "../spec/runSpec";
 import { ScaledClock } from "../runtime/scaledClock";
 import { runSpecNotes, runSpecPart } from "./runSpec";
 import { DAY_MS, hasSimulatedFailure, stoppedClusters, withoutFailures, type PlanWorld } from "./world";
@@ -21,9 +21,7 @@ export interface SnapshotOptions {
 
 export const DEFAULT_PLAN_HORIZON_DAYS = 30;
 
-export function worldFromFleetFile(inputs: UpdateRunInputs, baseDir: string, options: SnapshotOptions): PlanWorld {
-  const simulator = inputs.backend.simulator;
-  if (simulator === undefined) throw new Error("worldFromFleetFile needs a simulator backend");
+export function worldFromFleetFile(inputs: UpdateRunInputs, simulator: SimulatorBackendConfig, baseDir: string, options: SnapshotOptions): PlanWorld {
   const description = readFleetDescription(path.resolve(baseDir, simulator.fleetFile));
   const saved = readState(stateFilePath(simulator, baseDir));
   checkMembersExist(inputs, description, simulator.fleetFile);

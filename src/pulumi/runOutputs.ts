@@ -10,7 +10,7 @@ import type { RunSummary } from "../engine/summary";
 import type { ExcludedMember } from "../model/run";
 import type { UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
-import type { FleetRunRecord } from "../drivers/fleetSession";
+import type { FleetRunRecord } from "../drivers/runDriver";
 import type { Plan } from "../plan/types";
 
 /** What `UpdateRun` stores besides its inputs. */

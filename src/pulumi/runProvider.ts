@@ -12,14 +12,13 @@
  * working directory, which the engine sets to the project's `main` folder.
  */
 import { ValidationError } from "../model/common";
-import type { RunState } from "../engine/runState";
+import type { StoredRun } from "../drivers/runDriver";
 import { printPlanSummary } from "../plan/forRun";
 import { canonicalJson } from "../spec/identity";
 import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs } from "../spec/runSpec";
 import { containsUnknown } from "../spec/unknowns";
-import { deleteFleetRun } from "./fleetRunSession";
-import { checkFleetRun } from "../drivers/fleetSession";
-import { openFleetClient } from "../drivers/openFleet";
+import { driverFor } from "../drivers/driverFor";
+import { BackendConfigSchema } from "../spec/runSpec";
 import { RunNotFinishedError, forgetRun, observeRun, runSession, type UpdateRunOutputs } from "./runSession";
 import { projectDirIssues, projectDirOf, withoutProjectDir } from "./projectDir";
 
@@ -28,9 +27,9 @@ type Props = Record<string, unknown>;
 export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
   const issues = [...checkRunInputs(withoutProjectDir(news)), ...projectDirIssues(news)];
   const failures = issues.map((issue) => ({ property: issue.path, reason: issue.message }));
-  // Issue 12: on Fleet Manager, Check reads the fleet's members (a listed member not in the fleet, or
-  // in another group, is a failure naming it).
-  if (failures.length === 0 && isFleetRun(news) && !containsUnknown(pickInputs(news))) failures.push(...(await checkAgainstFleet(pickInputs(news), projectDirOf(news))));
+  // What only the world can say (issue 12: on Fleet Manager, a listed member not in the fleet, or in
+  // another group, is a failure naming it).
+  if (failures.length === 0 && !containsUnknown(pickInputs(news))) failures.push(...(await checkAgainstWorld(pickInputs(news), projectDirOf(news))));
   // Issue 6: `pulumi preview` shows the plan (stage ETAs, findings) of valid, fully known inputs —
   // for a run about to be created (or replaced); an existing run's plan is its `plan` output.
   if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(changedBetween(olds, news))) await printPlanSummary(withoutProjectDir(news), projectDirOf(news));
@@ -46,8 +45,8 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<{ cha
   // `pulumi up` even when nothing in the program changed.
   const outcome = (olds.summary as { outcome?: string } | undefined)?.outcome;
   const waiting = outcome === "Pending" && (news.state ?? "Running") === "Running";
-  // Issue 12: the fleet's update run is named after the resource, so the old one goes first.
-  return { changes: replaces.length > 0 || updates.length > 0 || waiting, replaces, deleteBeforeReplace: isFleetRun(news) };
+  // Issue 12: a Fleet Manager run is named after the resource, so the old one goes first.
+  return { changes: replaces.length > 0 || updates.length > 0 || waiting, replaces, deleteBeforeReplace: await deletesBeforeReplace(news, projectDirOf(news)) };
 }
 
 export async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
@@ -58,8 +57,8 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Props }
 
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const parsed = parseInputsOrThrow(news);
-  const { engineState, plan, fleetRun } = olds as Partial<UpdateRunOutputs>;
-  const { outputs } = await runSession(parsed, projectDirOf(news), { id, ...(engineState === undefined ? {} : { engineState }), ...(plan === undefined ? {} : { plan }), ...(fleetRun === undefined ? {} : { fleetRun }) }).catch(keepInputs(news));
+  const { plan } = olds as Partial<UpdateRunOutputs>;
+  const { outputs } = await runSession(parsed, projectDirOf(news), { ...storedRun(id, olds), ...(plan === undefined ? {} : { plan }) }).catch(keepInputs(news));
   return { outs: { ...news, ...outputs } };
 }
 
@@ -75,10 +74,9 @@ export const CANNOT_IMPORT =
 
 export async function read(id: string, props: Props): Promise<{ id: string; props: Props }> {
   if (props.runName === undefined) throw new Error(CANNOT_IMPORT);
-  const engineState = props.engineState as RunState | undefined;
-  const fleetRun = props.fleetRun as UpdateRunOutputs["fleetRun"];
-  if (engineState === undefined && fleetRun === undefined) return { id, props };
-  const outputs = await observeRun(parseInputsOrThrow(props), projectDirOf(props), id, engineState, fleetRun);
+  const stored = storedRun(id, props);
+  if (stored.engineState === undefined && stored.fleetRun === undefined) return { id, props };
+  const outputs = await observeRun(parseInputsOrThrow(props), projectDirOf(props), stored);
   return { id, props: { ...props, ...outputs } };
 }
 
@@ -86,8 +84,7 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
 export async function remove(id: string, props: Props): Promise<void> {
   // The journal goes too, so a run created again later with the same inputs is a new run.
   const parsed = UpdateRunInputsSchema.safeParse(pickInputs(props));
-  if (parsed.success && parsed.data.backend.azureFleet !== undefined) return deleteFleetRun(parsed.data, projectDirOf(props));
-  if (parsed.success) forgetRun(parsed.data, id, projectDirOf(props));
+  if (parsed.success) await forgetRun(parsed.data, storedRun(id, props), projectDirOf(props));
 }
 
 /** A run that did not finish is kept by Pulumi with its inputs (and `__provider`) and its status. */
@@ -110,21 +107,22 @@ function changedBetween(olds: Props, news: Props): (field: string) => boolean {
   return (field) => canonicalJson(olds[field] ?? null) !== canonicalJson(news[field] ?? null);
 }
 
-function isFleetRun(props: Props): boolean {
-  const backend = props.backend as { azureFleet?: unknown } | undefined;
-  return backend !== null && typeof backend === "object" && backend.azureFleet !== undefined;
+/** What the stack stored of the run: its id and its driver's record. */
+function storedRun(id: string, props: Props): StoredRun {
+  const { engineState, fleetRun } = props as Partial<UpdateRunOutputs>;
+  return { id, ...(engineState === undefined ? {} : { engineState }), ...(fleetRun === undefined ? {} : { fleetRun }) };
 }
 
-/** The fleet's members against the program (issue 12); an unreachable fleet is one failure naming the backend. */
-async function checkAgainstFleet(inputs: Props, projectDir: string): Promise<Array<{ property: string; reason: string }>> {
+async function deletesBeforeReplace(news: Props, projectDir: string): Promise<boolean> {
+  const backend = BackendConfigSchema.safeParse(news.backend);
+  return backend.success && (await driverFor(backend.data, { baseDir: projectDir })).deleteBeforeReplace;
+}
+
+/** The driver's checks against the world; a world that cannot be read is one failure naming the backend. */
+async function checkAgainstWorld(inputs: Props, projectDir: string): Promise<Array<{ property: string; reason: string }>> {
   const parsed = parseRunInputs(inputs);
-  try {
-    await checkFleetRun(parsed, openFleetClient(parsed.backend.azureFleet as NonNullable<typeof parsed.backend.azureFleet>, projectDir));
-    return [];
-  } catch (e) {
-    if (e instanceof ValidationError) return e.issues.map((i) => ({ property: i.path, reason: i.message }));
-    return [{ property: "backend.azureFleet.fleetId", reason: `cannot read the fleet's members: ${(e as Error).message}` }];
-  }
+  const driver = await driverFor(parsed.backend, { baseDir: projectDir });
+  return (await driver.check(parsed)).map((i) => ({ property: i.path, reason: i.message }));
 }
 
 /** Stored properties hold inputs and outputs together; the inputs are these. */

@@ -86,8 +86,19 @@ export const BackendConfigSchema = z
         ctx.addIssue({ code: "custom", path: [key, "credential"], message: "emulator credentials are only accepted with an endpoint on https://127.0.0.1 or https://localhost" });
       }
     }
-  });
-export type BackendConfig = z.infer<typeof BackendConfigSchema>;
+  })
+  // Exactly one backend is set (refused above otherwise): the parsed value is typed as the union, so
+  // code narrows on the key it holds and needs no casts.
+  .transform((backend) => backend as BackendConfig);
+
+export type SimulatorBackendConfig = z.infer<typeof SimulatorBackendSchema>;
+export type AzureBackendConfig = z.infer<typeof AzureBackendSchema>;
+export type AzureFleetBackendConfig = z.infer<typeof AzureFleetBackendSchema>;
+/** The backend a run is on: exactly one of the three (a tagged union keyed by the backend's name). */
+export type BackendConfig =
+  | { simulator: SimulatorBackendConfig; azure?: undefined; azureFleet?: undefined }
+  | { azure: AzureBackendConfig; simulator?: undefined; azureFleet?: undefined }
+  | { azureFleet: AzureFleetBackendConfig; simulator?: undefined; azure?: undefined };
 
 export const UpdateRunInputsSchema = z.strictObject({
   /** The run's name in events and progress lines: the Pulumi resource name. */

@@ -1,0 +1,221 @@
+/**
+ * The Fleet Manager driver (issue 12): Azure Kubernetes Fleet Manager runs the update server-side.
+ * A call creates the fleet's update run named after ours, or attaches to it, steers it (start, stop,
+ * skip, approvals) and follows it (`fleetSession.ts`); Fleet's status becomes ours in
+ * `backends/azureFleet/fromFleet.ts`. Nothing is journaled here: the fleet keeps the run, and what
+ * the client must remember between calls is the `FleetRunRecord` (an output).
+ */
+import { summarize } from "../engine/summary";
+import type { FieldIssue } from "../model/common";
+import { ValidationError } from "../model/common";
+import type { ExcludedMember } from "../model/run";
+import type { UpdateRunStatus } from "../model/status";
+import type { UpdateRunStrategy } from "../model/strategy";
+import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
+import { appliedImagesOf, failedMembersOf, fromFleetStatus } from "../backends/azureFleet/fromFleet";
+import { gateResources } from "../backends/azureFleet/gateResources";
+import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
+import { fromFleetStrategy } from "../backends/azureFleet/toFleet";
+import type { AzureFleetBackendConfig, UpdateRunInputs } from "../spec/runSpec";
+import type { Clock } from "../engine/clock";
+import { checkFleetRun, runFleetSession, type FleetRunRecord } from "./fleetSession";
+import { readOnlyAzureBackend } from "./openAzure";
+import { openFleetClient } from "./openFleet";
+import { GateRefusedError, type DriveOptions, type GateView, type PlanView, type RunCall, type RunControls, type RunDriver, type RunReport, type RunSelection, type RunView, type StoredRun } from "./runDriver";
+import { statusGates } from "./waiting";
+
+export interface FleetDriverOptions {
+  /** The clock following runs on (default the wall clock): tests and the simulation pass a compressible one. */
+  clock?: Clock;
+}
+
+export class FleetManagerDriver implements RunDriver {
+  readonly executes = "server";
+  // The fleet's update run is named after the resource, so the old one goes first.
+  readonly deleteBeforeReplace = true;
+  readonly plansLocally = false;
+
+  constructor(
+    private readonly config: AzureFleetBackendConfig,
+    private readonly baseDir: string,
+    private readonly options: FleetDriverOptions = {},
+  ) {}
+
+  private client(): FleetClient {
+    return openFleetClient(this.config, this.baseDir);
+  }
+
+  /** The fleet's members against the run: a listed member not in the fleet, or in another group, is named. */
+  async check(inputs: UpdateRunInputs): Promise<FieldIssue[]> {
+    try {
+      await checkFleetRun(inputs, this.client());
+      return [];
+    } catch (e) {
+      if (e instanceof ValidationError) return e.issues;
+      return [{ path: "backend.azureFleet.fleetId", message: `cannot read the fleet's members: ${(e as Error).message}` }];
+    }
+  }
+
+  async open(inputs: UpdateRunInputs, selection: RunSelection): Promise<RunCall> {
+    const previous = selection.by === "stack" ? selection.stored?.fleetRun : undefined;
+    return new FleetRunCall(inputs, this.client(), this.config, previous, this.options.clock);
+  }
+
+  /** One GET of the run, nothing sent (`pulumi refresh`). */
+  async observe(inputs: UpdateRunInputs, stored: StoredRun): Promise<RunView> {
+    const client = this.client();
+    const { excluded } = await checkFleetRun(inputs, client);
+    const run = await client.getRun(inputs.runName);
+    if (run === undefined) throw new Error(`update run '${inputs.runName}' is not in fleet '${client.fleet.fleetName}' (deleted outside Pulumi?)`);
+    const status = fromFleetStatus(run.properties?.status);
+    const strategySnapshot = fromFleetStrategy(run.properties?.strategy) ?? inputs.strategy ?? { stages: [] };
+    return fleetView(inputs, stored.fleetRun ?? { id: run.id ?? client.runId(inputs.runName), skipsSent: [] }, status, strategySnapshot, excluded);
+  }
+
+  async gates(inputs: UpdateRunInputs): Promise<GateView[]> {
+    const { status } = await this.runOf(inputs, this.client());
+    return statusGates(status).map((g) => ({ gateId: g.gateId, state: g.status.state, displayName: g.displayName }));
+  }
+
+  /**
+   * docs/behaviour.md FM12: PATCHed in Fleet at once; the server-side run goes on without any client.
+   * Fleet takes an approval once a gate is Pending: a gate not reached yet is refused, naming the way
+   * to approve it ahead (the spec's `approvals`, applied by `fleet-update run` when it is reached).
+   */
+  async approve(inputs: UpdateRunInputs, gateIds: readonly string[]): Promise<string> {
+    const client = this.client();
+    const { run } = await this.runOf(inputs, client);
+    // All or nothing, as on the engine driver: every id is checked before anything is sent.
+    const resources = gateResources(run.properties?.status);
+    const problems = gateIds.flatMap((id) => {
+      const gate = resources.get(id);
+      if (gate === undefined) return [`no gate '${id}' in this run (its gates: ${[...resources.keys()].join(", ") || "none"})`];
+      if (gate.state === "NotStarted") return [`gate '${id}' is not reached yet: Fleet Manager takes an approval once a gate is Pending; list it under approvals in the run's spec and \`fleet-update run\` approves it when it is reached`];
+      return [];
+    });
+    if (problems.length > 0) throw new GateRefusedError(problems.map((p) => `approval refused, nothing was approved: ${p}`));
+    const sent: string[] = [];
+    for (const id of gateIds) {
+      const gate = resources.get(id);
+      if (gate === undefined || gate.state !== "Pending") continue;
+      try {
+        await client.approveGate(gate.resourceName);
+      } catch (e) {
+        if (!(e instanceof FleetRequestError)) throw e;
+        throw new GateRefusedError([`gate '${id}': Fleet Manager refused: ${e.message}${sent.length > 0 ? ` (approved before it: ${sent.join(", ")})` : ""}`]);
+      }
+      sent.push(id);
+    }
+    const already = gateIds.filter((id) => !sent.includes(id));
+    return `${sent.length > 0 ? `approved ${sent.join(", ")} in fleet '${client.fleet.fleetName}'; the run goes on server-side` : "nothing to approve"}${already.length > 0 ? ` (already passed: ${already.join(", ")})` : ""}`;
+  }
+
+  /**
+   * Planned on the client (read-only, so safe): the fleet's members are read and checked as the run's
+   * Check does, then their clusters are read through the Azure backend with the same endpoint and
+   * credentials. Fleet runs the same stage and group order, so the schedule is Fleet's as far as
+   * docs/rules.md §3 decides it.
+   */
+  async planView(inputs: UpdateRunInputs): Promise<PlanView> {
+    const client = this.client();
+    const checked = checkMembersAgainstFleet(inputs.members, await client.listMembers(), client.fleet.fleetName, inputs.strategy);
+    if (checked.issues.length > 0) throw new ValidationError(checked.issues);
+    const { fleetId: _fleetId, pollIntervalSeconds: _poll, ...azure } = this.config;
+    return {
+      reads: "clusters",
+      inputs: { ...inputs, members: checked.members, backend: { azure } },
+      backend: readOnlyAzureBackend(azure, this.baseDir, inputs.managedClusterUpdate, "backend.azureFleet"),
+    };
+  }
+
+  /**
+   * Delete the fleet's update run record — which touches no cluster — so that a run created again
+   * with this name is a new run. A run still in flight is not deleted: stop it first.
+   */
+  async forget(inputs: UpdateRunInputs, _stored: StoredRun): Promise<void> {
+    const client = this.client();
+    const run = await client.getRun(inputs.runName);
+    if (run === undefined) return;
+    const state = run.properties?.status?.status?.state;
+    if (state === "Running" || state === "Stopping") {
+      throw new Error(`update run '${inputs.runName}' of fleet '${client.fleet.fleetName}' is ${state}: set state: "Stopped" and run \`pulumi up\` before deleting it (deleting never stops a run)`);
+    }
+    await client.deleteRun(inputs.runName);
+  }
+
+  private async runOf(inputs: UpdateRunInputs, client: FleetClient) {
+    const run = await client.getRun(inputs.runName);
+    if (run === undefined) throw new GateRefusedError([`fleet '${client.fleet.fleetName}' has no update run '${inputs.runName}': start it first (fleet-update run), or list the gate ids under approvals in the run's spec`]);
+    return { run, status: fromFleetStatus(run.properties?.status) };
+  }
+}
+
+class FleetRunCall implements RunCall {
+  readonly executes = "server";
+  readonly resumed = undefined;
+  readonly excludedMembers: readonly ExcludedMember[] = [];
+  readonly whereKept: string;
+  private latest: UpdateRunStatus | undefined;
+  private runId: string | undefined;
+
+  constructor(
+    private readonly inputs: UpdateRunInputs,
+    private readonly client: FleetClient,
+    config: AzureFleetBackendConfig,
+    private readonly previous: FleetRunRecord | undefined,
+    private readonly clock: Clock | undefined,
+  ) {
+    this.whereKept = config.fleetId;
+    this.runId = previous?.id;
+    this.pollIntervalSeconds = config.pollIntervalSeconds;
+  }
+
+  private readonly pollIntervalSeconds: number | undefined;
+
+  get id(): string | undefined {
+    return this.runId;
+  }
+
+  latestStatus(): UpdateRunStatus | undefined {
+    return this.latest;
+  }
+
+  engineState(): undefined {
+    return undefined;
+  }
+
+  async drive(controls: RunControls, options: DriveOptions): Promise<RunReport> {
+    const result = await runFleetSession({ ...this.inputs, ...controls }, this.client, this.pollIntervalSeconds, {
+      ...(this.previous === undefined ? {} : { previous: this.previous }),
+      ...(options.stop === undefined ? {} : { stop: options.stop }),
+      ...(this.clock === undefined ? {} : { clock: this.clock }),
+      onEvent: (event) => options.onEvent(event),
+    });
+    this.latest = result.status;
+    this.runId = result.record.id;
+    const view = fleetView(this.inputs, result.record, result.status, result.strategySnapshot, result.excludedMembers);
+    return { ...view, end: result.end, busy: view.summary.members.Running > 0 || result.status.status.state === "Stopping" };
+  }
+
+  /** Nothing to keep: the fleet holds the run, which goes on server-side. */
+  leaveNow(): void {}
+
+  release(): void {}
+}
+
+/** Fleet's status as our outputs: `summary`, `failedMembers`, … derived from it. Drift is not read on Fleet Manager. */
+function fleetView(inputs: UpdateRunInputs, record: FleetRunRecord, status: UpdateRunStatus, strategySnapshot: UpdateRunStrategy, excludedMembers: ExcludedMember[]): RunView {
+  return {
+    id: record.id,
+    executes: "server",
+    status,
+    summary: summarize(status),
+    strategySnapshot,
+    selectedNodeImageVersions: status.nodeImageSelection.selectedNodeImageVersions.map((v) => v.version),
+    excludedMembers,
+    failedMembers: failedMembersOf(status),
+    appliedNodeImageVersions: appliedImagesOf(status, inputs.managedClusterUpdate),
+    drift: [],
+    fleetRun: record,
+  };
+}

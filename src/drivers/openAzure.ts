@@ -1,0 +1,71 @@
+/**
+ * The engine driver on real AKS clusters through ARM (`backend.azure`): the Azure backend, the wall
+ * clock, and the run's journal under `.fleet-update/runs/`. Loaded only for a run on Azure, so
+ * `simulate` and `plan` of a scenario start without the Azure SDKs (issue 13).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { AzureBackend } from "../backends/azure/azureBackend";
+import { credentialFor } from "../backends/azure/credentials";
+import { ValidationError } from "../model/common";
+import { customImageVersions, type ManagedClusterUpdate } from "../model/update";
+import { RealClock } from "../runtime/realClock";
+import type { AzureBackendConfig } from "../spec/runSpec";
+import { RunJournal } from "./journal";
+import { acquireJournalLease } from "./journalLease";
+import { JOURNAL_DIRECTORY, type BackendOpener } from "./openBackend";
+
+export function azureOpener(settings: AzureBackendConfig, baseDir: string): BackendOpener {
+  const journal = (runName: string): RunJournal => RunJournal.in(path.resolve(baseDir, JOURNAL_DIRECTORY), runName);
+  return {
+    plansLocally: false,
+    journal,
+    planView: (inputs) => ({ reads: "clusters", inputs, backend: readOnlyAzureBackend(settings, baseDir, inputs.managedClusterUpdate, "backend.azure") }),
+    open: (runName, customNodeImageVersions) => {
+      const clock = new RealClock();
+      const backend = new AzureBackend({
+        credential: credentialFor(settings.credential),
+        clock,
+        customNodeImageVersions,
+        ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
+        ...(settings.trustedCaFile === undefined ? {} : { trustedCaPem: fs.readFileSync(path.resolve(baseDir, settings.trustedCaFile), "utf8") }),
+        ...(settings.pollIntervalSeconds === undefined ? {} : { initialPollMs: settings.pollIntervalSeconds.initial * 1000, steadyPollMs: settings.pollIntervalSeconds.steady * 1000 }),
+      });
+      const runJournal = journal(runName);
+      // Issue 11: one driver per run, held until this process ends (journalLease.ts).
+      const releaseJournalLease = acquireJournalLease(runJournal, runName);
+      return {
+        backend,
+        clock,
+        journal: runJournal,
+        releaseJournalLease,
+        release: releaseJournalLease,
+        deadline: (realMs) => realMs,
+        realMsUntil: (instant) => instant - Date.now(),
+        recheckUnknownAfterMs: 15 * 60_000,
+      };
+    },
+  };
+}
+
+/**
+ * The Azure backend a plan reads the members' clusters through (read-only: nothing is started). A CA
+ * file that cannot be read is a problem of the field `<field>.trustedCaFile`.
+ */
+export function readOnlyAzureBackend(config: Pick<AzureBackendConfig, "credential" | "endpoint" | "trustedCaFile">, baseDir: string, update: ManagedClusterUpdate, field: string): AzureBackend {
+  return new AzureBackend({
+    credential: credentialFor(config.credential),
+    clock: new RealClock(),
+    customNodeImageVersions: customImageVersions(update),
+    ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
+    ...(config.trustedCaFile === undefined ? {} : { trustedCaPem: readCaFile(path.resolve(baseDir, config.trustedCaFile), `${field}.trustedCaFile`) }),
+  });
+}
+
+function readCaFile(file: string, field: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new ValidationError([{ path: field, message: `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` }]);
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * One run, two drivers. A `RunDriver` is everything the Pulumi resources, the CLI and the plan do
+ * with a run, whoever executes it:
+ * - the engine driver (`engineDriver.ts`): our engine in this process over a `ClusterBackend` (the
+ *   simulated fleet, ARM), with the run's journal and its lease;
+ * - the Fleet Manager driver (`fleetDriver.ts`): Fleet runs the rollout server-side; we create or
+ *   attach, steer and follow.
+ * `driverFor` (`driverFor.ts`) is the one place that looks at which backend a run is on. Callers word
+ * their messages from what the driver reports (`RunReport.executes`), never from the backend.
+ * docs/architecture.md "Drivers".
+ */
+import type { MemberDrift } from "../engine/drift";
+import type { ClusterBackend } from "../engine/backend";
+import type { FailedMember } from "../engine/results";
+import type { RunState } from "../engine/runState";
+import type { RunSummary } from "../engine/summary";
+import type { FieldIssue } from "../model/common";
+import type { ExcludedMember } from "../model/run";
+import type { SkipTarget } from "../model/skip";
+import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
+import type { UpdateRunStrategy } from "../model/strategy";
+import type { SimulatorBackendConfig, UpdateRunInputs } from "../spec/runSpec";
+import type { StopRequest } from "./stopRequest";
+
+/** Who executes the run: our engine in this process, or Fleet Manager, which goes on without us. */
+export type Executor = "here" | "server";
+
+/** What a Fleet Manager run's caller keeps between calls: its ARM id and the skips already sent. */
+export interface FleetRunRecord {
+  id: string;
+  skipsSent: SkipTarget[];
+}
+
+/** What the caller stored of a run after an earlier call (Pulumi's state): its id and the driver's record. */
+export interface StoredRun {
+  id: string;
+  engineState?: RunState;
+  fleetRun?: FleetRunRecord;
+}
+
+/**
+ * Which run a call takes up:
+ * - `stack`: the caller stores the run (Pulumi): `stored` if given, else a journaled run of the same
+ *   inputs (a create interrupted before Pulumi saw it), else a new run;
+ * - `spec`: the journal is the only record (`fleet-update run`): the journal's run while the spec
+ *   still describes it; one of another spec that is unfinished is refused unless `startNew`.
+ */
+export type RunSelection = { by: "stack"; stored?: StoredRun } | { by: "spec"; startNew: boolean };
+
+export interface DriveOptions {
+  /** The run's events as they happen (progress lines, sinks). */
+  onEvent: (event: RunEvent) => void;
+  /**
+   * Events of a resumed run that may not have reached the sinks before the last process stopped
+   * (default: to `onEvent`), delivered first; a sink that keeps events dedupes them.
+   */
+  onRedelivered?: (events: readonly RunEvent[]) => void;
+  /**
+   * On the engine driver, stop the run at that instant and follow the upgrades in flight to their
+   * end; on Fleet Manager, stop following (the run goes on server-side).
+   */
+  stop?: StopRequest;
+}
+
+/**
+ * Why a call on a run returned: the run ended; reached the state asked for; waits at a gate nobody
+ * approved with nothing in flight (issue 5); `returnAfterMinutes`; the deadline; a stop of the client.
+ */
+export type RunEnd = "settled" | "asked" | "gate" | "returned" | "deadline" | "interrupted";
+
+/** The run as it stands: its status and what is derived from it, in the outputs' shape. */
+export interface RunView {
+  id: string;
+  executes: Executor;
+  status: UpdateRunStatus;
+  summary: RunSummary;
+  strategySnapshot: UpdateRunStrategy;
+  selectedNodeImageVersions: string[];
+  excludedMembers: ExcludedMember[];
+  failedMembers: FailedMember[];
+  appliedNodeImageVersions: Array<{ version: string }>;
+  /** Completed members whose clusters no longer report what the run applied (read by `observe` only). */
+  drift: MemberDrift[];
+  /** Engine driver: the engine's state (without health checks), to resume from. */
+  engineState?: RunState;
+  /** Fleet Manager driver: the fleet's run and the skips already sent to it. */
+  fleetRun?: FleetRunRecord;
+}
+
+/** How one call (`RunCall.drive`) ended. */
+export interface RunReport extends RunView {
+  end: RunEnd;
+  /** Upgrades in flight when the call returned (they go on on the clusters). */
+  busy: boolean;
+}
+
+/** The user's steering, applied on every call (docs/rules.md §3.8, §3.9; issue 5). */
+export type RunControls = Pick<UpdateRunInputs, "state" | "skip" | "approvals" | "timeoutMinutes" | "returnAfterMinutes">;
+
+/** One call on a run, opened: the run is chosen and its leases are held until `drive` returns or `release`. */
+export interface RunCall {
+  /** The run's id, once known (a Fleet Manager run's is known after it was created or attached to). */
+  readonly id: string | undefined;
+  /**
+   * Whether this continues a run created earlier; undefined when it is known only once driven (a
+   * Fleet Manager run is created or attached to by `drive`).
+   */
+  readonly resumed: boolean | undefined;
+  /** Where the run is kept, for the user: the journal's file, or the fleet. */
+  readonly whereKept: string;
+  readonly executes: Executor;
+  /** Members left out of the run, when known before it is driven. */
+  readonly excludedMembers: readonly ExcludedMember[];
+  /** The run's latest status, for a live view. */
+  latestStatus(): UpdateRunStatus | undefined;
+  /** The engine's state (engine driver), from which the run's plan is computed. */
+  engineState(): RunState | undefined;
+  /**
+   * Apply the controls and drive (or follow) the run until it settles, reaches the state asked for,
+   * waits, returns early or meets its deadline. Releases the run's lease when it returns.
+   */
+  drive(controls: RunControls, options: DriveOptions): Promise<RunReport>;
+  /** Leave at once (a second Ctrl-C, the Pulumi engine gone): keep what is known so the next call resumes. */
+  leaveNow(): void;
+  /** Give the call up without driving (a command that refuses the run after opening it). */
+  release(): void;
+}
+
+/** A gate as listed: our id, its state, its name for people. */
+export interface GateView {
+  gateId: string;
+  state: UpdateState;
+  displayName: string;
+}
+
+/** A list or approval of gates that cannot be done; each line says why. Nothing was changed. */
+export class GateRefusedError extends Error {
+  constructor(readonly lines: string[]) {
+    super(lines.join("\n"));
+    this.name = "GateRefusedError";
+  }
+}
+
+/**
+ * What a plan of the run reads: the simulated fleet's files (local, cheap: planned even at
+ * `pulumi preview`), or the members' clusters through a read-only backend.
+ */
+export type PlanView =
+  | { reads: "fleetFile"; inputs: UpdateRunInputs; simulator: SimulatorBackendConfig }
+  | { reads: "clusters"; inputs: UpdateRunInputs; backend: ClusterBackend };
+
+export interface RunDriver {
+  readonly executes: Executor;
+  /**
+   * Whether a replaced run must be deleted before its successor is created: a Fleet Manager run is
+   * named after the resource, so two cannot exist at once.
+   */
+  readonly deleteBeforeReplace: boolean;
+  /** Whether a plan reads only local files (then `pulumi preview` shows it). */
+  readonly plansLocally: boolean;
+  /**
+   * What can be checked only by reading the world (a Fleet Manager run: the fleet's members), by
+   * field path. Throws when the world cannot be read.
+   */
+  check(inputs: UpdateRunInputs): Promise<FieldIssue[]>;
+  /** Choose the run and take its leases; a refusal throws before anything is touched. */
+  open(inputs: UpdateRunInputs, selection: RunSelection): Promise<RunCall>;
+  /** The run's statuses read again, starting nothing (`pulumi refresh`). */
+  observe(inputs: UpdateRunInputs, stored: StoredRun): Promise<RunView>;
+  /** The run's gates (`fleet-update gate list`). Throws `GateRefusedError` when there is no run. */
+  gates(inputs: UpdateRunInputs): Promise<GateView[]>;
+  /**
+   * Approve the named gates, all or nothing (`fleet-update gate approve`); returns what to tell the
+   * user. Throws `GateRefusedError` naming each refused id.
+   */
+  approve(inputs: UpdateRunInputs, gateIds: readonly string[]): Promise<string>;
+  /** What a plan of this run reads (`plan/`). */
+  planView(inputs: UpdateRunInputs): Promise<PlanView>;
+  /** Forget the run (`pulumi destroy`): its journal, or the fleet's run record. Clusters are never touched. */
+  forget(inputs: UpdateRunInputs, stored: StoredRun): Promise<void>;
+}
