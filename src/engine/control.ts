@@ -7,7 +7,7 @@ import type { EngineContext, MemberPlace } from "./context";
 import { HEALTH_CHECK_FAILED } from "./healthCheck";
 import { startHalt } from "./halt";
 import { approveGates, skipGates } from "./gates";
-import { refreshRun } from "./refresh";
+import { settleRun } from "./settle";
 import { isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 
 /** A skip that names unknown items or items that are running. Nothing was changed. */
@@ -44,7 +44,7 @@ export function startRun(ctx: EngineContext, now: number): void {
     }
     if (stage.wait.state === "Stopped") ctx.transitions.transition(stage.wait, "Running", now, "wait", stage.name);
   }
-  refreshRun(ctx, now);
+  settleRun(ctx, now);
 }
 
 function retry(ctx: EngineContext, member: MemberRunState, now: number): void {
@@ -69,14 +69,14 @@ function recheckHealth(ctx: EngineContext, place: MemberPlace, now: number): voi
 /** Issue 5: approve gates by id (all or nothing; `ApprovalRefusedError` names unknown ids). */
 export function approve(ctx: EngineContext, gateIds: readonly string[], now: number): void {
   approveGates(ctx, gateIds, now);
-  refreshRun(ctx, now);
+  settleRun(ctx, now);
 }
 
 /** No new member starts; in-flight upgrades finish and are recorded; then the run is Stopped. */
 export function stopRun(ctx: EngineContext, now: number): void {
   if (ctx.run.control !== "Running") return;
   startHalt(ctx, "stop", now);
-  refreshRun(ctx, now);
+  settleRun(ctx, now);
 }
 
 /**
@@ -103,7 +103,7 @@ export function skipItems(ctx: EngineContext, targets: readonly SkipTarget[], no
   }
   if (problems.length > 0) throw new SkipRefusedError(problems);
   for (const apply of actions) apply();
-  refreshRun(ctx, now);
+  settleRun(ctx, now);
 
   function skipMember(member: MemberRunState, why: string): void {
     if (member.state !== "NotStarted" && member.state !== "Pending") return;

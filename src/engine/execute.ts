@@ -8,7 +8,8 @@ import { decideStart, type StartDecision } from "./checks";
 import type { EngineContext, MemberPlace } from "./context";
 import { selectRunImages } from "./imageSelection";
 import { relevantWindow } from "./priority";
-import { refreshGroup, refreshRun, refreshStage, hasWait } from "./refresh";
+import { hasWait } from "./refresh";
+import { settleGroup, settleRun, settleStage } from "./settle";
 import { startHalt } from "./halt";
 import { reachGates } from "./gates";
 import { adoptInterruptedStarts } from "./interrupted";
@@ -34,7 +35,7 @@ export async function reconcile(ctx: EngineContext, now: number, mode: "act" | "
   const startTime = ctx.run.startTime;
   if (startTime !== undefined && ctx.run.selectedNodeImageVersions === undefined) await selectRunImages(ctx, startTime);
   if (ctx.run.control === "Running" && mode === "act") await advanceStages(ctx, now);
-  refreshRun(ctx, now, currentStages(ctx));
+  settleRun(ctx, now, currentStages(ctx));
   // The pass's changes are persisted before its events go out (docs/behaviour.md, "Crashes").
   ctx.options.checkpoint?.();
   ctx.transitions.flush();
@@ -138,13 +139,13 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
     // before any of its gates is reached.
     if (stage.state === "Failed") {
       startHalt(ctx, "failure", now);
-      refreshStage(ctx, stage, now);
+      settleStage(ctx, stage, now);
       return;
     }
     if (stage.startTime === undefined) startStage(ctx, stage, now);
     // Issue 5: a stage's before-gates hold every one of its groups.
     if (!reachGates(ctx, stage.beforeGates, now)) {
-      refreshStage(ctx, stage, now);
+      settleStage(ctx, stage, now);
       return;
     }
     await fillStage(ctx, stage, now);
@@ -152,14 +153,14 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
     for (const group of stage.groups) passGroupEnd(ctx, group, now);
     if (!stage.groups.every((g) => isDone(g.state))) return;
     // The stage's after-gates and its wait run side by side; both must finish.
-    // A stage whose groups were all skipped has its gates skipped by `refreshStage` (G7).
+    // A stage whose groups were all skipped has its gates skipped by `settleStage` (G7).
     const gatesDone = stage.groups.every((g) => g.state === "Skipped") || reachGates(ctx, stage.afterGates, now);
     const waitDone = passWait(ctx, stage, now);
     if (!gatesDone || !waitDone) {
-      refreshStage(ctx, stage, now);
+      settleStage(ctx, stage, now);
       return;
     }
-    refreshStage(ctx, stage, now);
+    settleStage(ctx, stage, now);
     if (!isDone(stage.state)) return;
   }
 }
@@ -169,9 +170,9 @@ function passGroupEnd(ctx: EngineContext, group: GroupRunState, now: number): vo
   if (isFinished(group.state) || group.afterGates === undefined) return;
   const members = ctx.tally.memberCounts(group);
   if (members.Completed + members.Skipped + members.Failed !== members.total || groupExceedsWith(group, members.Failed)) return;
-  // A group whose members were all skipped has its gates skipped by `refreshGroup` (G7).
+  // A group whose members were all skipped has its gates skipped by `settleGroup` (G7).
   if (members.Skipped !== members.total) reachGates(ctx, group.afterGates, now);
-  refreshGroup(ctx, group, now);
+  settleGroup(ctx, group, now);
 }
 
 function startStage(ctx: EngineContext, stage: StageRunState, now: number): void {
@@ -180,7 +181,7 @@ function startStage(ctx: EngineContext, stage: StageRunState, now: number): void
     if (!isFinished(group.state)) group.startTime = now;
     ctx.touch(group);
   }
-  refreshStage(ctx, stage, now);
+  settleStage(ctx, stage, now);
 }
 
 /**
@@ -238,7 +239,7 @@ async function fillStage(ctx: EngineContext, stage: StageRunState, now: number):
       open.splice(best, 1);
       counts.splice(best, 1);
     }
-    refreshGroup(ctx, group, now);
+    settleGroup(ctx, group, now);
   }
   // Groups that ran out of startable members sleep until their earliest Pending member may start.
   for (const group of exhausted) ctx.groupDueAt.set(group, ctx.queue(group).pendingDueAt());

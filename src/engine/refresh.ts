@@ -1,6 +1,7 @@
 /**
- * Applies docs/rules.md §4 aggregation to the tree after a change and records each change as a transition.
- * Also finishes a halt (docs/rules.md §3.7, §3.8): once nothing is in flight, the run is Stopped or Failed.
+ * Applies docs/rules.md §4 aggregation to a group, a stage or the run after a change, and records each
+ * change as a transition. Only aggregation: what else follows from a change (a skipped item's gates,
+ * the end of a halt) is `settle.ts`, which calls these in order.
  */
 import type { ErrorDetail } from "../model/status";
 import { aggregateCounts, aggregateRun, type HaltPhase } from "./aggregate";
@@ -8,7 +9,6 @@ import type { EngineContext } from "./context";
 import type { GateRunState, GroupRunState, StageRunState } from "./runState";
 import type { StateCounts } from "./tally";
 import { groupExceedsWith, stageFailureCount, stageOwnLimitExceededWith } from "./tolerance";
-import { skipGates } from "./gates";
 
 export function haltPhase(ctx: EngineContext): HaltPhase {
   switch (ctx.run.control) {
@@ -46,13 +46,7 @@ function addGateStates(counts: StateCounts, gates: GateRunState[] | undefined): 
 export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: number): void {
   const members = ctx.tally.memberCounts(group);
   const failed = members.Failed;
-  const allSkipped = members.total > 0 && members.Skipped === members.total;
   const allFinished = members.Completed + members.Skipped + members.Failed === members.total;
-  // G7: a group whose members were all skipped needs no approval.
-  if (allSkipped) {
-    skipGates(ctx, group.beforeGates, now, "Group skipped: no approval needed.");
-    skipGates(ctx, group.afterGates, now, "Group skipped: no approval needed.");
-  }
   // Within tolerance (issue 5) a failed member counts as finished; one more fails the group.
   const children = { ...members };
   if (failed > 0 && !groupExceedsWith(group, failed)) {
@@ -66,15 +60,9 @@ export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: numb
   ctx.transitions.transition(group, state, now, "group", group.name, undefined, error);
 }
 
-/** A stage over its groups, wait and gates; only the groups something touched are aggregated again. */
+/** A stage over its groups (as aggregated), wait and gates. */
 export function refreshStage(ctx: EngineContext, stage: StageRunState, now: number): void {
-  for (const group of ctx.tally.takeDirty(stage)) refreshGroup(ctx, group, now);
   const groups = ctx.tally.groupCounts(stage);
-  // G7: nor does a stage whose groups were all skipped, whoever skipped them.
-  if (groups.Skipped === groups.total) {
-    skipGates(ctx, stage.beforeGates, now, "Stage skipped: no approval needed.");
-    skipGates(ctx, stage.afterGates, now, "Stage skipped: no approval needed.");
-  }
   const children = { ...groups };
   const groupsDone = groups.Completed + groups.Skipped === groups.total && groups.Skipped !== groups.total;
   // The wait and the after-gates count once they matter: they keep a stage whose groups are done from completing.
@@ -90,21 +78,14 @@ export function refreshStage(ctx: EngineContext, stage: StageRunState, now: numb
     children.Failed++;
     children.total++;
   }
-  const halt = haltPhase(ctx);
-  if (halt === "halted" && stage.wait.state === "Running") ctx.transitions.transition(stage.wait, "Stopped", now, "wait", stage.name);
-  const state = aggregateCounts(children, stage.startTime !== undefined, halt);
+  const state = aggregateCounts(children, stage.startTime !== undefined, haltPhase(ctx));
   const error = state === "Failed" ? (summarize(stage.groups.filter((g) => g.state === "Failed").map((g) => ({ name: g.name, error: g.error })), "Group") ?? toleranceError(stage)) : undefined;
   ctx.transitions.transition(stage, state, now, "stage", stage.name, undefined, error);
 }
 
-export function refreshRun(ctx: EngineContext, now: number, stages: Iterable<StageRunState> = ctx.run.stages): void {
-  for (const stage of stages) refreshStage(ctx, stage, now);
+/** The run over its stages (as aggregated). */
+export function refreshRun(ctx: EngineContext, now: number): void {
   const run = ctx.run;
-  if (run.control === "Halting" && ctx.inFlight.size === 0) {
-    run.control = "Halted";
-    ctx.tally.markAllDirty(run);
-    for (const stage of run.stages) refreshStage(ctx, stage, now);
-  }
   const state = aggregateRun(
     run.stages.map((s) => s.state),
     run.startTime !== undefined,
