@@ -27,6 +27,10 @@ import { statusGates } from "./waiting";
 export interface FleetDriverOptions {
   /** The clock following runs on (default the wall clock): tests and the simulation pass a compressible one. */
   clock?: Clock;
+  /** The client to use instead of one opened from the backend config (the simulation tunes its retries). */
+  client?: FleetClient;
+  /** When to read a followed run next, instead of every poll interval (`FleetSessionOptions.nextReadAt`). */
+  nextReadAt?: (now: number, nextPoll: number) => number;
 }
 
 export class FleetManagerDriver implements RunDriver {
@@ -42,7 +46,7 @@ export class FleetManagerDriver implements RunDriver {
   ) {}
 
   private client(): FleetClient {
-    return openFleetClient(this.config, this.baseDir);
+    return this.options.client ?? openFleetClient(this.config, this.baseDir);
   }
 
   /** The fleet's members against the run: a listed member not in the fleet, or in another group, is named. */
@@ -58,7 +62,7 @@ export class FleetManagerDriver implements RunDriver {
 
   async open(inputs: UpdateRunInputs, selection: RunSelection): Promise<RunCall> {
     const previous = selection.by === "stack" ? selection.stored?.fleetRun : undefined;
-    return new FleetRunCall(inputs, this.client(), this.config, previous, this.options.clock);
+    return new FleetRunCall(inputs, this.client(), this.config, previous, this.options);
   }
 
   /** One GET of the run, nothing sent (`pulumi refresh`). */
@@ -150,30 +154,34 @@ export class FleetManagerDriver implements RunDriver {
   }
 }
 
+/**
+ * One client's steering of the fleet's run. Driven again (the simulation's timed actions), it goes
+ * on from what it sent and saw: skips already sent are not sent again, and only changes since its
+ * last read are events.
+ */
 class FleetRunCall implements RunCall {
   readonly executes = "server";
   readonly resumed = undefined;
   readonly excludedMembers: readonly ExcludedMember[] = [];
   readonly whereKept: string;
   private latest: UpdateRunStatus | undefined;
-  private runId: string | undefined;
+  private record: FleetRunRecord | undefined;
+  private readonly pollIntervalSeconds: number | undefined;
 
   constructor(
     private readonly inputs: UpdateRunInputs,
     private readonly client: FleetClient,
     config: AzureFleetBackendConfig,
-    private readonly previous: FleetRunRecord | undefined,
-    private readonly clock: Clock | undefined,
+    previous: FleetRunRecord | undefined,
+    private readonly options: FleetDriverOptions,
   ) {
     this.whereKept = config.fleetId;
-    this.runId = previous?.id;
+    this.record = previous;
     this.pollIntervalSeconds = config.pollIntervalSeconds;
   }
 
-  private readonly pollIntervalSeconds: number | undefined;
-
   get id(): string | undefined {
-    return this.runId;
+    return this.record?.id;
   }
 
   latestStatus(): UpdateRunStatus | undefined {
@@ -185,14 +193,17 @@ class FleetRunCall implements RunCall {
   }
 
   async drive(controls: RunControls, options: DriveOptions): Promise<RunReport> {
+    const { clock, nextReadAt } = this.options;
     const result = await runFleetSession({ ...this.inputs, ...controls }, this.client, this.pollIntervalSeconds, {
-      ...(this.previous === undefined ? {} : { previous: this.previous }),
+      ...(this.record === undefined ? {} : { previous: this.record }),
+      ...(this.latest === undefined ? {} : { lastSeen: this.latest }),
       ...(options.stop === undefined ? {} : { stop: options.stop }),
-      ...(this.clock === undefined ? {} : { clock: this.clock }),
+      ...(clock === undefined ? {} : { clock }),
+      ...(nextReadAt === undefined ? {} : { nextReadAt }),
       onEvent: (event) => options.onEvent(event),
     });
     this.latest = result.status;
-    this.runId = result.record.id;
+    this.record = result.record;
     const view = fleetView(this.inputs, result.record, result.status, result.strategySnapshot, result.excludedMembers);
     return { ...view, end: result.end, busy: view.summary.members.Running > 0 || result.status.status.state === "Stopping" };
   }

@@ -56,6 +56,17 @@ export interface FleetSessionOptions {
    * polls, the deadline and `returnAfterMinutes`, and stamps the events.
    */
   clock?: Clock;
+  /**
+   * The status the caller saw last (an earlier call of the same client): only changes since are
+   * events. Default: none, so the first read reports the run's states.
+   */
+  lastSeen?: UpdateRunStatus;
+  /**
+   * When to read the run next, instead of every poll interval (the simulation asks the emulator when
+   * its next pass is; no real client can). Given the instant of the next poll; never later than the
+   * deadline or `returnAfterMinutes`.
+   */
+  nextReadAt?: (now: number, nextPoll: number) => number;
 }
 
 const ENDED: ReadonlySet<UpdateState> = new Set(["Completed", "Failed", "Skipped", "Stopped"]);
@@ -161,7 +172,7 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   let run = await createOrAttach(inputs, client);
   const record: FleetRunRecord = { id: run.id ?? client.runId(inputs.runName), skipsSent: [...(options.previous?.skipsSent ?? [])] };
 
-  let seen: UpdateRunStatus | undefined;
+  let seen: UpdateRunStatus | undefined = options.lastSeen;
   const observe = (r: UpdateRun): UpdateRunStatus => {
     const status = fromFleetStatus(r.properties?.status);
     for (const event of statusChanges(inputs.runName, seen, status, now())) options.onEvent?.(event);
@@ -236,7 +247,8 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
       end = "deadline";
       break;
     }
-    const wake = Math.min(t + intervalMs, deadline, returnAt ?? Infinity);
+    const nextPoll = t + intervalMs;
+    const wake = Math.min(options.nextReadAt?.(t, nextPoll) ?? nextPoll, deadline, returnAt ?? Infinity);
     try {
       await sleeper.sleepUntil(wake);
     } catch (e) {

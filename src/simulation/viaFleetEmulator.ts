@@ -1,30 +1,29 @@
 /**
  * Issue 12: `fleet-update simulate FILE --via fleet-emulator`: the scenario's run executed by Fleet
  * Manager — the ARM emulator's, which runs it server-side with our engine on its compressed clock —
- * and driven through the `azureFleet` backend's client (`@azure/arm-containerservicefleet` over HTTPS):
- * the strategy PUT as a fleet update strategy when the scenario references one (`updateStrategyId`),
- * else inline; the run created and started at the scenario's start; each user action sent as Fleet's
- * skip, stop or start at its instant on the emulator's clock, an `approve` as a PATCH of each gate it
- * names once that gate is Pending (FM12); the run followed with GETs. The result has `--via
- * arm-emulator`'s shape. Scenario features Fleet lacks are refused with their field path.
+ * and steered through the Fleet Manager driver (`src/drivers/fleetDriver.ts`, the one `fleet-update
+ * run` and the Pulumi resources use) over the `@azure/arm-containerservicefleet` client: the strategy
+ * PUT as a fleet update strategy when the scenario references one (`updateStrategyId`), else inline;
+ * the run created and started at the scenario's start; each user action a change of the controls at
+ * its instant on the emulator's clock (skip → Fleet's skip, stop/start → stop/start, `approve` → a
+ * PATCH of each gate it names once that gate is Pending, FM12); the run followed with GETs between.
+ * The result has `--via arm-emulator`'s shape. Scenario features Fleet lacks are refused with their
+ * field path.
  */
 import type { TokenCredential } from "@azure/core-auth";
 import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions } from "../emulator";
 import { FleetClient, FleetRequestError } from "../backends/azureFleet/fleetClient";
-import { appliedImagesOf, failedMembersOf, fromFleetStatus } from "../backends/azureFleet/fromFleet";
-import { GateApprover } from "../backends/azureFleet/gateResources";
-import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
-import { statusChanges } from "../backends/azureFleet/statusEvents";
-import { toFleetManagedClusterUpdate, toFleetStrategy } from "../backends/azureFleet/toFleet";
+import { toFleetStrategy } from "../backends/azureFleet/toFleet";
 import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
-import { summarize } from "../engine/summary";
 import { ValidationError, isoInstant, type FieldIssue } from "../model/common";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../model/scenario";
+import type { SkipTarget } from "../model/skip";
 import { gateIdsFor } from "../model/strategy";
-import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
-import type { WireRunStatus } from "../backends/azureFleet/wire";
-import { waitsForApproval } from "../drivers/waiting";
+import type { RunEvent } from "../model/status";
+import type { UpdateRunInputs } from "../spec/runSpec";
+import { driverFor } from "../drivers/driverFor";
+import type { RunControls, RunReport } from "../drivers/runDriver";
 import { SCENARIO_RUN_NAME } from "./simulateScenario";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION, type ArmSimulationReport } from "./viaArmEmulator";
 
@@ -51,8 +50,6 @@ export interface FleetSimulationReport extends ArmSimulationReport {
   /** Requests the client sent (each SDK retry included), by method; `throttled`: 429s it was answered. */
   clientRequests: FleetClient["counts"];
 }
-
-const ENDED: ReadonlySet<UpdateState> = new Set(["Completed", "Failed", "Skipped"]);
 
 /** A scenario's features Fleet Manager lacks: refused by field path, as the run's Check refuses them. */
 export function fleetScenarioProblems(scenario: Scenario): FieldIssue[] {
@@ -94,109 +91,98 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       retryDelayInMs: 5,
       maxRetryDelayInMs: 50,
     });
-    const name = SCENARIO_RUN_NAME;
     const strategy = resolveScenarioStrategy(scenario);
-    const checked = checkMembersAgainstFleet([], await client.listMembers(), client.fleet.fleetName, strategy);
-    if (checked.issues.length > 0) throw new ValidationError(checked.issues);
-
-    let definition;
+    // A strategy the scenario references is kept in the fleet first, as an `UpdateStrategy` resource would be.
+    let definition: Partial<Pick<UpdateRunInputs, "strategy" | "updateStrategyId">>;
     if (scenario.updateStrategyId !== undefined && scenario.strategy === undefined && strategy !== undefined) {
       await client.putStrategy(scenario.updateStrategyId, toFleetStrategy(strategy)).catch(async (e: unknown) => {
         if (!(e instanceof FleetRequestError && e.statusCode === 412 && (await client.getStrategy(scenario.updateStrategyId as string)) !== undefined)) throw e;
       });
-      definition = { updateStrategyId: client.strategyId(scenario.updateStrategyId), managedClusterUpdate: toFleetManagedClusterUpdate(scenario.managedClusterUpdate) };
+      definition = { updateStrategyId: client.strategyId(scenario.updateStrategyId) };
     } else {
-      definition = { ...(strategy === undefined ? {} : { strategy: toFleetStrategy(strategy) }), managedClusterUpdate: toFleetManagedClusterUpdate(scenario.managedClusterUpdate) };
+      definition = strategy === undefined ? {} : { strategy };
     }
-    const events: RunEvent[] = [];
-    let seen: UpdateRunStatus | undefined;
-    const observe = (status: UpdateRunStatus): UpdateRunStatus => {
-      for (const e of statusChanges(name, seen, status, emulator.clock.now())) {
-        events.push(e);
-        options.onEvent?.(e);
-      }
-      seen = status;
-      return status;
+    // The run is steered through the Fleet Manager driver, as `fleet-update run` steers it: each user
+    // action changes the controls at its instant, and the driver follows the run in between. It reads
+    // the run when it can have changed — at its next pass server-side (the simulation may ask the
+    // emulator when that pass is; no real client could) — or every `pollMs`, as a real client
+    // (`pollsLikeAClient`): while upgrades run, reading on the clock meets ARM's real-time throttling.
+    const pollEvery = Math.max(1, Math.round((pollMs * 60_000) / msPerMinute));
+    const driver = await driverFor(
+      { azureFleet: { fleetId: EMULATOR_FLEET_ID, endpoint: emulator.url, credential: "emulator", pollIntervalSeconds: pollEvery / 1000 } },
+      {
+        fleet: {
+          clock: emulator.clock,
+          client,
+          nextReadAt: (now: number, nextPoll: number) => {
+            const nextPass = pollsLikeAClient && emulator.fleet.hasOperationRunning(now) ? undefined : emulator.fleetManager.nextPassAt();
+            return pollsLikeAClient ? Math.min(nextPoll, nextPass ?? nextPoll) : (nextPass ?? nextPoll);
+          },
+        },
+      },
+    );
+    const inputs: UpdateRunInputs = {
+      runName: SCENARIO_RUN_NAME,
+      backend: { azureFleet: { fleetId: EMULATOR_FLEET_ID, credential: "emulator" } },
+      members: [],
+      ...definition,
+      managedClusterUpdate: scenario.managedClusterUpdate,
+      state: "Running",
+      skip: [],
+      approvals: [],
+      timeoutMinutes: 1,
     };
-    try {
-      await client.createRun(name, definition);
-    } catch (e) {
-      // A create applied whose answer was lost, then retried by the SDK: If-None-Match refuses the
-      // second; the run is there.
-      if (!(e instanceof FleetRequestError && e.statusCode === 412 && (await client.getRun(name)) !== undefined)) throw e;
-    }
+    const call = await driver.open(inputs, { by: "stack" });
+    const events: RunEvent[] = [];
+    const onEvent = (e: RunEvent): void => {
+      events.push(e);
+      options.onEvent?.(e);
+    };
+    const controls: RunControls = { state: "Running", skip: [], approvals: [], timeoutMinutes: 1 };
     const refusedActions: ArmSimulationReport["refusedActions"] = [];
     const actions = [...scenario.actions].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-    // Skips at the run's start come before its first step (in process they apply before the engine
-    // looks at that instant): Fleet takes them on the run not started yet.
-    const startAt = Date.parse(scenario.start);
-    while (actions[0]?.skip !== undefined && Date.parse(actions[0].at) <= startAt) {
-      const action = actions.shift() as (typeof actions)[number];
-      try {
-        await client.skip(name, (action.skip ?? []).map((t) => ({ type: t.type, name: t.name })));
-      } catch (e) {
-        if (!(e instanceof FleetRequestError) || e.statusCode === undefined || e.statusCode >= 500) throw e;
-        refusedActions.push({ at: isoInstant(Date.parse(action.at)), message: e.message });
-      }
-    }
-    const read = async (): Promise<UpdateRunStatus> => {
-      const run = await client.getRun(name);
-      if (run === undefined) throw new Error(`update run '${name}' vanished from the emulator's fleet`);
-      wire = run.properties?.status;
-      return observe(fromFleetStatus(wire));
-    };
-    let wire: WireRunStatus | undefined;
-    await client.startRun(name);
-    let status = await read();
-    // Approvals given so far (scenario `approve` actions), sent as their gates become Pending.
-    const approvals: string[] = [];
-    const approver = new GateApprover(client);
-
     const horizon = scenarioHorizon(scenario);
+    let report: RunReport | undefined;
     for (;;) {
       const now = emulator.clock.now();
+      // The actions due: skips at the run's start come before its first step (in process they apply
+      // before the engine looks at that instant), so Fleet takes them on the run not started yet.
+      const sentSkips: Array<{ at: string; targets: SkipTarget[] }> = [];
       while (actions.length > 0 && Date.parse((actions[0] as (typeof actions)[number]).at) <= now) {
         const action = actions.shift() as (typeof actions)[number];
-        if (action.approve !== undefined) {
-          approvals.push(...action.approve.flatMap((a) => gateIdsFor(strategy, a)));
-          continue;
-        }
-        try {
-          if (action.skip !== undefined) await client.skip(name, action.skip.map((t) => ({ type: t.type, name: t.name })));
-          else if (action.stop !== undefined) await client.stopRun(name);
-          else await client.startRun(name);
-          status = await read();
-        } catch (e) {
-          if (!(e instanceof FleetRequestError) || e.statusCode === undefined || e.statusCode >= 500) throw e;
-          refusedActions.push({ at: isoInstant(Date.parse(action.at)), message: e.message });
-        }
+        if (action.approve !== undefined) controls.approvals.push(...action.approve.flatMap((a) => gateIdsFor(strategy, a)));
+        else if (action.skip !== undefined) {
+          controls.skip.push(...action.skip);
+          sentSkips.push({ at: isoInstant(Date.parse(action.at)), targets: action.skip });
+        } else controls.state = action.stop !== undefined ? "Stopped" : "Running";
       }
-      if (await approver.approveDue(approvals, wire)) {
-        status = await read();
+      if (now >= horizon) break;
+      const until = Math.min(actions[0] === undefined ? Infinity : Date.parse(actions[0].at), horizon);
+      try {
+        report = await call.drive({ ...controls, timeoutMinutes: Math.max(until - now, 1) / 60_000 }, { onEvent });
+      } catch (e) {
+        // Fleet refused the new skips (4xx): recorded at their actions and dropped, as in process a
+        // refused action changes nothing; the run goes on.
+        if (!(e instanceof FleetRequestError) || e.statusCode === undefined || e.statusCode >= 500 || sentSkips.length === 0) throw e;
+        for (const sent of sentSkips) refusedActions.push({ at: sent.at, message: e.message });
+        const refused = new Set(sentSkips.flatMap((sent) => sent.targets.map((t) => `${t.type}/${t.name}`)));
+        controls.skip = controls.skip.filter((t) => !refused.has(`${t.type}/${t.name}`));
         continue;
       }
-      // Idle too: a gate waits for an approval no action gives, and nothing is in flight (as in process).
-      const idle = ENDED.has(status.status.state) || status.status.state === "Stopped" || waitsForApproval(status);
-      if (now >= horizon || (idle && actions.length === 0)) break;
-      // Followed on the emulator's clock, read when the run can have changed: at its next pass
-      // server-side, or at the next user action (the simulation may ask the emulator when that pass
-      // is; no real client could). While no upgrade runs the clock jumps there (`CompressibleClock`);
-      // while one runs, time runs and the client sleeps until then. Reading every `pollMs` instead
-      // (what `pollMs` asks for, as a real client) meets ARM's real-time throttling while upgrades run,
-      // and a 429's real-time Retry-After lets simulated hours pass before a user action is sent.
-      const nextAction = actions[0] === undefined ? Infinity : Date.parse(actions[0].at);
-      const poll = now + Math.max(1, Math.round((pollMs * 60_000) / msPerMinute));
-      const nextPass = pollsLikeAClient && emulator.fleet.hasOperationRunning(now) ? undefined : emulator.fleetManager.nextPassAt();
-      await emulator.clock.sleepUntil(Math.min(nextAction, horizon, pollsLikeAClient ? poll : Infinity, nextPass ?? poll));
-      status = await read();
+      if (report.end === "deadline") continue;
+      // Settled, where it was asked to be, or waiting at a gate with nothing in flight: idle until the next action.
+      if (actions[0] === undefined) break;
+      await emulator.clock.sleepUntil(Math.min(Date.parse(actions[0].at), horizon));
     }
+    if (report === undefined) throw new Error(`the scenario's horizon is at its start: update run '${SCENARIO_RUN_NAME}' was never driven`);
+    const { status } = report;
     const { GET, PUT, POST, throttled, faults, injected } = emulator.counters;
     return {
-      result: { status, summary: summarize(status), clusters: emulator.fleet.snapshot().clusters, events },
-      excludedMembers: checked.excluded,
+      result: { status, summary: report.summary, clusters: emulator.fleet.snapshot().clusters, events },
+      excludedMembers: report.excludedMembers,
       refusedActions,
-      failedMembers: failedMembersOf(status),
-      appliedNodeImageVersions: appliedImagesOf(status, scenario.managedClusterUpdate),
+      failedMembers: report.failedMembers,
+      appliedNodeImageVersions: report.appliedNodeImageVersions,
       requests: { GET, PUT, POST, throttled, faults, injected: { ...injected } },
       fleetState: emulator.fleet.toState(),
       clientRequests: { ...client.counts },
