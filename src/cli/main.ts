@@ -63,7 +63,7 @@ export function buildProgram(): Command {
     .option("--credential <kind>", "azure: default (DefaultAzureCredential) or emulator (loopback endpoints only)")
     .option("--json", "print {status, summary, failedMembers, appliedNodeImageVersions} at the end")
     .option("--new", "start a new run even if the journal holds an unfinished run of another spec")
-    .option("--progress <mode>", "tree (redrawn; default on a terminal) or lines (one per transition)")
+    .option("--progress <mode>", "tree (redrawn; default on a terminal), lines (one per transition), summary (counts per state and an ETA, at most once a second) or auto (lines, then summaries above 200 members; the default otherwise)")
     .option("--events <file>", "write every state change as one JSON line to this file, as it happens")
     .option("--webhook <url>", "POST every state change as JSON to this URL (retried with backoff; never holds up the run)")
     .action(async (file: string, options: RunOptions) => {

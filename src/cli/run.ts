@@ -26,7 +26,7 @@ import type { UpdateRunInputs } from "../spec/runSpec";
 import { closeEventSinks, openEventSinks } from "./eventSinks";
 import { InputError, readInput, printable } from "./input";
 import { EXIT_INTERRUPTED, exitCodeFor, resultText } from "./runOutcome";
-import { openProgress, type RunOptions, type RunProgress } from "./runProgress";
+import { PROGRESS_MODES, openProgress, type RunOptions, type RunProgress } from "./runProgress";
 import { backendFromFlags, parseRunSpec } from "./runSpec";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
 
@@ -49,7 +49,8 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
     return refused(e, file, io);
   }
   const toSinks = fanOut(sinks);
-  const progress = openProgress(options.progress ?? (process.stderr.isTTY ? "tree" : "lines"), inputs.runName, io, () => call.latestStatus());
+  const mode = (options.progress as (typeof PROGRESS_MODES)[number] | undefined) ?? (process.stderr.isTTY ? "tree" : "auto");
+  const progress = openProgress(mode, inputs.runName, io, () => call.latestStatus());
   progress.note(openingNote(inputs, call));
   const warned = new Set<string>();
   const warnExcluded = (members: readonly RunReport["excludedMembers"][number][], say: (text: string) => void): void => {
@@ -104,8 +105,8 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
 async function open(file: string, options: RunOptions): Promise<{ inputs: UpdateRunInputs; call: RunCall }> {
   const backend = backendFromFlags(options, process.cwd());
   const inputs = parseRunSpec(readInput(file), file, backend);
-  if (options.progress !== undefined && options.progress !== "tree" && options.progress !== "lines") {
-    throw new InputError(`--progress: must be tree or lines, got '${options.progress}'`);
+  if (options.progress !== undefined && !(PROGRESS_MODES as readonly string[]).includes(options.progress)) {
+    throw new InputError(`--progress: must be ${PROGRESS_MODES.join(", ")}, got '${options.progress}'`);
   }
   const driver = await driverFor(backend);
   return { inputs, call: await driver.open(inputs, { by: "spec", startNew: options.new === true }) };

@@ -4,7 +4,7 @@
  * changes; otherwise one line per transition, the Pulumi provider's format, for logs and CI.
  */
 import type { RunEvent, UpdateRunStatus } from "../model/status";
-import { formatProgressLine } from "../drivers/progressLine";
+import { ProgressPrinter, type ProgressMode } from "../drivers/progressSummary";
 import { treeFrame, type FrameSize } from "./liveTree";
 import type { CommandIO } from "./commandIO";
 import type { EventSinkFlags } from "./eventSinks";
@@ -25,21 +25,34 @@ export interface ProgressOutput {
   size(): FrameSize | undefined;
 }
 
+/**
+ * Lines for logs and CI: one per transition (`lines`), a summary at most once a second (`summary`),
+ * or lines until the run is known to be large, summaries from then on (`auto`, the default without a
+ * terminal): `src/drivers/progressSummary.ts`.
+ */
 export class LineProgress implements RunProgress {
+  private readonly printer: ProgressPrinter;
+
   constructor(
-    private readonly runName: string,
+    runName: string,
     private readonly out: ProgressOutput,
-  ) {}
+    mode: ProgressMode = "lines",
+    status?: UpdateRunStatus,
+  ) {
+    this.printer = new ProgressPrinter(runName, (line) => this.out.write(`${line}\n`), mode, status);
+  }
 
   onEvent(event: RunEvent): void {
-    this.out.write(`${formatProgressLine(this.runName, event)}\n`);
+    this.printer.onEvent(event);
   }
 
   note(text: string): void {
     this.out.write(`${printable(text)}\n`);
   }
 
-  finish(): void {}
+  finish(): void {
+    this.printer.finish();
+  }
 }
 
 /** Fastest redraw: a tree flickering faster than this is unreadable and costs a busy terminal. */
@@ -103,16 +116,22 @@ export interface RunOptions extends BackendFlags, EventSinkFlags {
   json?: boolean;
   /** Start a new run even though the journal holds an unfinished run of another spec. */
   new?: boolean;
-  /** "tree" (redrawn; default on a terminal) or "lines" (one per transition; default otherwise). */
+  /**
+   * "tree" (redrawn; default on a terminal), "lines" (one per transition), "summary" (counts per
+   * state and an ETA, at most once a second) or "auto" (lines, then summaries once the run has more
+   * than 200 members; the default otherwise).
+   */
   progress?: string;
 }
 
+export const PROGRESS_MODES = ["tree", "lines", "summary", "auto"] as const;
+
 /** The progress output `--progress` asks for (a terminal's default: the tree). */
-export function openProgress(mode: string, runName: string, io: CommandIO, status: () => UpdateRunStatus | undefined): RunProgress {
+export function openProgress(mode: (typeof PROGRESS_MODES)[number], runName: string, io: CommandIO, status: () => UpdateRunStatus | undefined): RunProgress {
   const out: ProgressOutput = {
     write: io.stderr,
     // A pseudo-terminal may report no size (0 × 0): then the default size is assumed.
     size: () => (process.stderr.isTTY && process.stderr.columns > 0 && process.stderr.rows > 0 ? { columns: process.stderr.columns, rows: process.stderr.rows } : undefined),
   };
-  return mode === "tree" ? new TreeProgress(runName, out, status) : new LineProgress(runName, out);
+  return mode === "tree" ? new TreeProgress(runName, out, status) : new LineProgress(runName, out, mode, status());
 }

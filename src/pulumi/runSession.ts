@@ -5,9 +5,8 @@
  * `pulumi up` loudly while Pulumi keeps the run's state. The provider methods in `runProvider.ts` are
  * thin shells around this.
  */
-import type { RunEvent } from "../model/status";
 import { driverFor } from "../drivers/driverFor";
-import { formatProgressLine } from "../drivers/progressLine";
+import { ProgressPrinter } from "../drivers/progressSummary";
 import type { RunCall, RunReport, RunView, StoredRun } from "../drivers/runDriver";
 import { waitingLine } from "../drivers/waiting";
 import { planAtRunStart } from "../plan/forRun";
@@ -20,10 +19,12 @@ export { runIdentity } from "../spec/identity";
 export { RunNotFinishedError, type SessionResult, type UpdateRunOutputs } from "./runOutputs";
 export { JOURNAL_DIRECTORY } from "../drivers/openBackend";
 
-function progressLine(runName: string): (e: RunEvent) => void {
-  return (e) => {
-    process.stderr.write(`${formatProgressLine(runName, e)}\n`);
-  };
+/**
+ * The provider's progress on stderr (the Pulumi CLI shows it): a line per transition, or once the run
+ * is known to have more than 200 members, a summary at most once a second (`progressSummary.ts`).
+ */
+function progressPrinter(runName: string, call: RunCall): ProgressPrinter {
+  return new ProgressPrinter(runName, (line) => process.stderr.write(`${line}\n`), "auto", call.latestStatus());
 }
 
 /**
@@ -41,7 +42,12 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
     // Issue 6: predicted from the run's state before this call drives it; kept as it was at creation.
     const engineState = call.engineState();
     plan = previous?.plan ?? (engineState === undefined ? undefined : await planAtRunStart(inputs, projectDir, engineState));
-    report = await call.drive(inputs, { onEvent: progressLine(inputs.runName) });
+    const progress = progressPrinter(inputs.runName, call);
+    try {
+      report = await call.drive(inputs, { onEvent: (event) => progress.onEvent(event) });
+    } finally {
+      progress.finish();
+    }
   } finally {
     stopWatching();
   }
