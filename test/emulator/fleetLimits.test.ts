@@ -1,7 +1,7 @@
 /**
  * The emulator's Fleet Manager runs honour `maxConcurrency` (2026-06-01) and `maxAllowedFailures`
  * (2026-06-02-preview) server-side, by Fleet's documented rules (the swagger's descriptions; docs/rules.md
- * §8, §10 and docs/fleet-limits.md): a count or a percent of the scope's members, a percent of
+ * §8, §10 and docs/fleet-api-versions.md): a count or a percent of the scope's members, a percent of
  * `maxConcurrency` rounded down with a minimum of 1, the stage's limit capping its groups'; a percent
  * of `maxAllowedFailures` rounded up, the group's and the stage's limits checked independently, and
  * `failureCount` past the limit when members in flight fail together. Runs are made and driven on the
