@@ -17,6 +17,7 @@
  *   UpdateRuns_CreateOrUpdate sets both `updateStrategyId` and `strategy`, which the same swagger calls
  *   invalid ("Setting both ... is invalid"): the replay sends the strategy only.
  * - Kubernetes 1.26.1 is not offered by the emulated region: runs target 1.32.0 (a value, not a shape).
+ * 2025-04-01-preview's Gates_Get is replayed too: its gate shape differs from the later versions'.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -259,5 +260,23 @@ describe("2026-06-02-preview", () => {
     const deleted = await raw(emulator, "DELETE", at(V, "/updateRuns/run1"));
     expect(Object.keys(del.responses)).toContain(String(deleted.status));
     expect((await raw(emulator, "DELETE", at(V, "/updateRuns/run1"))).status).toBe(204);
+  });
+});
+
+describe("2025-04-01-preview (what our client speaks today)", () => {
+  const V = "2025-04-01-preview";
+
+  test("a group's after-gate, reached: Gates_Get (a tracked resource; target {type, properties.updateRun})", async () => {
+    const strategy = { stages: [{ name: "stage1", groups: [{ name: "group-a", afterGates: [{ displayName: "Perform health checks after Group 1", type: "Approval" }] }] }] };
+    expect((await raw(emulator, "PUT", at(V, "/updateRuns/run1"), { body: { properties: { strategy, managedClusterUpdate: FULL_132 } } })).status).toBe(201);
+    await raw(emulator, "POST", at(V, "/updateRuns/run1/start"));
+    await waitFor(V, "run1", (b) => b.properties.status.status.state === "Pending");
+    const [listed] = (await raw(emulator, "GET", at(V, "/gates"))).body.value;
+    const gate = await raw(emulator, "GET", at(V, `/gates/${listed.name}`));
+    const get = example(V, "Gates_Get.json");
+    expect(shapeDiff(get.responses["200"]?.body, gate.body)).toEqual([]);
+    expect(gate.body.properties.target.properties.updateRun).toEqual({ name: "run1", stage: "stage1", group: "group-a", timing: "After" });
+    expect(gate.headers.etag).toBe(gate.body.eTag);
+    checkWire(V, (s) => s.Gate, gate.body);
   });
 });
