@@ -1,15 +1,17 @@
 /**
- * Each api-version's wire schemas (`src/backends/azureFleet/wire/`) against that version's official
- * swagger definitions (`test/fixtures/fleet-swagger/<version>/fleets.definitions.json`, a trimmed copy
+ * Each api-version's wire schemas (`src/backends/azureFleet/wire/`, generated from the fixtures by
+ * `scripts/gen-fleet-wire.js`, so a fixture changed without regenerating fails here) against that
+ * version's official swagger definitions (`test/fixtures/fleet-swagger/<version>/fleets.definitions.json`, a trimmed copy
  * of `fleets.json`, source and commit inside): the same definitions, each with exactly the swagger's
  * fields (and ARM's resource envelope), the same nesting, the required fields required, and every
- * enum a request takes with exactly the swagger's values. A field missing from our types fails here.
+ * enum a request takes with exactly the swagger's values. A field missing from our types fails here;
+ * and what the emulator shows at each version (`versions.ts`) agrees with the definitions.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import type { z } from "zod";
-import { FLEET_API_VERSIONS, WIRE_SCHEMAS } from "../../src/backends/azureFleet/wire";
+import { FLEET_API_FEATURES, FLEET_API_VERSIONS, WIRE_SCHEMAS } from "../../src/backends/azureFleet/wire";
 
 interface SwaggerProperty {
   type?: string;
@@ -59,6 +61,34 @@ describe.each(FLEET_API_VERSIONS)("api-version %s", (version) => {
     expect(Object.keys(ours.enums).sort()).toEqual(enumNames.map(([name]) => name).sort());
   });
 
+  test("what the emulator shows at this version (versions.ts) is what the definitions have", () => {
+    const f = FLEET_API_FEATURES[version];
+    const fields = (name: string) => Object.keys((official[name]?.properties ?? {}) as object);
+    expect({
+      gates: official.GateConfiguration !== undefined,
+      gateTarget: official.UpdateRunGateTarget !== undefined ? "typedProperties" : "updateRunProperties",
+      gateTypes: official.GateType?.enum ?? [],
+      gateStates: official.GateState?.enum ?? [],
+      gateDisplayNamePattern: (official.GateConfiguration?.properties?.displayName as { pattern?: string } | undefined)?.pattern !== undefined,
+      maxConcurrency: fields("UpdateGroup").includes("maxConcurrency"),
+      maxAllowedFailures: fields("UpdateGroup").includes("maxAllowedFailures") && fields("UpdateRunStatus").includes("failureCount"),
+      memberSelector: fields("UpdateGroup").includes("memberSelector"),
+      scheduledStartGates: (official.GateType?.enum ?? []).includes("ScheduledStart"),
+      updateStates: official.UpdateState?.enum,
+    }).toEqual({
+      gates: f.gates,
+      gateTarget: f.gates ? f.gateTarget : "updateRunProperties",
+      gateTypes: [...f.gateTypes],
+      gateStates: [...f.gateStates],
+      gateDisplayNamePattern: f.gateDisplayNamePattern,
+      maxConcurrency: f.maxConcurrency,
+      maxAllowedFailures: f.maxAllowedFailures,
+      memberSelector: f.memberSelector,
+      scheduledStartGates: f.scheduledStartGates,
+      updateStates: [...f.updateStates],
+    });
+  });
+
   test.each(objects.map(([name]) => name))("%s has exactly the official fields, nested as officially", (name) => {
     const definition = official[name] as SwaggerDefinition;
     const schema = ours.definitions[name] as unknown as Schema;
@@ -68,7 +98,10 @@ describe.each(FLEET_API_VERSIONS)("api-version %s", (version) => {
     for (const [field, property] of Object.entries(definition.properties ?? {})) {
       const { inner, optional } = unwrap(shape[field] as Schema);
       if (definition.required?.includes(field) && property.readOnly !== true) expect(optional, `${name}.${field} is required`).toBe(false);
-      const ref = property.$ref ?? (property.type === "array" ? property.items?.$ref : undefined);
+      const named = property.$ref ?? (property.type === "array" ? property.items?.$ref : undefined);
+      // A definition that is only `allOf` another (2025-04-01-preview's GateTargetProperties) is that one.
+      const aliased = named === undefined ? undefined : official[named]?.allOf;
+      const ref = named !== undefined && official[named]?.properties === undefined && aliased?.length === 1 && official[aliased[0] as string] !== undefined ? aliased[0] : named;
       const target = property.type === "array" ? (inner.element as Schema) : inner;
       if (property.type === "array") expect(inner.def.type, `${name}.${field} is a list`).toBe("array");
       if (ref !== undefined && official[ref]?.properties !== undefined) {

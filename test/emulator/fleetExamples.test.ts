@@ -172,7 +172,7 @@ describe("2026-06-01", () => {
     const gate = await raw(emulator, "GET", at(V, `/gates/${gateName}`));
     expect(gate.status).toBe(200);
     expect(shapeDiff(gateExample.responses["200"]?.body, gate.body)).toEqual([]);
-    checkWire(V, (s) => s.Gate, gate.body);
+    checkWire(V, (s) => s.Gate as z.ZodType, gate.body);
     expect(gate.headers.etag).toBe(gate.body.eTag);
     expect(gate.body.properties.target.updateRunProperties).toEqual({ name: "run1", stage: "stage1", timing: "Before" });
     const gates = await raw(emulator, "GET", at(V, "/gates"));
@@ -252,7 +252,7 @@ describe("2026-06-02-preview", () => {
     const gate = await raw(emulator, "GET", at(V, `/gates/${gates.body.value[0].name}`));
     expect(shapeDiff(gateGet.responses["200"]?.body, gate.body)).toEqual([]);
     expect(gate.headers.etag).toBe(gate.body.eTag);
-    checkWire(V, (s) => s.Gate, gate.body);
+    checkWire(V, (s) => s.Gate as z.ZodType, gate.body);
 
     const del = example(V, "UpdateRuns_Delete.json");
     await raw(emulator, "POST", at(V, "/updateRuns/run1/stop"));
@@ -277,6 +277,6 @@ describe("2025-04-01-preview (what our client speaks today)", () => {
     expect(shapeDiff(get.responses["200"]?.body, gate.body)).toEqual([]);
     expect(gate.body.properties.target.properties.updateRun).toEqual({ name: "run1", stage: "stage1", group: "group-a", timing: "After" });
     expect(gate.headers.etag).toBe(gate.body.eTag);
-    checkWire(V, (s) => s.Gate, gate.body);
+    checkWire(V, (s) => s.Gate as z.ZodType, gate.body);
   });
 });

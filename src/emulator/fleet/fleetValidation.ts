@@ -134,7 +134,7 @@ export function parseSkipBody(body: unknown, api: FleetApi): SkipTarget[] {
 
 /** Gates_Update (PATCH): the version's `GatePatch` (`GateUpdate` at 2025-04-01-preview); only `state: Completed` approves. */
 export function parseGatePatch(body: unknown, api: FleetApi): void {
-  checkWire(api, api.schemas.GatePatch, body ?? {});
+  if (api.schemas.GatePatch !== undefined) checkWire(api, api.schemas.GatePatch, body ?? {});
   const state = (body as { properties?: { state?: unknown } } | undefined)?.properties?.state;
   if (state !== "Completed") {
     throw new FieldValidationError([{ path: "properties.state", message: `must be Completed (to approve the gate), got ${JSON.stringify(state ?? null)}` }]);

@@ -1,5 +1,8 @@
-/** The Fleet Manager wire definitions, one module per api-version (`versions.ts` lists them). */
-import type { FleetWireSchemas } from "./schemas";
+/**
+ * The Fleet Manager wire definitions, one module per api-version (`versions.ts` lists them), generated
+ * from the official swagger (`scripts/gen-fleet-wire.js`, `test/fixtures/fleet-swagger/`).
+ */
+import type { FleetWireSchemas } from "./runtime";
 import * as v2025_03_01 from "./v2025_03_01";
 import * as v2025_04_01_preview from "./v2025_04_01_preview";
 import * as v2026_06_01 from "./v2026_06_01";
@@ -8,7 +11,7 @@ import type { FleetApiVersion } from "./versions";
 
 export { v2025_03_01, v2025_04_01_preview, v2026_06_01, v2026_06_02_preview };
 export * from "./versions";
-export { wireIssues, type FleetWireSchemas, type WireIssue } from "./schemas";
+export { wireIssues, type FleetWireSchemas, type WireIssue } from "./runtime";
 
 /** Each api-version's schemas. */
 export const WIRE_SCHEMAS: Readonly<Record<FleetApiVersion, FleetWireSchemas>> = {

@@ -2,9 +2,10 @@
  * The Fleet Manager api-versions this project knows, and what each one has (the update-run, update-
  * strategy and gate parts of `fleets.json`, Azure/azure-rest-api-specs
  * `specification/containerservice/resource-manager/Microsoft.ContainerService/fleet/{stable,preview}/<version>/`).
- * Each version's wire module (`v2025_03_01.ts`, ...) builds its schemas from its entry here, and
- * `test/azureFleet/wireSwagger.test.ts` checks them field by field against the official definitions
- * vendored under `test/fixtures/fleet-swagger/<version>/`.
+ * Each version's wire module (`v2025_03_01.ts`, ...) is generated from the official definitions
+ * vendored under `test/fixtures/fleet-swagger/<version>/` (`scripts/gen-fleet-wire.js`), and
+ * `test/azureFleet/wireSwagger.test.ts` checks it against them field by field; the features here say
+ * what the emulator shows at each version, and are checked against the modules by the same test.
  */
 
 export const FLEET_API_VERSIONS = ["2025-03-01", "2025-04-01-preview", "2026-06-01", "2026-06-02-preview"] as const;
