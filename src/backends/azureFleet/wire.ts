@@ -125,6 +125,7 @@ export interface WireGate {
     displayName?: string;
     gateType?: string;
     state?: string;
-    target?: { id?: string; updateRunProperties?: { name?: string; stage?: string; group?: string; timing?: string } };
+    /** At 2025-04-01-preview the target is typed (`type: UpdateRun`, `properties.updateRun`); from 2026-06-01 it is `updateRunProperties`. */
+    target?: { id?: string; type?: string; properties?: { updateRun?: { name?: string; stage?: string; group?: string; timing?: string } } };
   };
 }
