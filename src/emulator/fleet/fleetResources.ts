@@ -129,6 +129,10 @@ export function runBody(scope: ArmScope, fleet: FleetRecord, run: RunRecord, api
  * `maxAllowedFailures` (when set) and `failureCount` (run, stage, group; 2026-06-02-preview).
  */
 function statusAt(status: UpdateRunStatus, run: RunRecord, api: FleetApiFeatures, armId: (gateId: string) => string): Record<string, unknown> {
+  const stageLimits: RunLimits["stages"] = run.limits.stages;
+  // As in Fleet's examples, `failureCount` shows (run, stages, groups) when the run's strategy uses
+  // failure tolerance (a `maxAllowedFailures` anywhere), and each `maxAllowedFailures` where it is set.
+  const counted = api.maxAllowedFailures && stageLimits.some((s) => s.maxAllowedFailures !== undefined || s.groups.some((g) => g.maxAllowedFailures !== undefined));
   const gates = (list: GateStatus[] | undefined) =>
     list?.map((g) => ({ displayName: g.displayName, ...(run.gatesReached.has(g.gateId) ? { gateId: armId(g.gateId) } : {}), status: g.status }));
   const gateFields = (x: { beforeGates?: GateStatus[]; afterGates?: GateStatus[] }) =>
@@ -138,10 +142,6 @@ function statusAt(status: UpdateRunStatus, run: RunRecord, api: FleetApiFeatures
     ...(api.maxAllowedFailures && limit?.maxAllowedFailures !== undefined ? { maxAllowedFailures: limit.maxAllowedFailures } : {}),
     ...(api.maxConcurrency && limit?.maxConcurrency !== undefined ? { maxConcurrency: limit.maxConcurrency } : {}),
   });
-  const stageLimits: RunLimits["stages"] = run.limits.stages;
-  // As in Fleet's examples, `failureCount` shows (run, stages, groups) when the run's strategy uses
-  // failure tolerance (a `maxAllowedFailures` anywhere), and each `maxAllowedFailures` where it is set.
-  const counted = api.maxAllowedFailures && stageLimits.some((s) => s.maxAllowedFailures !== undefined || s.groups.some((g) => g.maxAllowedFailures !== undefined));
   // Fleet sets `nodeImageSelection` "only when NodeImageSelection.type is Consistent"; the emulator also
   // shows Custom's versions, which our client reads for the images a run applied (docs: emulator README).
   const selection = run.managedClusterUpdate.nodeImageSelection?.type ?? "Latest";
