@@ -131,7 +131,7 @@ export async function runEmulatorCommand(fleetFile: string, flags: EmulatorFlags
       `certificate: ${certFile}`,
       `  trust it with NODE_EXTRA_CA_CERTS=${certFile}, or pass its PEM as tlsOptions.ca`,
       `fleet: ${fleet.members.length} cluster(s) in ${Object.keys(fleet.regions).join(", ")}; a simulated minute takes ${minute} ms`,
-      `Fleet Manager: ${[...emulator.fleetManager.store.fleets.values()].map((f) => `fleet '${f.name}' (${f.members.size} members)`).join(", ")}, api-versions 2025-03-01 and 2025-04-01-preview (gates)`,
+      `Fleet Manager: ${[...emulator.fleetManager.store.fleets.values()].map((f) => `fleet '${f.name}' (${f.members.size} members)`).join(", ")}, api-versions 2025-03-01, 2025-04-01-preview (gates), 2026-06-01 (maxConcurrency) and 2026-06-02-preview (maxAllowedFailures)`,
       "",
     ].join("\n"),
   );

@@ -42,12 +42,16 @@ test("the run waits at the canary's after-gate until it is approved by PATCH; th
   expect(gates.body.value).toHaveLength(1);
   const gate = gates.body.value[0];
   expect(gate.name).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  // 2025-04-01-preview names the target as `{type: "UpdateRun", properties: {updateRun}}`, later versions as `updateRunProperties`.
   expect(gate.properties).toMatchObject({
     displayName: "Canary looks good",
     gateType: "Approval",
     state: "Pending",
-    target: { id: fleetPath("/updateRuns/gated"), updateRunProperties: { name: "canary", stage: "canary", timing: "After" } },
+    target: { id: fleetPath("/updateRuns/gated"), type: "UpdateRun", properties: { updateRun: { name: "gated", stage: "canary", timing: "After" } } },
   });
+  const ga = await raw(emulator, "GET", fleetPath(`/gates/${gate.name}?api-version=2026-06-01`));
+  expect(ga.body.properties.target).toEqual({ id: fleetPath("/updateRuns/gated"), updateRunProperties: { name: "gated", stage: "canary", timing: "After" } });
+  expect(ga.headers.etag).toBe(ga.body.eTag);
   const run = await raw(emulator, "GET", fleetPath("/updateRuns/gated"));
   expect(run.body.properties.status.stages[0].afterGates).toEqual([{ displayName: "Canary looks good", gateId: gate.id, status: expect.objectContaining({ state: "Pending" }) }]);
 

@@ -10,7 +10,11 @@ import type { FleetClient } from "./fleetClient";
 import type { WireGatesStatus, WireRunStatus } from "./wire";
 
 export interface FleetGateRef {
-  /** The gate resource's name: the last segment of the ARM id the status gives. */
+  /**
+   * The gate resource's name: the last segment of the ARM id the status gives. Empty for a gate not
+   * reached yet: Fleet makes the resource when the run reaches the gate, and its status lists the gate
+   * without a `gateId` until then (Fleet's examples).
+   */
   resourceName: string;
   state: string;
 }
@@ -21,8 +25,8 @@ export function gateResources(status: WireRunStatus | undefined): Map<string, Fl
   const add = (item: WireGatesStatus, stage: string, group: string | undefined) => {
     for (const timing of ["before", "after"] as const) {
       (timing === "before" ? item.beforeGates : item.afterGates)?.forEach((g, i) => {
-        const resourceName = g.gateId?.split("/").at(-1);
-        if (resourceName !== undefined && resourceName !== "") out.set(gateId(stage, group, timing, i), { resourceName, state: g.status?.state ?? "NotStarted" });
+        const resourceName = g.gateId?.split("/").at(-1) ?? "";
+        out.set(gateId(stage, group, timing, i), { resourceName, state: g.status?.state ?? "NotStarted" });
       });
     }
   };
@@ -40,7 +44,7 @@ export function gatesToApprove(approvals: readonly string[], status: WireRunStat
   const gates = gateResources(status);
   const names = approvals.flatMap((id) => {
     const gate = gates.get(id);
-    return gate !== undefined && gate.state === "Pending" ? [gate.resourceName] : [];
+    return gate !== undefined && gate.state === "Pending" && gate.resourceName !== "" ? [gate.resourceName] : [];
   });
   return [...new Set(names)];
 }

@@ -7,7 +7,13 @@
  * has no gates — its serializers drop `beforeGates` / `afterGates` from a strategy and its
  * deserializers drop the gates' status — so run and strategy bodies and gates go through the same
  * SDK's REST client (`restOperations.ts`) with these shapes.
+ *
+ * Every api-version's full definitions are in `wire/` (one module per version, `wire/v2026_06_01.ts`, ...,
+ * as zod schemas checked against the official swagger by `test/azureFleet/wireSwagger.test.ts`),
+ * re-exported here; the interfaces below are the part this client reads and writes, at
+ * `FLEET_API_VERSION`.
  */
+export * from "./wire/index";
 
 /**
  * The first Fleet api-version with approval gates (gates resources, `beforeGates` / `afterGates` on
@@ -119,6 +125,7 @@ export interface WireGate {
     displayName?: string;
     gateType?: string;
     state?: string;
-    target?: { id?: string; updateRunProperties?: { name?: string; stage?: string; group?: string; timing?: string } };
+    /** At 2025-04-01-preview the target is typed (`type: UpdateRun`, `properties.updateRun`); from 2026-06-01 it is `updateRunProperties`. */
+    target?: { id?: string; type?: string; properties?: { updateRun?: { name?: string; stage?: string; group?: string; timing?: string } } };
   };
 }

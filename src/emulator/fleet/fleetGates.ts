@@ -1,11 +1,16 @@
 /**
- * Approval gates as Fleet Manager shows them (the `fleets/{fleet}/gates` resources of the preview
- * API; `@azure/arm-containerservicefleet` 2.0.0 has no gates, so they are reached with plain ARM
- * requests). Each is one of our engine's gates (`canary/after/0`, `canary/prod/before/1`; engine
- * `gates.ts`) under a stable GUID name derived from the run and that id. The run's status names a gate
- * by the gate resource's ARM id, as Fleet does.
+ * Approval gates as Fleet Manager shows them (the `fleets/{fleet}/gates` resources, from api-version
+ * 2025-04-01-preview). Each is one of our engine's gates (`canary/after/0`, `canary/prod/before/1`;
+ * engine `gates.ts`) under a stable GUID name derived from the run and that id. As in Fleet's examples,
+ * a gate becomes a resource when the run reaches it: before, the run's status lists it (NotStarted)
+ * without a `gateId`, and there is no resource to GET or PATCH. A gate resource's state is one of the
+ * version's `GateState` values: Pending (reached, waiting; also once a stop put it back to wait for the
+ * next start), Completed, Skipped (2025-04-01-preview has no Skipped: a skipped gate shows Completed,
+ * since it no longer holds anything). The run's status names a gate by the gate resource's ARM id,
+ * as Fleet does.
  */
 import crypto from "node:crypto";
+import type { FleetApiFeatures } from "../../backends/azureFleet/wire/index";
 import type { UpdateState } from "../../model/status";
 import type { ArmScope } from "../ports";
 import { FLEETS, fleetId, type FleetRecord, type RunRecord } from "./fleetState";
@@ -18,6 +23,8 @@ export interface FleetGate {
   displayName: string;
   state: UpdateState;
   run: RunRecord;
+  /** When the run first reached it (ISO). */
+  reachedAt: string;
 }
 
 /** A GUID-shaped name, the same for the same run and gate id. */
@@ -26,8 +33,14 @@ export function gateName(run: string, gateId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** The fleet's gate resources: the gates its runs have reached. */
 export function gatesOf(fleet: FleetRecord): FleetGate[] {
-  return [...fleet.runs.values()].flatMap((run) => run.engine.gates().map((g) => ({ ...g, name: gateName(run.name, g.gateId), run })));
+  return [...fleet.runs.values()].flatMap((run) =>
+    run.engine.gates().flatMap((g) => {
+      const reachedAt = run.gatesReached.get(g.gateId);
+      return reachedAt === undefined ? [] : [{ ...g, name: gateName(run.name, g.gateId), run, reachedAt }];
+    }),
+  );
 }
 
 export function gateArmId(scope: ArmScope, fleet: FleetRecord, run: string, gateId: string): string {
@@ -41,18 +54,38 @@ function placeOf(gateId: string): { stage: string; group?: string; timing: "Befo
   return parts.length === 4 ? { stage: parts[0] as string, group: parts[1] as string, timing } : { stage: parts[0] as string, timing };
 }
 
-export function gateBody(scope: ArmScope, fleet: FleetRecord, gate: FleetGate): Record<string, unknown> {
+/** The gate resource's state at `api`: one of its `GateState` values. */
+function gateState(state: UpdateState, api: FleetApiFeatures): string {
+  if (state === "Completed") return "Completed";
+  if (state === "Skipped") return api.gateStates.includes("Skipped") ? "Skipped" : "Completed";
+  return "Pending";
+}
+
+/** The gate's eTag: a digest of what it holds, the same at every api-version. */
+export function gateETag(gate: FleetGate): string {
+  return crypto.createHash("sha256").update(JSON.stringify([gate.run.name, gate.gateId, gate.displayName, gate.state])).digest("hex").slice(0, 16);
+}
+
+export function gateBody(scope: ArmScope, fleet: FleetRecord, gate: FleetGate, api: FleetApiFeatures): Record<string, unknown> {
   const place = placeOf(gate.gateId);
-  const properties = {
-    provisioningState: "Succeeded",
-    displayName: gate.displayName,
-    gateType: "Approval",
-    target: {
-      id: `${fleetId(scope, fleet.name)}/updateRuns/${gate.run.name}`,
-      updateRunProperties: { name: place.group ?? place.stage, stage: place.stage, ...(place.group === undefined ? {} : { group: place.group }), timing: place.timing },
+  const runId = `${fleetId(scope, fleet.name)}/updateRuns/${gate.run.name}`;
+  const updateRun = { name: gate.run.name, stage: place.stage, ...(place.group === undefined ? {} : { group: place.group }), timing: place.timing };
+  const typed = api.gateTarget === "typedProperties";
+  const identity = "fleet-update-emulator";
+  return {
+    id: `${fleetId(scope, fleet.name)}/gates/${gate.name}`,
+    name: gate.name,
+    type: `${FLEETS}/gates`,
+    // 2025-04-01-preview's Gate is a tracked resource (`location`); later ones are proxy resources.
+    ...(typed ? { location: fleet.location } : {}),
+    systemData: { createdBy: identity, createdByType: "Application", createdAt: gate.reachedAt, lastModifiedBy: identity, lastModifiedByType: "Application", lastModifiedAt: gate.reachedAt },
+    eTag: gateETag(gate),
+    properties: {
+      provisioningState: "Succeeded",
+      displayName: gate.displayName,
+      gateType: "Approval",
+      target: typed ? { id: runId, type: "UpdateRun", properties: { updateRun } } : { id: runId, updateRunProperties: updateRun },
+      state: gateState(gate.state, api),
     },
-    state: gate.state,
   };
-  const eTag = crypto.createHash("sha256").update(JSON.stringify(properties)).digest("hex").slice(0, 16);
-  return { id: `${fleetId(scope, fleet.name)}/gates/${gate.name}`, name: gate.name, type: `${FLEETS}/gates`, eTag, properties };
 }

@@ -15,7 +15,7 @@ import { EmulatedClusterBackend } from "./fleetBackend";
 import { fleetOperationResult, fleetOperationStatus, FleetOperationRegistry } from "./fleetOperations";
 import { memberClusterId } from "./fleetResources";
 import { RunDriver, type RunClock } from "./fleetRuns";
-import { FLEETS, FleetStore, type FleetDeclaration, type FleetRecord, type RunRecord } from "./fleetState";
+import { FLEETS, FleetStore, type FleetDeclaration, type FleetRecord, type RunLimits, type RunRecord } from "./fleetState";
 import { validated, type RunSpec } from "./fleetValidation";
 
 /**
@@ -48,14 +48,19 @@ export class FleetManager implements OperationSource {
       ...(m.group === undefined ? {} : { group: m.group }),
     }));
     const events: RunEvent[] = [];
+    const gatesReached = new Map<string, string>();
     const engine = validated(
       () =>
         UpdateRunEngine.create({ name, members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: spec.managedClusterUpdate }, this.backend, {
           recheckUnknownAfterMs: RECHECK_UNKNOWN_MS,
-          onEvent: (event) => events.push(event),
+          onEvent: (event) => {
+            events.push(event);
+            if (event.scope === "gate" && event.to !== "NotStarted" && !gatesReached.has(event.name)) gatesReached.set(event.name, event.time);
+          },
         }),
       "properties",
     );
+    const now = this.time.clock.now();
     return {
       name,
       ...(spec.updateStrategyId === undefined ? {} : { updateStrategyId: spec.updateStrategyId }),
@@ -66,6 +71,10 @@ export class FleetManager implements OperationSource {
       engine,
       driver: new RunDriver(engine, this.time),
       events,
+      limits: resolvedLimits(engine),
+      gatesReached,
+      createdAt: now,
+      modifiedAt: now,
     };
   }
 
@@ -104,6 +113,18 @@ export class FleetManager implements OperationSource {
   close(): void {
     this.store.close();
   }
+}
+
+/** The limits the engine resolved when it planned the run (they do not change after). */
+function resolvedLimits(engine: UpdateRunEngine): RunLimits {
+  const run = engine.snapshot();
+  return {
+    stages: run.stages.map((stage) => ({
+      ...(stage.maxConcurrency === undefined ? {} : { maxConcurrency: stage.maxConcurrency }),
+      ...(stage.maxAllowedFailures === undefined ? {} : { maxAllowedFailures: stage.maxAllowedFailures }),
+      groups: stage.groups.map((group) => ({ maxConcurrency: group.maxConcurrency, ...(group.maxAllowedFailures === undefined ? {} : { maxAllowedFailures: group.maxAllowedFailures }) })),
+    })),
+  };
 }
 
 /** The scope a fleet route addresses (checked against the emulator's configured scope). */

@@ -6,6 +6,7 @@
  * server-side); a stop is done once the run is no longer `Stopping` (in-flight upgrades finished).
  * No `Retry-After`: the SDK polls at its own interval (`updateIntervalInMs`, default 2 s).
  */
+import type { FleetApiFeatures } from "../../backends/azureFleet/wire/index";
 import type { Clock } from "../../engine/clock";
 import { isoInstant } from "../../model/common";
 import { API_VERSION } from "../core/context";
@@ -24,6 +25,8 @@ export interface FleetOperation {
   scope: ArmScope;
   location: string;
   startAt: number;
+  /** The api-version of the POST: the `Location` URL answers the run as that version shows it. */
+  api: FleetApiFeatures;
   /** Set when it is seen done. */
   endAt?: number;
 }
@@ -80,5 +83,5 @@ export async function fleetOperationResult(baseUrl: string, op: FleetOperation, 
   await op.run.driver.catchUp();
   const now = clock.now();
   if (!isDone(op, now)) return { status: 202, headers: { Location: `${baseUrl}${operationResultPath(op)}?api-version=${API_VERSION}` } };
-  return { status: 200, body: runBody(op.scope, op.fleet, op.run) };
+  return { status: 200, body: runBody(op.scope, op.fleet, op.run, op.api) };
 }

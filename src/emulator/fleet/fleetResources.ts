@@ -1,15 +1,36 @@
 /**
- * Fleet Manager's ARM bodies (api-versions 2025-03-01 and 2025-04-01-preview, which adds gates):
- * Fleet, FleetMember, FleetUpdateStrategy, UpdateRun. As for clusters, `eTag` is a digest of what the
- * resource shows, so it changes with every change (a run's status included) and only then.
+ * Fleet Manager's ARM bodies: Fleet, FleetMember, FleetUpdateStrategy, UpdateRun, each as the
+ * request's api-version defines it (`apiVersions.ts`): gates from 2025-04-01-preview, `maxConcurrency`
+ * (the strategy's string, the resolved integer in the status) from 2026-06-01, `maxAllowedFailures` and
+ * `failureCount` at 2026-06-02-preview; a field a version lacks is left out, whatever version wrote
+ * the resource. As for clusters, `eTag` is a digest of what the resource holds (every version's
+ * fields), so it changes with every change (a run's status included) and only then, and is the same
+ * at every api-version. Strategies and runs carry ARM's `systemData`.
  */
 import crypto from "node:crypto";
+import type { FleetApiFeatures } from "../../backends/azureFleet/wire/index";
 import { defaultStrategy } from "../../engine/plan";
+import { isoInstant } from "../../model/common";
 import type { GateStatus, UpdateRunStatus } from "../../model/status";
+import type { UpdateRunStrategy } from "../../model/strategy";
 import { clusterId } from "../core/context";
 import type { ArmScope } from "../ports";
 import { gateArmId } from "./fleetGates";
-import { FLEETS, fleetId, type FleetMemberRecord, type FleetRecord, type RunRecord, type StrategyRecord } from "./fleetState";
+import { FLEETS, fleetId, type FleetMemberRecord, type FleetRecord, type RunLimits, type RunRecord, type StrategyRecord } from "./fleetState";
+
+/** Who the emulator says created and changed its Fleet resources (ARM's `systemData`). */
+const EMULATOR_IDENTITY = "fleet-update-emulator";
+
+export function systemData(createdAt: number, modifiedAt: number): Record<string, string> {
+  return {
+    createdBy: EMULATOR_IDENTITY,
+    createdByType: "Application",
+    createdAt: isoInstant(createdAt),
+    lastModifiedBy: EMULATOR_IDENTITY,
+    lastModifiedByType: "Application",
+    lastModifiedAt: isoInstant(modifiedAt),
+  };
+}
 
 function eTag(value: unknown): string {
   return crypto.createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
@@ -46,42 +67,108 @@ export function strategyETag(strategy: StrategyRecord): string {
   return eTag(strategy.strategy);
 }
 
-export function strategyBody(scope: ArmScope, fleet: FleetRecord, strategy: StrategyRecord): Record<string, unknown> {
+export function strategyBody(scope: ArmScope, fleet: FleetRecord, strategy: StrategyRecord, api: FleetApiFeatures): Record<string, unknown> {
   return {
     id: `${fleetId(scope, fleet.name)}/updateStrategies/${strategy.name}`,
     name: strategy.name,
     type: `${FLEETS}/updateStrategies`,
+    systemData: systemData(strategy.createdAt, strategy.modifiedAt),
     eTag: strategyETag(strategy),
-    properties: { provisioningState: "Succeeded", strategy: strategy.strategy },
+    properties: { provisioningState: "Succeeded", strategy: strategyAt(strategy.strategy, api) },
   };
 }
 
-/** The run as GET shows it now: its spec, and its live `status` (Fleet's `UpdateRunStatus`, docs/rules.md §5). */
-export function runBody(scope: ArmScope, fleet: FleetRecord, run: RunRecord): Record<string, unknown> {
-  const properties = {
+/** A strategy with only the fields `api` has (a strategy written at a newer version, read at an older one). */
+export function strategyAt(strategy: UpdateRunStrategy, api: FleetApiFeatures): UpdateRunStrategy {
+  const controls = <T extends { maxConcurrency?: string; maxAllowedFailures?: string; beforeGates?: unknown; afterGates?: unknown }>(item: T): T => {
+    const out = { ...item };
+    if (!api.maxConcurrency) delete out.maxConcurrency;
+    if (!api.maxAllowedFailures) delete out.maxAllowedFailures;
+    if (!api.gates) {
+      delete out.beforeGates;
+      delete out.afterGates;
+    }
+    return out;
+  };
+  return { stages: strategy.stages.map((stage) => ({ ...controls(stage), groups: stage.groups.map(controls) })) };
+}
+
+/** The run's properties with every field any version has (the eTag is taken over these). */
+function fullRunProperties(run: RunRecord): { strategy: UpdateRunStrategy; status: UpdateRunStatus } & Record<string, unknown> {
+  return {
     provisioningState: "Succeeded",
     ...(run.updateStrategyId === undefined ? {} : { updateStrategyId: run.updateStrategyId }),
     strategy: run.strategy ?? defaultStrategy(),
     managedClusterUpdate: run.managedClusterUpdate,
-    status: withGateArmIds(run.engine.status(), (gateId) => gateArmId(scope, fleet, run.name, gateId)),
+    status: run.engine.status(),
   };
-  return { id: `${fleetId(scope, fleet.name)}/updateRuns/${run.name}`, name: run.name, type: `${FLEETS}/updateRuns`, eTag: eTag(properties), properties };
 }
 
-/** Fleet names a gate in a run's status by the gate resource's ARM id (our engine: by `canary/after/0`). */
-function withGateArmIds(status: UpdateRunStatus, armId: (gateId: string) => string): UpdateRunStatus {
-  const map = (gates: GateStatus[] | undefined) => gates?.map((g) => ({ ...g, gateId: armId(g.gateId) }));
-  const item = <T extends { beforeGates?: GateStatus[]; afterGates?: GateStatus[] }>(x: T): T => {
-    const out = { ...x };
-    if (x.beforeGates !== undefined) out.beforeGates = map(x.beforeGates);
-    if (x.afterGates !== undefined) out.afterGates = map(x.afterGates);
-    return out;
+/** The run as GET shows it now, at `api`: its spec, and its live `status` (Fleet's `UpdateRunStatus`, docs/rules.md §5). */
+export function runBody(scope: ArmScope, fleet: FleetRecord, run: RunRecord, api: FleetApiFeatures): Record<string, unknown> {
+  const full = fullRunProperties(run);
+  const properties = {
+    ...full,
+    strategy: strategyAt(full.strategy, api),
+    status: statusAt(full.status, run, api, (gateId) => gateArmId(scope, fleet, run.name, gateId)),
   };
-  return { ...status, stages: status.stages.map((stage) => ({ ...item(stage), groups: stage.groups.map(item) })) };
+  return {
+    id: `${fleetId(scope, fleet.name)}/updateRuns/${run.name}`,
+    name: run.name,
+    type: `${FLEETS}/updateRuns`,
+    systemData: systemData(run.createdAt, run.modifiedAt),
+    eTag: eTag({ ...full, gates: [...run.gatesReached.keys()] }),
+    properties,
+  };
 }
 
-export function runETag(scope: ArmScope, fleet: FleetRecord, run: RunRecord): string {
-  return runBody(scope, fleet, run).eTag as string;
+/**
+ * The engine's status as `api` shows it: gates (from 2025-04-01-preview; a gate names its resource by
+ * ARM id once the run has reached it, as Fleet makes the resource then, and has no `gateId` before),
+ * the resolved `maxConcurrency` of each stage (when its strategy set one) and group (from 2026-06-01),
+ * `maxAllowedFailures` (when set) and `failureCount` (run, stage, group; 2026-06-02-preview).
+ */
+function statusAt(status: UpdateRunStatus, run: RunRecord, api: FleetApiFeatures, armId: (gateId: string) => string): Record<string, unknown> {
+  const stageLimits: RunLimits["stages"] = run.limits.stages;
+  // As in Fleet's examples, `failureCount` shows (run, stages, groups) when the run's strategy uses
+  // failure tolerance (a `maxAllowedFailures` anywhere), and each `maxAllowedFailures` where it is set.
+  const counted = api.maxAllowedFailures && stageLimits.some((s) => s.maxAllowedFailures !== undefined || s.groups.some((g) => g.maxAllowedFailures !== undefined));
+  const gates = (list: GateStatus[] | undefined) =>
+    list?.map((g) => ({ displayName: g.displayName, ...(run.gatesReached.has(g.gateId) ? { gateId: armId(g.gateId) } : {}), status: g.status }));
+  const gateFields = (x: { beforeGates?: GateStatus[]; afterGates?: GateStatus[] }) =>
+    !api.gates ? {} : { ...(x.beforeGates === undefined ? {} : { beforeGates: gates(x.beforeGates) }), ...(x.afterGates === undefined ? {} : { afterGates: gates(x.afterGates) }) };
+  const limits = (failureCount: number, limit: { maxConcurrency?: number; maxAllowedFailures?: number } | undefined) => ({
+    ...(counted ? { failureCount } : {}),
+    ...(api.maxAllowedFailures && limit?.maxAllowedFailures !== undefined ? { maxAllowedFailures: limit.maxAllowedFailures } : {}),
+    ...(api.maxConcurrency && limit?.maxConcurrency !== undefined ? { maxConcurrency: limit.maxConcurrency } : {}),
+  });
+  // Fleet sets `nodeImageSelection` "only when NodeImageSelection.type is Consistent"; the emulator also
+  // shows Custom's versions, which our client reads for the images a run applied (docs: emulator README).
+  const selection = run.managedClusterUpdate.nodeImageSelection?.type ?? "Latest";
+  return {
+    status: status.status,
+    stages: status.stages.map((stage, s) => ({
+      status: stage.status,
+      name: stage.name,
+      ...limits(stage.failureCount, stageLimits[s]),
+      groups: stage.groups.map((group, g) => ({
+        status: group.status,
+        name: group.name,
+        ...limits(group.failureCount, stageLimits[s]?.groups[g]),
+        members: group.members,
+        ...gateFields(group),
+      })),
+      ...gateFields(stage),
+      ...(stage.afterStageWaitStatus === undefined ? {} : { afterStageWaitStatus: stage.afterStageWaitStatus }),
+    })),
+    ...(selection === "Latest" ? {} : { nodeImageSelection: status.nodeImageSelection }),
+    ...(counted ? { failureCount: status.failureCount } : {}),
+  };
+}
+
+/** The run's eTag: the same at every api-version. */
+export function runETag(run: RunRecord): string {
+  return eTag({ ...fullRunProperties(run), gates: [...run.gatesReached.keys()] });
 }
 
 export function list(values: unknown[]): { value: unknown[] } {

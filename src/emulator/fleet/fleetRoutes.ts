@@ -8,6 +8,7 @@ import { resourceNotFound } from "../core/armErrors";
 import { findMember } from "../core/context";
 import { route } from "../core/router";
 import type { ArmRequest, EmulatorContext, Route } from "../ports";
+import { fleetApi } from "./apiVersions";
 import { checkFleetPreconditions, findFleet, FLEET_PATH, fleetScope, type FleetManager } from "./fleetManager";
 import { fleetBody, list, memberBody } from "./fleetResources";
 import { FLEETS, key, type FleetMemberRecord, type FleetRecord } from "./fleetState";
@@ -24,16 +25,19 @@ function findFleetMember(manager: FleetManager, ctx: EmulatorContext, request: A
 /** The fleet and member routes of `manager`'s fleets. */
 export const fleetRoutes = (manager: FleetManager): Route[] => [
   route("GET", FLEET_LIST_PATH, async (ctx, request) => {
+    fleetApi(request, "fleets");
     const scope = fleetScope(ctx, request);
     return { status: 200, body: list([...manager.store.fleets.values()].map((f) => fleetBody(scope, f))) };
   }),
 
   route("GET", FLEET_PATH, async (ctx, request) => {
+    fleetApi(request, "fleets");
     const { fleet, scope } = findFleet(manager, ctx, request);
     return { status: 200, body: fleetBody(scope, fleet) };
   }),
 
   route("PUT", FLEET_PATH, async (ctx, request) => {
+    fleetApi(request, "fleets");
     const scope = fleetScope(ctx, request);
     const name = request.params.fleet ?? "";
     checkName(name, "fleetName");
@@ -52,17 +56,20 @@ export const fleetRoutes = (manager: FleetManager): Route[] => [
   }),
 
   route("GET", `${FLEET_PATH}/members`, async (ctx, request) => {
+    fleetApi(request, "fleets/members");
     const { fleet, scope } = findFleet(manager, ctx, request);
     return { status: 200, body: list([...fleet.members.values()].map((m) => memberBody(scope, fleet, m))) };
   }),
 
   route("GET", MEMBER_PATH, async (ctx, request) => {
+    fleetApi(request, "fleets/members");
     const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     if (member === undefined) throw resourceNotFound(`${FLEETS}/members`, request.params.member ?? "", scope.resourceGroup);
     return { status: 200, body: memberBody(scope, fleet, member) };
   }),
 
   route("PUT", MEMBER_PATH, async (ctx, request) => {
+    fleetApi(request, "fleets/members");
     const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     const name = request.params.member ?? "";
     checkName(name, "fleetMemberName");
@@ -81,6 +88,7 @@ export const fleetRoutes = (manager: FleetManager): Route[] => [
   }),
 
   route("PATCH", MEMBER_PATH, async (ctx, request) => {
+    fleetApi(request, "fleets/members");
     const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     if (member === undefined) throw resourceNotFound(`${FLEETS}/members`, request.params.member ?? "", scope.resourceGroup);
     checkFleetPreconditions(request.headers, memberBody(scope, fleet, member).eTag as string, `fleet member '${member.name}'`);
@@ -93,6 +101,7 @@ export const fleetRoutes = (manager: FleetManager): Route[] => [
   }),
 
   route("DELETE", MEMBER_PATH, async (ctx, request) => {
+    fleetApi(request, "fleets/members");
     const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     if (member === undefined) return { status: 204 };
     checkFleetPreconditions(request.headers, memberBody(scope, fleet, member).eTag as string, `fleet member '${member.name}'`);

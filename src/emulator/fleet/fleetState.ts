@@ -33,8 +33,14 @@ export interface FleetMemberRecord {
 export interface StrategyRecord {
   name: string;
   strategy: UpdateRunStrategy;
-  /** Simulated instant of the last write. */
+  /** Simulated instants of the creation and of the last write (`systemData`). */
+  createdAt: number;
   modifiedAt: number;
+}
+
+/** What the run resolved from its strategy when it was created (docs/rules.md §8, §10), shown in its status. */
+export interface RunLimits {
+  stages: Array<{ maxConcurrency?: number; maxAllowedFailures?: number; groups: Array<{ maxConcurrency: number; maxAllowedFailures?: number }> }>;
 }
 
 export interface RunRecord {
@@ -51,6 +57,16 @@ export interface RunRecord {
   driver: RunDriver;
   /** Every state change of the run (docs/rules.md §7 `events`): not served by ARM, kept for tests and parity checks. */
   events: RunEvent[];
+  /** Resolved `maxConcurrency` / `maxAllowedFailures` of each stage and group. */
+  limits: RunLimits;
+  /**
+   * The gates reached so far (our gate id → the instant first reached): Fleet makes a gate resource
+   * when the run reaches the gate, so only these are `fleets/{f}/gates` resources.
+   */
+  gatesReached: Map<string, string>;
+  /** Simulated instants of the creation and of the last PUT (`systemData`). */
+  createdAt: number;
+  modifiedAt: number;
 }
 
 export interface FleetRecord {

@@ -1,11 +1,16 @@
 /**
- * Request bodies of the Fleet routes, checked with the project's own schemas (docs/rules.md §2). A bad body is
- * a 400 whose message names every offending field by its path in the request (`properties.strategy.
+ * Request bodies of the Fleet routes, checked twice: first against the request's api-version
+ * (`apiVersions.ts`; the version's wire schemas, `src/backends/azureFleet/wire/`: a field or an enum
+ * value the version does not have is refused, as ARM refuses it, "Could not find member 'x' on object
+ * of type 'UpdateStage'"), then with the project's own schemas (docs/rules.md §2). A bad body is a 400
+ * whose message names every offending field by its path in the request (`properties.strategy.
  * stages[1].groups[0].name: ...`), with ARM's `target` (the first field) and one `details` entry per
  * problem. Nothing is changed when a body is refused.
  */
 import { z } from "zod";
-import { NameSchema, parseOrThrow, ValidationError, type FieldIssue } from "../../model/common";
+import { formatPath, friendlyErrors, NameSchema, parseOrThrow, ValidationError, type FieldIssue } from "../../model/common";
+import { wireIssues } from "../../backends/azureFleet/wire/index";
+import type { FleetApi } from "./apiVersions";
 import { SkipTargetSchema, type SkipTarget } from "../../model/skip";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../model/strategy";
 import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "../../model/update";
@@ -44,10 +49,49 @@ export function validated<T>(parse: () => T, prefix = ""): T {
 
 const Properties = <S extends z.ZodType>(shape: S) => z.object({ properties: shape }, { error: "must be a mapping with properties" });
 
+/** The body against the api-version's definition `schema` (every field and enum value of that version, no other). */
+function checkWire(api: FleetApi, schema: z.ZodType, body: unknown): void {
+  const result = schema.safeParse(body, { error: friendlyErrors });
+  if (!result.success) throw new FieldValidationError(wireIssues(result.error, api.version, formatPath));
+}
+
+/**
+ * What a version has but the emulator's engine does not run yet (label selection, ScheduledStart
+ * gates; issue 21 leaves them to the issue after it): refused by name, not as unknown fields.
+ */
+function refuseNotYetRun(strategy: unknown, at: string): void {
+  const issues: FieldIssue[] = [];
+  const gates = (item: Record<string, unknown>, where: string) => {
+    for (const timing of ["beforeGates", "afterGates"]) {
+      const list = item[timing];
+      if (!Array.isArray(list)) continue;
+      list.forEach((gate: { type?: unknown }, i) => {
+        if (gate?.type === "ScheduledStart") issues.push({ path: `${where}.${timing}[${i}].type`, message: "ScheduledStart gates are valid at this api-version, but the emulator's engine does not run them yet" });
+      });
+    }
+  };
+  const stages = (strategy as { stages?: unknown } | undefined)?.stages;
+  if (!Array.isArray(stages)) return;
+  stages.forEach((stage: Record<string, unknown>, s) => {
+    const where = `${at}.stages[${s}]`;
+    if (stage?.memberSelector !== undefined) issues.push({ path: `${where}.memberSelector`, message: "label selection (memberSelector.byLabel) is valid at this api-version, but the emulator's engine does not run it yet" });
+    gates(stage ?? {}, where);
+    const groups = stage?.groups;
+    if (!Array.isArray(groups)) return;
+    groups.forEach((group: Record<string, unknown>, g) => {
+      if (group?.memberSelector !== undefined) issues.push({ path: `${where}.groups[${g}].memberSelector`, message: "label selection (memberSelector.byLabel) is valid at this api-version, but the emulator's engine does not run it yet" });
+      gates(group ?? {}, `${where}.groups[${g}]`);
+    });
+  });
+  if (issues.length > 0) throw new FieldValidationError(issues);
+}
+
 const StrategyBody = Properties(z.object({ strategy: UpdateRunStrategySchema }));
 
-/** FleetUpdateStrategy PUT: `properties.strategy`. */
-export function parseStrategyBody(body: unknown): UpdateRunStrategy {
+/** FleetUpdateStrategy PUT: `properties.strategy`, as the api-version defines it. */
+export function parseStrategyBody(body: unknown, api: FleetApi): UpdateRunStrategy {
+  checkWire(api, api.schemas.FleetUpdateStrategy, body);
+  refuseNotYetRun((body as { properties?: { strategy?: unknown } }).properties?.strategy, "properties.strategy");
   return validated(() => parseOrThrow(StrategyBody, body)).properties.strategy;
 }
 
@@ -65,8 +109,10 @@ export interface RunSpec {
   managedClusterUpdate: ManagedClusterUpdate;
 }
 
-/** UpdateRun PUT: `properties.{updateStrategyId | strategy, managedClusterUpdate}`. */
-export function parseRunBody(body: unknown): RunSpec {
+/** UpdateRun PUT: `properties.{updateStrategyId | strategy, managedClusterUpdate}`, as the api-version defines them. */
+export function parseRunBody(body: unknown, api: FleetApi): RunSpec {
+  checkWire(api, api.schemas.UpdateRun, body);
+  refuseNotYetRun((body as { properties?: { strategy?: unknown } }).properties?.strategy, "properties.strategy");
   const { properties } = validated(() => parseOrThrow(RunBody, body));
   if (properties.updateStrategyId !== undefined && properties.strategy !== undefined) {
     throw new FieldValidationError([{ path: "properties.updateStrategyId", message: "give either an inline strategy or a strategy reference (updateStrategyId), not both" }]);
@@ -81,8 +127,18 @@ export function parseRunBody(body: unknown): RunSpec {
 const SkipBody = z.object({ targets: z.array(SkipTargetSchema, { error: "must be a list of skip targets" }).min(1, "name at least one target") });
 
 /** UpdateRuns_Skip: `{targets: [{type, name}]}`. */
-export function parseSkipBody(body: unknown): SkipTarget[] {
+export function parseSkipBody(body: unknown, api: FleetApi): SkipTarget[] {
+  checkWire(api, api.schemas.SkipProperties, body);
   return validated(() => parseOrThrow(SkipBody, body)).targets;
+}
+
+/** Gates_Update (PATCH): the version's `GatePatch` (`GateUpdate` at 2025-04-01-preview); only `state: Completed` approves. */
+export function parseGatePatch(body: unknown, api: FleetApi): void {
+  if (api.schemas.GatePatch !== undefined) checkWire(api, api.schemas.GatePatch, body ?? {});
+  const state = (body as { properties?: { state?: unknown } } | undefined)?.properties?.state;
+  if (state !== "Completed") {
+    throw new FieldValidationError([{ path: "properties.state", message: `must be Completed (to approve the gate), got ${JSON.stringify(state ?? null)}` }]);
+  }
 }
 
 const MemberBody = Properties(

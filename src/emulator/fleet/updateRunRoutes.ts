@@ -11,6 +11,7 @@ import { SkipRefusedError } from "../../engine";
 import { ArmError, resourceNotFound } from "../core/armErrors";
 import { route } from "../core/router";
 import type { ArmReply, ArmRequest, ArmScope, EmulatorContext, Route } from "../ports";
+import { fleetApi, type FleetApi } from "./apiVersions";
 import { checkFleetPreconditions, findFleet, FLEET_PATH, type FleetManager } from "./fleetManager";
 import { fleetLroHeaders, type FleetOperationKind } from "./fleetOperations";
 import { list, runBody, runETag } from "./fleetResources";
@@ -18,6 +19,7 @@ import { FLEETS, fleetId, key, type FleetRecord, type RunRecord } from "./fleetS
 import { checkName, FieldValidationError, parseRunBody, parseSkipBody, type RunSpec } from "./fleetValidation";
 
 const RUN_PATH = `${FLEET_PATH}/updateRuns/{run}`;
+const TYPE = "fleets/updateRuns";
 
 function findRun(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest): { fleet: FleetRecord; scope: ArmScope; run: RunRecord | undefined } {
   const found = findFleet(manager, ctx, request);
@@ -48,11 +50,12 @@ function isActive(run: RunRecord): boolean {
 
 /** POST start / stop / skip: apply it to the engine now, and answer 202 with the operation's URLs. */
 async function control(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest, kind: FleetOperationKind): Promise<ArmReply> {
+  const api: FleetApi = fleetApi(request, TYPE);
   const { fleet, scope, run } = existingRun(manager, ctx, request);
   await run.driver.catchUp();
-  checkFleetPreconditions(request.headers, runETag(scope, fleet, run), `update run '${run.name}'`);
+  checkFleetPreconditions(request.headers, runETag(run), `update run '${run.name}'`);
   if (kind === "skip") {
-    const targets = parseSkipBody(request.body);
+    const targets = parseSkipBody(request.body, api);
     try {
       await run.driver.skip(targets);
     } catch (error) {
@@ -64,51 +67,56 @@ async function control(manager: FleetManager, ctx: EmulatorContext, request: Arm
   } else {
     await run.driver.stop();
   }
-  const op = manager.operations.add({ kind, fleet, run, scope, location: fleet.location, startAt: ctx.clock.now() });
+  const op = manager.operations.add({ kind, fleet, run, scope, location: fleet.location, startAt: ctx.clock.now(), api: api.features });
   return { status: 202, headers: fleetLroHeaders(ctx.baseUrl(), op) };
 }
 
 /** The update run routes of `manager`'s fleets. */
 export const updateRunRoutes = (manager: FleetManager): Route[] => [
   route("GET", `${FLEET_PATH}/updateRuns`, async (ctx, request) => {
+    const api = fleetApi(request, TYPE);
     const { fleet, scope } = findFleet(manager, ctx, request);
     const runs = [...fleet.runs.values()];
     await Promise.all(runs.map((r) => r.driver.catchUp()));
-    return { status: 200, body: list(runs.map((r) => runBody(scope, fleet, r))) };
+    return { status: 200, body: list(runs.map((r) => runBody(scope, fleet, r, api.features))) };
   }),
 
   route("GET", RUN_PATH, async (ctx, request) => {
+    const api = fleetApi(request, TYPE);
     const { fleet, scope, run } = existingRun(manager, ctx, request);
     await run.driver.catchUp();
-    return { status: 200, body: runBody(scope, fleet, run) };
+    return { status: 200, body: runBody(scope, fleet, run, api.features) };
   }),
 
   route("PUT", RUN_PATH, async (ctx, request) => {
+    const api = fleetApi(request, TYPE);
     const { fleet, scope, run: existing } = findRun(manager, ctx, request);
     const name = request.params.run ?? "";
     checkName(name, "updateRunName");
     if (existing !== undefined) await existing.driver.catchUp();
-    checkFleetPreconditions(request.headers, existing === undefined ? undefined : runETag(scope, fleet, existing), `update run '${name}'`);
-    const spec = parseRunBody(request.body);
+    checkFleetPreconditions(request.headers, existing === undefined ? undefined : runETag(existing), `update run '${name}'`);
+    const spec = parseRunBody(request.body, api);
     const specDigest = crypto.createHash("sha256").update(JSON.stringify(spec)).digest("hex");
     if (existing !== undefined) {
-      if (existing.specDigest === specDigest) return { status: 200, body: runBody(scope, fleet, existing) };
+      if (existing.specDigest === specDigest) return { status: 200, body: runBody(scope, fleet, existing, api.features) };
       if (existing.engine.state !== "NotStarted") {
         throw new ArmError(409, "UpdateRunAlreadyStarted", `Update run '${existing.name}' has been started (state ${existing.engine.state}); its strategy and managedClusterUpdate cannot change. Create a new update run.`);
       }
     }
     const strategyFromReference = spec.updateStrategyId === undefined ? undefined : referencedStrategy(fleet, scope, spec.updateStrategyId);
     const run = manager.createRun(fleet, scope, existing?.name ?? name, { ...spec, ...(strategyFromReference === undefined ? {} : { strategyFromReference }) }, specDigest);
+    if (existing !== undefined) run.createdAt = existing.createdAt;
     existing?.driver.close();
     fleet.runs.set(key(name), run);
-    return { status: existing === undefined ? 201 : 200, body: runBody(scope, fleet, run) };
+    return { status: existing === undefined ? 201 : 200, body: runBody(scope, fleet, run, api.features) };
   }),
 
   route("DELETE", RUN_PATH, async (ctx, request) => {
-    const { fleet, scope, run } = findRun(manager, ctx, request);
+    fleetApi(request, TYPE);
+    const { fleet, run } = findRun(manager, ctx, request);
     if (run === undefined) return { status: 204 };
     await run.driver.catchUp();
-    checkFleetPreconditions(request.headers, runETag(scope, fleet, run), `update run '${run.name}'`);
+    checkFleetPreconditions(request.headers, runETag(run), `update run '${run.name}'`);
     if (isActive(run)) {
       throw new ArmError(409, "UpdateRunInProgress", `Update run '${run.name}' is ${run.engine.state}; stop it (and let its in-flight upgrades finish) before deleting it.`);
     }

@@ -7,12 +7,14 @@
 import { resourceNotFound } from "../core/armErrors";
 import { route } from "../core/router";
 import type { ArmRequest, EmulatorContext, Route } from "../ports";
+import { fleetApi } from "./apiVersions";
 import { checkFleetPreconditions, findFleet, FLEET_PATH, type FleetManager } from "./fleetManager";
 import { list, strategyBody, strategyETag } from "./fleetResources";
 import { FLEETS, key, type StrategyRecord } from "./fleetState";
 import { checkName, parseStrategyBody } from "./fleetValidation";
 
 const STRATEGY_PATH = `${FLEET_PATH}/updateStrategies/{strategy}`;
+const TYPE = "fleets/updateStrategies";
 
 function findStrategy(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest) {
   const found = findFleet(manager, ctx, request);
@@ -22,27 +24,32 @@ function findStrategy(manager: FleetManager, ctx: EmulatorContext, request: ArmR
 /** The update strategy routes of `manager`'s fleets. */
 export const updateStrategyRoutes = (manager: FleetManager): Route[] => [
   route("GET", `${FLEET_PATH}/updateStrategies`, async (ctx, request) => {
+    const api = fleetApi(request, TYPE);
     const { fleet, scope } = findFleet(manager, ctx, request);
-    return { status: 200, body: list([...fleet.strategies.values()].map((s) => strategyBody(scope, fleet, s))) };
+    return { status: 200, body: list([...fleet.strategies.values()].map((s) => strategyBody(scope, fleet, s, api.features))) };
   }),
 
   route("GET", STRATEGY_PATH, async (ctx, request) => {
+    const api = fleetApi(request, TYPE);
     const { fleet, scope, strategy } = findStrategy(manager, ctx, request);
     if (strategy === undefined) throw resourceNotFound(`${FLEETS}/updateStrategies`, request.params.strategy ?? "", scope.resourceGroup);
-    return { status: 200, body: strategyBody(scope, fleet, strategy) };
+    return { status: 200, body: strategyBody(scope, fleet, strategy, api.features) };
   }),
 
   route("PUT", STRATEGY_PATH, async (ctx, request) => {
+    const api = fleetApi(request, TYPE);
     const { fleet, scope, strategy: existing } = findStrategy(manager, ctx, request);
     const name = request.params.strategy ?? "";
     checkName(name, "updateStrategyName");
     checkFleetPreconditions(request.headers, existing === undefined ? undefined : strategyETag(existing), `update strategy '${name}'`);
-    const record: StrategyRecord = { name: existing?.name ?? name, strategy: parseStrategyBody(request.body), modifiedAt: ctx.clock.now() };
+    const now = ctx.clock.now();
+    const record: StrategyRecord = { name: existing?.name ?? name, strategy: parseStrategyBody(request.body, api), createdAt: existing?.createdAt ?? now, modifiedAt: now };
     fleet.strategies.set(key(name), record);
-    return { status: existing === undefined ? 201 : 200, body: strategyBody(scope, fleet, record) };
+    return { status: existing === undefined ? 201 : 200, body: strategyBody(scope, fleet, record, api.features) };
   }),
 
   route("DELETE", STRATEGY_PATH, async (ctx, request) => {
+    fleetApi(request, TYPE);
     const { fleet, strategy } = findStrategy(manager, ctx, request);
     if (strategy === undefined) return { status: 204 };
     checkFleetPreconditions(request.headers, strategyETag(strategy), `update strategy '${strategy.name}'`);

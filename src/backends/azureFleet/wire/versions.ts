@@ -1,0 +1,122 @@
+/**
+ * The Fleet Manager api-versions this project knows, and what each one has (the update-run, update-
+ * strategy and gate parts of `fleets.json`, Azure/azure-rest-api-specs
+ * `specification/containerservice/resource-manager/Microsoft.ContainerService/fleet/{stable,preview}/<version>/`).
+ * Each version's wire module (`v2025_03_01.ts`, ...) is generated from the official definitions
+ * vendored under `test/fixtures/fleet-swagger/<version>/` (`scripts/gen-fleet-wire.js`), and
+ * `test/azureFleet/wireSwagger.test.ts` checks it against them field by field; the features here say
+ * what the emulator shows at each version, and are checked against the modules by the same test.
+ */
+
+export const FLEET_API_VERSIONS = ["2025-03-01", "2025-04-01-preview", "2026-06-01", "2026-06-02-preview"] as const;
+export type FleetApiVersion = (typeof FLEET_API_VERSIONS)[number];
+
+export function isFleetApiVersion(value: string): value is FleetApiVersion {
+  return (FLEET_API_VERSIONS as readonly string[]).includes(value);
+}
+
+export interface FleetApiFeatures {
+  version: FleetApiVersion;
+  /** `beforeGates` / `afterGates` on stages and groups, gates in the status, `fleets/{f}/gates`. */
+  gates: boolean;
+  /**
+   * How a gate names what it holds: 2025-04-01-preview `target: {id, type: "UpdateRun", properties: {updateRun:
+   * {name, stage, group, timing}}}` (and the gate is a tracked resource, with `location`); from 2026-06-01
+   * `target: {id, updateRunProperties: {name, stage, group, timing}}` (a proxy resource).
+   */
+  gateTarget: "typedProperties" | "updateRunProperties";
+  /** `GateType` values. */
+  gateTypes: readonly string[];
+  /** `GateState` values. */
+  gateStates: readonly string[];
+  /** `GateConfiguration.displayName` must match `^[A-Za-z0-9].*$` (2025-04-01-preview only). */
+  gateDisplayNamePattern: boolean;
+  /** `maxConcurrency` on stages and groups (a string), and the resolved integer in their status. */
+  maxConcurrency: boolean;
+  /** `maxAllowedFailures` on stages and groups, the resolved integer and `failureCount` in the status (run, stage, group). */
+  maxAllowedFailures: boolean;
+  /** `memberSelector: {byLabel}` on stages and groups. */
+  memberSelector: boolean;
+  /** `ScheduledStart` gates: `scheduledStartConfiguration` on a gate configuration, `scheduledStartProperties` on the gate. */
+  scheduledStartGates: boolean;
+  /** `UpdateState` values (an extensible enum: a response may carry others). */
+  updateStates: readonly string[];
+}
+
+const STATES_2025_03_01 = ["NotStarted", "Running", "Stopping", "Stopped", "Skipped", "Failed", "Completed"] as const;
+const STATES_WITH_PENDING = ["NotStarted", "Running", "Stopping", "Stopped", "Skipped", "Failed", "Pending", "Completed"] as const;
+
+export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatures>> = {
+  "2025-03-01": {
+    version: "2025-03-01",
+    gates: false,
+    gateTarget: "updateRunProperties",
+    gateTypes: [],
+    gateStates: [],
+    gateDisplayNamePattern: false,
+    maxConcurrency: false,
+    maxAllowedFailures: false,
+    memberSelector: false,
+    scheduledStartGates: false,
+    updateStates: STATES_2025_03_01,
+  },
+  "2025-04-01-preview": {
+    version: "2025-04-01-preview",
+    gates: true,
+    gateTarget: "typedProperties",
+    gateTypes: ["Approval"],
+    gateStates: ["Pending", "Completed"],
+    gateDisplayNamePattern: true,
+    maxConcurrency: false,
+    maxAllowedFailures: false,
+    memberSelector: false,
+    scheduledStartGates: false,
+    updateStates: STATES_WITH_PENDING,
+  },
+  "2026-06-01": {
+    version: "2026-06-01",
+    gates: true,
+    gateTarget: "updateRunProperties",
+    gateTypes: ["Approval"],
+    gateStates: ["Pending", "Skipped", "Completed"],
+    gateDisplayNamePattern: false,
+    maxConcurrency: true,
+    maxAllowedFailures: false,
+    memberSelector: false,
+    scheduledStartGates: false,
+    updateStates: STATES_WITH_PENDING,
+  },
+  "2026-06-02-preview": {
+    version: "2026-06-02-preview",
+    gates: true,
+    gateTarget: "updateRunProperties",
+    gateTypes: ["Approval", "ScheduledStart"],
+    gateStates: ["Pending", "Skipped", "Completed"],
+    gateDisplayNamePattern: false,
+    maxConcurrency: true,
+    maxAllowedFailures: true,
+    memberSelector: true,
+    scheduledStartGates: true,
+    updateStates: STATES_WITH_PENDING,
+  },
+};
+
+/**
+ * The first of our api-versions with a request field (by its name in the body) or an enum value
+ * (`Enum.value`): what a 400 for a field the version lacks points to.
+ */
+export const FIRST_VERSION_WITH: Readonly<Record<string, FleetApiVersion>> = {
+  beforeGates: "2025-04-01-preview",
+  afterGates: "2025-04-01-preview",
+  maxConcurrency: "2026-06-01",
+  maxAllowedFailures: "2026-06-02-preview",
+  memberSelector: "2026-06-02-preview",
+  scheduledStartConfiguration: "2026-06-02-preview",
+  "GateType.ScheduledStart": "2026-06-02-preview",
+  "GateState.Skipped": "2026-06-01",
+};
+
+/** ARM's answer for an api-version a resource type does not have: the supported ones, newest last. */
+export function supportedApiVersions(type: "fleets" | "fleets/members" | "fleets/updateStrategies" | "fleets/updateRuns" | "fleets/gates"): FleetApiVersion[] {
+  return FLEET_API_VERSIONS.filter((v) => type !== "fleets/gates" || FLEET_API_FEATURES[v].gates);
+}

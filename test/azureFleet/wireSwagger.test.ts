@@ -1,0 +1,123 @@
+/**
+ * Each api-version's wire schemas (`src/backends/azureFleet/wire/`, generated from the fixtures by
+ * `scripts/gen-fleet-wire.js`, so a fixture changed without regenerating fails here) against that
+ * version's official swagger definitions (`test/fixtures/fleet-swagger/<version>/fleets.definitions.json`, a trimmed copy
+ * of `fleets.json`, source and commit inside): the same definitions, each with exactly the swagger's
+ * fields (and ARM's resource envelope), the same nesting, the required fields required, and every
+ * enum a request takes with exactly the swagger's values. A field missing from our types fails here;
+ * and what the emulator shows at each version (`versions.ts`) agrees with the definitions.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import type { z } from "zod";
+import { FLEET_API_FEATURES, FLEET_API_VERSIONS, WIRE_SCHEMAS } from "../../src/backends/azureFleet/wire";
+
+interface SwaggerProperty {
+  type?: string;
+  $ref?: string;
+  items?: { $ref?: string; type?: string };
+  readOnly?: boolean;
+  enum?: string[];
+}
+interface SwaggerDefinition {
+  properties?: Record<string, SwaggerProperty>;
+  required?: string[];
+  allOf?: string[];
+  enum?: string[];
+}
+
+function swagger(version: string): Record<string, SwaggerDefinition> {
+  const file = path.join(__dirname, "../fixtures/fleet-swagger", version, "fleets.definitions.json");
+  return (JSON.parse(fs.readFileSync(file, "utf8")) as { definitions: Record<string, SwaggerDefinition> }).definitions;
+}
+
+const ENVELOPE: Record<string, string[]> = {
+  ProxyResource: ["id", "name", "type", "systemData"],
+  TrackedResource: ["id", "name", "type", "systemData", "location", "tags"],
+};
+
+type Schema = z.ZodType & { def: { type: string }; unwrap?: () => Schema; element?: Schema; options?: string[]; shape?: Record<string, Schema> };
+
+/** The schema under optional / nullable wrappers, and whether it was optional. */
+function unwrap(schema: Schema): { inner: Schema; optional: boolean } {
+  let inner = schema;
+  let optional = false;
+  while (inner.def.type === "optional" || inner.def.type === "nullable") {
+    if (inner.def.type === "optional") optional = true;
+    inner = (inner.unwrap as () => Schema)();
+  }
+  return { inner, optional };
+}
+
+describe.each(FLEET_API_VERSIONS)("api-version %s", (version) => {
+  const official = swagger(version);
+  const ours = WIRE_SCHEMAS[version];
+  const objects = Object.entries(official).filter(([, d]) => d.properties !== undefined);
+  const enumNames = Object.entries(official).filter(([, d]) => d.enum !== undefined);
+
+  test("every definition of ours is an official one, and every official one is ours", () => {
+    expect(Object.keys(ours.definitions).sort()).toEqual(objects.map(([name]) => name).sort());
+    expect(Object.keys(ours.enums).sort()).toEqual(enumNames.map(([name]) => name).sort());
+  });
+
+  test("what the emulator shows at this version (versions.ts) is what the definitions have", () => {
+    const f = FLEET_API_FEATURES[version];
+    const fields = (name: string) => Object.keys((official[name]?.properties ?? {}) as object);
+    expect({
+      gates: official.GateConfiguration !== undefined,
+      gateTarget: official.UpdateRunGateTarget !== undefined ? "typedProperties" : "updateRunProperties",
+      gateTypes: official.GateType?.enum ?? [],
+      gateStates: official.GateState?.enum ?? [],
+      gateDisplayNamePattern: (official.GateConfiguration?.properties?.displayName as { pattern?: string } | undefined)?.pattern !== undefined,
+      maxConcurrency: fields("UpdateGroup").includes("maxConcurrency"),
+      maxAllowedFailures: fields("UpdateGroup").includes("maxAllowedFailures") && fields("UpdateRunStatus").includes("failureCount"),
+      memberSelector: fields("UpdateGroup").includes("memberSelector"),
+      scheduledStartGates: (official.GateType?.enum ?? []).includes("ScheduledStart"),
+      updateStates: official.UpdateState?.enum,
+    }).toEqual({
+      gates: f.gates,
+      gateTarget: f.gates ? f.gateTarget : "updateRunProperties",
+      gateTypes: [...f.gateTypes],
+      gateStates: [...f.gateStates],
+      gateDisplayNamePattern: f.gateDisplayNamePattern,
+      maxConcurrency: f.maxConcurrency,
+      maxAllowedFailures: f.maxAllowedFailures,
+      memberSelector: f.memberSelector,
+      scheduledStartGates: f.scheduledStartGates,
+      updateStates: [...f.updateStates],
+    });
+  });
+
+  test.each(objects.map(([name]) => name))("%s has exactly the official fields, nested as officially", (name) => {
+    const definition = official[name] as SwaggerDefinition;
+    const schema = ours.definitions[name] as unknown as Schema;
+    const shape = schema.shape as Record<string, Schema>;
+    const expected = [...Object.keys(definition.properties ?? {}), ...(definition.allOf ?? []).flatMap((base) => ENVELOPE[base] ?? [])];
+    expect(Object.keys(shape).sort(), `${name}'s fields`).toEqual(expected.sort());
+    for (const [field, property] of Object.entries(definition.properties ?? {})) {
+      const { inner, optional } = unwrap(shape[field] as Schema);
+      if (definition.required?.includes(field) && property.readOnly !== true) expect(optional, `${name}.${field} is required`).toBe(false);
+      const named = property.$ref ?? (property.type === "array" ? property.items?.$ref : undefined);
+      // A definition that is only `allOf` another (2025-04-01-preview's GateTargetProperties) is that one.
+      const aliased = named === undefined ? undefined : official[named]?.allOf;
+      const ref = named !== undefined && official[named]?.properties === undefined && aliased?.length === 1 && official[aliased[0] as string] !== undefined ? aliased[0] : named;
+      const target = property.type === "array" ? (inner.element as Schema) : inner;
+      if (property.type === "array") expect(inner.def.type, `${name}.${field} is a list`).toBe("array");
+      if (ref !== undefined && official[ref]?.properties !== undefined) {
+        expect(unwrap(target).inner, `${name}.${field} is a ${ref}`).toBe(ours.definitions[ref]);
+      } else if (ref !== undefined && official[ref]?.enum !== undefined) {
+        const values = official[ref].enum as string[];
+        // A request takes exactly the version's values; a read-only state is an extensible enum (a string).
+        if (target.def.type === "enum") expect([...(target.options as string[])].sort(), `${name}.${field}'s values`).toEqual([...values].sort());
+        else expect([property.readOnly, target.def.type], `${name}.${field} (read-only ${ref})`).toEqual([true, "string"]);
+        expect(ours.enums[ref], `enum ${ref}`).toEqual(values);
+      } else if (property.type === "integer") {
+        expect(target.def.type, `${name}.${field} is a number`).toBe("number");
+      } else if (property.type === "string" || (ref !== undefined && official[ref] === undefined)) {
+        // A string, or a type the trimmed copy names without copying (arm ids, KubernetesVersion, ErrorDetail).
+        expect(["string", "object"], `${name}.${field}`).toContain(target.def.type);
+      }
+    }
+  });
+});
