@@ -16,7 +16,7 @@ import { gateId, type Gate } from "../model/strategy";
 export interface PlanInput {
   /** The run's name (used in events). */
   name: string;
-  members: ReadonlyArray<{ name: string; group?: string; clusterResourceId?: string; healthCheck?: HealthCheck }>;
+  members: ReadonlyArray<{ name: string; group?: string; labels?: Readonly<Record<string, string>>; clusterResourceId?: string; healthCheck?: HealthCheck }>;
   /** Undefined: the default strategy, one stage and one group holding every member. */
   strategy?: UpdateRunStrategy;
   managedClusterUpdate: ManagedClusterUpdate;
@@ -30,23 +30,17 @@ export function defaultStrategy(): UpdateRunStrategy {
 }
 
 export function planRun(input: PlanInput): RunState {
-  const { issues, excluded } = crossValidateRun({ members: input.members, strategy: input.strategy });
+  const { issues, excluded, assignment } = crossValidateRun({ members: input.members, strategy: input.strategy });
   if (issues.length > 0) throw new ValidationError(issues);
 
   const strategy = structuredClone(input.strategy ?? defaultStrategy());
-  const membersOf = new Map<string, MemberRunState[]>();
-  const excludedNames = new Set(excluded.map((e) => e.name));
-  for (const m of input.members) {
-    if (excludedNames.has(m.name)) continue;
-    const group = input.strategy === undefined ? DEFAULT_GROUP_NAME : (m.group as string);
-    const list = membersOf.get(group) ?? [];
-    list.push(newMember(m));
-    membersOf.set(group, list);
-  }
+  // Which members each group holds is decided once, in `assignMembers` (by name or by label, docs/rules.md §16).
+  const byName = new Map(input.members.map((m) => [m.name, m]));
+  const membersOf = (s: number, g: number): MemberRunState[] => (assignment.groups[s]?.[g] ?? []).map((name) => newMember(byName.get(name) as PlanInput["members"][number]));
 
-  const stages: StageRunState[] = strategy.stages.map((stage) => {
-    const groups = stage.groups.map((g) => {
-      const members = membersOf.get(g.name) ?? [];
+  const stages: StageRunState[] = strategy.stages.map((stage, s) => {
+    const groups = stage.groups.map((g, gi) => {
+      const members = membersOf(s, gi);
       return groupRunState({
         name: g.name,
         maxConcurrency: resolveConcurrency(g.maxConcurrency, members.length, DEFAULT_GROUP_CONCURRENCY),

@@ -53,6 +53,12 @@ export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: numb
     children.Completed += failed;
     children.Failed = 0;
   }
+  // An empty group (a label selector that matched nobody, docs/rules.md §16) ends Skipped, as one whose
+  // members were all skipped.
+  if (members.total === 0) {
+    children.Skipped++;
+    children.total++;
+  }
   addGateStates(children, group.beforeGates);
   if (allFinished) addGateStates(children, group.afterGates);
   const state = aggregateCounts(children, group.startTime !== undefined, haltPhase(ctx));

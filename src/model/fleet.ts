@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { InstantSchema, KubernetesVersionSchema, NameSchema, NodeImageVersionSchema, orRequired } from "./common";
 import { MaintenanceConfigurationsSchema } from "./maintenanceWindow";
-import { ClusterResourceIdSchema } from "./member";
+import { ClusterResourceIdSchema, LabelsSchema } from "./member";
 import { HealthCheckSchema } from "./healthCheck";
 
 export const OfferedKubernetesVersionSchema = z.strictObject({
@@ -68,6 +68,8 @@ export const SimulatedClusterSchema = z.strictObject({
   name: NameSchema,
   clusterResourceId: ClusterResourceIdSchema.optional(),
   group: NameSchema.optional(),
+  /** Issue 22: labels that stages and groups select by (`memberSelector.byLabel`). */
+  labels: LabelsSchema.optional(),
   region: RegionNameSchema,
   /** Control plane version. */
   kubernetesVersion: KubernetesVersionSchema,

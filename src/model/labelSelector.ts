@@ -45,7 +45,8 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 /** Characters a key or a value may hold (anything else ends it). */
 const WORD = /[A-Za-z0-9_.\-/]/;
 
-function keyProblem(key: string): string | undefined {
+/** Why `key` is not a label key, or undefined. */
+export function labelKeyProblem(key: string): string | undefined {
   const slash = key.indexOf("/");
   const prefix = slash === -1 ? undefined : key.slice(0, slash);
   const name = slash === -1 ? key : key.slice(slash + 1);
@@ -54,7 +55,8 @@ function keyProblem(key: string): string | undefined {
   return undefined;
 }
 
-function valueProblem(value: string): string | undefined {
+/** Why `value` is not a label value, or undefined. */
+export function labelValueProblem(value: string): string | undefined {
   if (value.length === 0) return undefined;
   if (value.length > 63 || !NAME.test(value)) return `value '${value}': at most 63 characters, letters, digits, '-', '_' and '.', beginning and ending with a letter or digit`;
   return undefined;
@@ -75,7 +77,7 @@ export function parseLabelSelector(text: string): LabelSelector {
     return { word: text.slice(at, i), at };
   };
   const checkKey = (key: string, at: number): void => {
-    const problem = keyProblem(key);
+    const problem = labelKeyProblem(key);
     if (problem !== undefined) throw new LabelSelectorError(at + 1, problem);
   };
   const value = (): string => {
@@ -83,7 +85,7 @@ export function parseLabelSelector(text: string): LabelSelector {
     const at = i;
     while (i < text.length && WORD.test(text[i] as string)) i++;
     const v = text.slice(at, i);
-    const problem = valueProblem(v);
+    const problem = labelValueProblem(v);
     if (problem !== undefined) throw new LabelSelectorError(at + 1, problem);
     return v;
   };
@@ -163,3 +165,6 @@ export function matchesLabels(selector: LabelSelector, labels: Readonly<Record<s
     }
   });
 }
+
+/** At most this many labels on a member (Kubernetes sets no limit; Fleet's members are ARM resources). */
+export const MAX_LABELS = 64;

@@ -2,6 +2,23 @@
 import { z } from "zod";
 import { NameSchema, orRequired } from "./common";
 import { HealthCheckSchema } from "./healthCheck";
+import { MAX_LABELS, labelKeyProblem, labelValueProblem } from "./labelSelector";
+
+/**
+ * Issue 22: a member's labels, string keys to string values in Kubernetes' label syntax, which stages
+ * and groups select members by (`memberSelector.byLabel`, docs/rules.md §16).
+ */
+export const LabelsSchema = z
+  .record(z.string(), z.string({ error: "must be a string" }), { error: "must be a map of label keys to string values" })
+  .superRefine((labels, ctx) => {
+    const keys = Object.keys(labels);
+    if (keys.length > MAX_LABELS) ctx.addIssue({ code: "custom", message: `at most ${MAX_LABELS} labels` });
+    for (const key of keys) {
+      const problem = labelKeyProblem(key) ?? labelValueProblem(labels[key] as string);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", path: [key], message: problem });
+    }
+  });
+export type Labels = z.infer<typeof LabelsSchema>;
 
 /**
  * `/subscriptions/{id}/resourceGroups/{rg}/providers/Microsoft.ContainerService/managedClusters/{name}`.
@@ -24,6 +41,8 @@ export const MemberSchema = z.strictObject({
   clusterResourceId: ClusterResourceIdSchema.optional(),
   /** At most one update-group name. */
   group: NameSchema.optional(),
+  /** Issue 22: labels that stages and groups select by (`memberSelector.byLabel`). */
+  labels: LabelsSchema.optional(),
   /** Issue 5: a probe to pass after the upgrade before the member counts as Completed. */
   healthCheck: HealthCheckSchema.optional(),
 });

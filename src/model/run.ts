@@ -9,6 +9,7 @@ import { MemberSchema } from "./member";
 import type { SkipTarget } from "./skip";
 import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, UpdateRunStrategySchema, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema } from "./update";
+import { LabelSelectorError, matchesLabels, parseLabelSelector, type LabelSelector } from "./labelSelector";
 
 export const UpdateRunSpecSchema = z.strictObject({
   members: z.array(MemberSchema, { error: orRequired("must be a list of members") }),
@@ -27,21 +28,85 @@ export interface ExcludedMember {
   reason: string;
 }
 
-/** Members as the cross-field rules see them: any object with a name and an optional group. */
+/** Members as the cross-field rules see them: any object with a name, an optional group and labels. */
 interface GroupedMember {
   name: string;
   group?: string;
+  labels?: Readonly<Record<string, string>>;
 }
 
 /**
- * Cross-field docs/rules.md §2 rules over already shape-checked input. Returns the problems (with field paths)
- * and the members that will be left out of the run.
+ * Which members each group of the strategy holds (docs/rules.md §1, §16): by the group's
+ * `memberSelector` when it has one, else by group name; a stage's `memberSelector` filters the members
+ * before its groups select theirs. `groups[s][g]` lists the members of `stages[s].groups[g]`, in the
+ * members' order. Without a strategy: one group holding every member.
+ */
+export interface MemberAssignment {
+  groups: string[][][];
+  issues: FieldIssue[];
+  excluded: ExcludedMember[];
+}
+
+/** A selector that does not parse selects nobody here: the schema names its fault (`MemberSelectorSchema`). */
+function parsedOrNothing(text: string): LabelSelector {
+  try {
+    return parseLabelSelector(text);
+  } catch (e) {
+    if (!(e instanceof LabelSelectorError)) throw e;
+    return { text, requirements: [{ key: "x", op: "exists" }, { key: "x", op: "!exists" }] };
+  }
+}
+
+export function assignMembers(members: readonly GroupedMember[], strategy: UpdateRunStrategy | undefined): MemberAssignment {
+  if (strategy === undefined) return { groups: [[members.map((m) => m.name)]], issues: [], excluded: [] };
+  const issues: FieldIssue[] = [];
+  const selectors = new Map<string, LabelSelector>();
+  const selector = (text: string): LabelSelector => {
+    let parsed = selectors.get(text);
+    if (parsed === undefined) selectors.set(text, (parsed = parsedOrNothing(text)));
+    return parsed;
+  };
+  const usesLabels = strategy.stages.some((stage) => stage.memberSelector !== undefined || stage.groups.some((g) => g.memberSelector !== undefined));
+  // Where each member was taken, to refuse a member that two groups select (by entry: a duplicate
+  // name is its own problem, `members[i].name`).
+  const takenBy = new Map<GroupedMember, { group: string; at: string }>();
+  const groups = strategy.stages.map((stage, s) => {
+    const inStage = stage.memberSelector === undefined ? members : members.filter((m) => matchesLabels(selector(stage.memberSelector?.byLabel as string), m.labels));
+    return stage.groups.map((group, g) => {
+      const at = `stages[${s}].groups[${g}]`;
+      const chosen = group.memberSelector === undefined ? inStage.filter((m) => m.group === group.name) : inStage.filter((m) => matchesLabels(selector(group.memberSelector?.byLabel as string), m.labels));
+      for (const m of chosen) {
+        const first = takenBy.get(m);
+        if (first === undefined) takenBy.set(m, { group: group.name, at });
+        else {
+          const path = group.memberSelector === undefined ? `strategy.${at}.name` : `strategy.${at}.memberSelector.byLabel`;
+          issues.push({ path, message: `member '${m.name}' is selected by group '${first.group}' (${first.at}) and by group '${group.name}': a member belongs to one group of a run` });
+        }
+      }
+      return chosen.map((m) => m.name);
+    });
+  });
+  const excluded: ExcludedMember[] = [];
+  const inStrategy = new Set(strategy.stages.flatMap((stage) => stage.groups.map((g) => g.name)));
+  for (const m of members) {
+    if (takenBy.has(m)) continue;
+    const group = m.group === undefined ? {} : { group: m.group };
+    if (usesLabels) excluded.push({ name: m.name, ...group, reason: "no group of the strategy selects it, by group name or by label" });
+    else if (m.group === undefined) excluded.push({ name: m.name, reason: "member has no group, and the strategy only updates members of its groups" });
+    else if (!inStrategy.has(m.group)) excluded.push({ name: m.name, group: m.group, reason: `group '${m.group}' is in no stage of the strategy` });
+  }
+  return { groups, issues, excluded };
+}
+
+/**
+ * Cross-field docs/rules.md §2 rules over already shape-checked input. Returns the problems (with field paths),
+ * the members that will be left out of the run, and which members each group holds.
  */
 export function crossValidateRun(input: {
   members: readonly GroupedMember[];
   strategy?: UpdateRunStrategy;
   updateStrategyId?: string;
-}): { issues: FieldIssue[]; excluded: ExcludedMember[] } {
+}): { issues: FieldIssue[]; excluded: ExcludedMember[]; assignment: MemberAssignment } {
   const issues: FieldIssue[] = [];
   if (input.strategy !== undefined && input.updateStrategyId !== undefined) {
     issues.push({ path: "updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" });
@@ -53,25 +118,22 @@ export function crossValidateRun(input: {
     else firstIndex.set(m.name, i);
   });
 
-  const excluded: ExcludedMember[] = [];
+  const assignment = assignMembers(input.members, input.strategy);
   const strategy = input.strategy;
-  if (strategy === undefined) return { issues, excluded };
+  if (strategy === undefined) return { issues, excluded: assignment.excluded, assignment };
 
+  // A group chosen by name that no member names is most likely a typo; one chosen by label may match
+  // nobody (it ends Skipped, docs/rules.md §16).
   const populated = new Set(input.members.map((m) => m.group).filter((g): g is string => g !== undefined));
-  const inStrategy = new Set<string>();
   strategy.stages.forEach((stage, s) =>
     stage.groups.forEach((group, g) => {
-      inStrategy.add(group.name);
-      if (!populated.has(group.name)) {
+      if (group.memberSelector === undefined && !populated.has(group.name)) {
         issues.push({ path: `strategy.stages[${s}].groups[${g}].name`, message: `no member belongs to group '${group.name}' (a typo would silently leave clusters out)` });
       }
     }),
   );
-  for (const m of input.members) {
-    if (m.group === undefined) excluded.push({ name: m.name, reason: "member has no group, and the strategy only updates members of its groups" });
-    else if (!inStrategy.has(m.group)) excluded.push({ name: m.name, group: m.group, reason: `group '${m.group}' is in no stage of the strategy` });
-  }
-  return { issues, excluded };
+  issues.push(...assignment.issues);
+  return { issues, excluded: assignment.excluded, assignment };
 }
 
 /**

@@ -3,6 +3,7 @@
  * checked from the strategy alone. Rules that need the members too live in `run.ts`.
  */
 import { z } from "zod";
+import { LabelSelectorError, parseLabelSelector } from "./labelSelector";
 import { ConcurrencySchema, FailureToleranceSchema, MAX_WAIT_SECONDS, NameSchema, orRequired, unlessMalformed, type FieldIssue } from "./common";
 
 export const MAX_GROUPS_PER_STAGE = 50;
@@ -21,6 +22,23 @@ const GatesSchema = z
   .array(GateSchema, { error: orRequired("must be a list of gates") })
   .max(MAX_GATES, `at most ${MAX_GATES} gates`);
 
+/**
+ * Issue 22: choose members by label (docs/rules.md §16). On a group it replaces matching by group name;
+ * on a stage it filters the members before its groups select theirs.
+ */
+export const MemberSelectorSchema = z.strictObject({
+  /** A Kubernetes label selector, e.g. `env=prod,ring in (1,2)`, at most 512 characters. */
+  byLabel: z.string({ error: orRequired("must be a label selector") }).superRefine((text, ctx) => {
+    try {
+      parseLabelSelector(text);
+    } catch (e) {
+      if (!(e instanceof LabelSelectorError)) throw e;
+      ctx.addIssue({ code: "custom", message: `is not a label selector: ${e.message}` });
+    }
+  }),
+});
+export type MemberSelector = z.infer<typeof MemberSelectorSchema>;
+
 /** Gates, failure tolerance: what a stage and a group both take. */
 const ControlShape = {
   /** Must all be approved before the item starts. */
@@ -29,6 +47,8 @@ const ControlShape = {
   afterGates: GatesSchema.optional(),
   /** Failures tolerated before the item fails: "N" or "P%" of its members (rounded up). */
   maxAllowedFailures: FailureToleranceSchema.optional(),
+  /** Issue 22: members chosen by label. */
+  memberSelector: MemberSelectorSchema.optional(),
 };
 
 export const UpdateGroupSchema = z.strictObject({

@@ -75,7 +75,7 @@ export async function planChain(chain: ChainScenario): Promise<ChainPlan> {
 /** The run's members, strategy and update with its references read from earlier predictions, or why it cannot be planned. */
 function resolveRun(chain: ChainScenario, run: ChainedRun, index: number, outputs: Map<string, Outputs>) {
   let chosen: ChainedMember[];
-  if (run.members === undefined) chosen = chain.members.map((m) => ({ name: m.name, ...(m.group === undefined ? {} : { group: m.group }), ...(m.healthCheck === undefined ? {} : { healthCheck: m.healthCheck }) }));
+  if (run.members === undefined) chosen = chain.members.map((m) => ({ name: m.name, ...(m.group === undefined ? {} : { group: m.group }), ...(m.labels === undefined ? {} : { labels: m.labels }), ...(m.healthCheck === undefined ? {} : { healthCheck: m.healthCheck }) }));
   else if (Array.isArray(run.members)) chosen = run.members;
   else {
     chosen = (outputs.get(run.members.fromRun) as Outputs).failedMembers;

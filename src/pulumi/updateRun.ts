@@ -36,6 +36,8 @@ export interface MemberArgs {
   name: pulumi.Input<string>;
   /** The update group the member belongs to. */
   group?: pulumi.Input<string>;
+  /** Labels that stages and groups select members by (`memberSelector.byLabel`, docs/rules.md §16). */
+  labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** ARM id of the managed cluster; optional for the simulator. */
   clusterResourceId?: pulumi.Input<string>;
   /** A probe that must answer 2xx after the member's upgrade before it counts as Completed. */

@@ -23,6 +23,17 @@ export interface GatedArgs {
   afterGates?: pulumi.Input<pulumi.Input<GateArgs>[]>;
   /** Failures tolerated before the item fails: "N" or "P%" of its members (rounded up). Default: none for a group; no extra limit for a stage. */
   maxAllowedFailures?: pulumi.Input<string>;
+  /**
+   * Choose members by label (docs/rules.md §16): on a group, instead of matching members' `group`; on
+   * a stage, a filter before its groups choose. Not yet sent to Fleet Manager.
+   */
+  memberSelector?: pulumi.Input<MemberSelectorArgs>;
+}
+
+/** A Kubernetes label selector over the members' `labels`. */
+export interface MemberSelectorArgs {
+  /** E.g. `env=prod,ring in (1,2),!legacy`; at most 512 characters. */
+  byLabel: pulumi.Input<string>;
 }
 
 /** One group of a stage: members updated one at a time (or `maxConcurrency` at a time). */

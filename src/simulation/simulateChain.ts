@@ -81,7 +81,7 @@ export async function simulateChain(chain: ChainScenario, options: { onEvent?: (
 function runMembers(chain: ChainScenario, run: ChainedRun, index: number, done: Map<string, SimulationReport>): SimulatedCluster[] {
   const byName = new Map(chain.members.map((m) => [m.name, m]));
   let chosen: ChainedMember[];
-  if (run.members === undefined) chosen = chain.members.map((m) => ({ name: m.name, ...(m.group === undefined ? {} : { group: m.group }), ...(m.healthCheck === undefined ? {} : { healthCheck: m.healthCheck }) }));
+  if (run.members === undefined) chosen = chain.members.map((m) => ({ name: m.name, ...(m.group === undefined ? {} : { group: m.group }), ...(m.labels === undefined ? {} : { labels: m.labels }), ...(m.healthCheck === undefined ? {} : { healthCheck: m.healthCheck }) }));
   else if (Array.isArray(run.members)) chosen = run.members;
   else chosen = (done.get(run.members.fromRun) as SimulationReport).failedMembers.map((m) => ({ name: m.name, group: m.group }));
   // A retry's groups come from the earlier run: they must still fit this run's strategy.

@@ -80,6 +80,7 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
       members: scenario.members.map((m) => ({
         name: m.name,
         ...(m.group === undefined ? {} : { group: m.group }),
+        ...(m.labels === undefined ? {} : { labels: m.labels }),
         clusterResourceId: `/subscriptions/${EMULATOR_SUBSCRIPTION}/resourceGroups/${EMULATOR_RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/${m.name}`,
       })),
       // ARM does not announce when a version reaches a region: look again every few simulated minutes.

@@ -69,6 +69,8 @@ export interface MemberSpec {
   healthy?: boolean;
   /** `healthCheck`, as a YAML flow mapping. */
   healthCheck?: string;
+  /** Issue 22: `labels`. */
+  labels?: Record<string, string>;
 }
 
 /** One member, as a YAML list item. */
@@ -77,6 +79,7 @@ export function member(name: string, spec: MemberSpec = {}): string {
   const pools = spec.pools ?? [{ name: "system", image: spec.image ?? IMAGE.OCT }];
   const fields = [`name: ${name}`];
   if (spec.group !== undefined) fields.push(`group: ${spec.group}`);
+  if (spec.labels !== undefined) fields.push(`labels: {${Object.entries(spec.labels).map(([k, v]) => `"${k}": "${v}"`).join(", ")}}`);
   fields.push(`region: ${spec.region ?? "westeurope"}`, `kubernetesVersion: ${version}`);
   fields.push(`nodePools: [${pools.map((p) => `{name: ${p.name}, orchestratorVersion: ${p.version ?? version}, nodeImageVersion: ${p.image}}`).join(", ")}]`);
   const configs: string[] = [];

@@ -20,6 +20,7 @@ const EXPECTED: Record<string, string> = {
   "failing-member-retried.yaml": "Failed 2026-12-05T10:10:00Z | there-1 Skipped, f-1 Failed, y-1 Completed, y-2 Completed",
   "gates-approved.yaml": "Pending - | c-1 Completed, eu-1 Completed, us-1 Completed, f-1 NotStarted",
   "failing-member.yaml": "Failed 2026-12-05T05:00:00Z | a-1 Failed, a-2 NotStarted, b-1 Completed, b-2 NotStarted, p-1 NotStarted, c-1 NotStarted",
+  "label-selected-groups.yaml": "Completed 2026-12-05T00:20:00Z | c-1 Completed, s-1 Completed, e-1 Completed, e-2 Completed",
   "long-horizon-windows.yaml": "Completed 2027-01-04T07:10:00Z | canary-sat Completed, day-26 Completed, last-thursday Completed, wednesday-night Completed, no-window Completed, monday-morning Completed",
   "max-concurrency-count.yaml": "Completed 2026-12-05T00:50:00Z | g-1 Completed, g-2 Completed, g-3 Completed, g-4 Completed, x-1 Completed, x-2 Completed, y-1 Completed, y-2 Completed",
   "max-concurrency-percent.yaml": "Completed 2026-12-05T00:30:00Z | h-1 Completed, h-2 Completed, h-3 Completed, h-4 Completed, h-5 Completed, t-1 Completed, t-2 Completed, t-3 Completed",

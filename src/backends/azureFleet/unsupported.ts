@@ -11,6 +11,7 @@ import type { Member } from "../../model/member";
 import type { UpdateRunStrategy } from "../../model/strategy";
 
 const WHY = "Fleet Manager has no";
+const SELECTOR = "is not sent to Fleet Manager yet (label selection on Fleet comes with api-version 2026-06-02-preview): choose the group's members by name, or use the simulator or azure backend";
 
 /** Refusals for a strategy run by Fleet Manager, with paths under `prefix` (`strategy.` or ``). */
 export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, prefix: string): FieldIssue[] {
@@ -19,10 +20,13 @@ export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, p
     const at = `${prefix}stages[${s}]`;
     if (stage.maxConcurrency !== undefined) issues.push({ path: `${at}.maxConcurrency`, message: `${WHY} maxConcurrency: remove it (Fleet sets a stage's pace itself) or use the azure backend` });
     if (stage.maxAllowedFailures !== undefined) issues.push({ path: `${at}.maxAllowedFailures`, message: `${WHY} failure tolerance: a failed member fails the run; remove it or use the azure backend` });
+    // Issue 22: Fleet has label selection from 2026-06-02-preview; this client does not send it yet.
+    if (stage.memberSelector !== undefined) issues.push({ path: `${at}.memberSelector`, message: SELECTOR });
     stage.groups.forEach((group, g) => {
       const gat = `${at}.groups[${g}]`;
       if (group.maxConcurrency !== undefined) issues.push({ path: `${gat}.maxConcurrency`, message: `${WHY} maxConcurrency: remove it or use the azure backend` });
       if (group.maxAllowedFailures !== undefined) issues.push({ path: `${gat}.maxAllowedFailures`, message: `${WHY} failure tolerance: a failed member fails the run; remove it or use the azure backend` });
+      if (group.memberSelector !== undefined) issues.push({ path: `${gat}.memberSelector`, message: SELECTOR });
     });
   });
   return issues;
@@ -32,6 +36,7 @@ export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, p
 export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[] }): FieldIssue[] {
   const issues = unsupportedInStrategy(input.strategy, "strategy.");
   input.members.forEach((m, i) => {
+    if (m.labels !== undefined) issues.push({ path: `members[${i}].labels`, message: "on Fleet Manager a member's labels are the fleet member's own: set them on the fleet member, not in the run" });
     if (m.healthCheck !== undefined) {
       issues.push({ path: `members[${i}].healthCheck`, message: "Fleet Manager runs the update server-side and cannot wait for a probe made from the client before a member counts as Completed: remove it or use the azure backend" });
     }
