@@ -82,7 +82,13 @@ function controls(
   const gates = (list: Gate[] | undefined, timing: "before" | "after"): GateRunState[] | undefined =>
     list === undefined || list.length === 0
       ? undefined
-      : list.map((g, i) => gateRunState({ gateId: gateId(stage, group, timing, i), displayName: g.displayName ?? "Approval" }));
+      : list.map((g, i) =>
+          gateRunState({
+            gateId: gateId(stage, group, timing, i),
+            displayName: g.displayName ?? (g.type === "ScheduledStart" ? "Scheduled start" : "Approval"),
+            ...(g.scheduledStartConfiguration === undefined ? {} : { scheduledStart: structuredClone(g.scheduledStartConfiguration) }),
+          }),
+        );
   // Unset ones stay undefined: the run-state constructors keep every field (runState.ts).
   return { beforeGates: gates(spec.beforeGates, "before"), afterGates: gates(spec.afterGates, "after"), maxAllowedFailures: resolveTolerance(spec.maxAllowedFailures, memberCount) };
 }

@@ -10,6 +10,7 @@
  * steps its own, so the engine's hot paths saw a dozen shapes, and `delete` made dictionaries.
  * `UpdateRunEngine.snapshot()` leaves the unset fields out, as JSON does.
  */
+import type { ScheduledStartConfiguration } from "../model/strategy";
 import type { UpgradeRequest } from "./backend";
 import type { ExcludedMember } from "../model/run";
 import type { ErrorDetail, UpdateState } from "../model/status";
@@ -52,6 +53,10 @@ export interface GateRunState extends Timed {
   /** Deterministic: `<stage>/before/<i>`, `<stage>/<group>/after/<i>` (`gateId` in the model). */
   gateId: string;
   displayName: string;
+  /** Issue 22: a ScheduledStart gate's weekday and local time (absent: an approval gate). */
+  scheduledStart?: ScheduledStartConfiguration;
+  /** When a ScheduledStart gate opens: fixed when it is first reached (docs/rules.md §17). */
+  absoluteStartTime?: number;
 }
 
 /** Gates and failure tolerance: what stages and groups both carry (absent in journals from before them). */
@@ -167,7 +172,13 @@ function controlFields(c: Controlled): Controlled {
 }
 
 export function gateRunState(g: Pick<GateRunState, "gateId" | "displayName"> & Partial<GateRunState>): GateRunState {
-  return { gateId: g.gateId, displayName: g.displayName, ...timedFields(g) };
+  return {
+    gateId: g.gateId,
+    displayName: g.displayName,
+    ...timedFields(g),
+    ...(g.scheduledStart === undefined ? {} : { scheduledStart: g.scheduledStart }),
+    ...(g.absoluteStartTime === undefined ? {} : { absoluteStartTime: g.absoluteStartTime }),
+  };
 }
 
 export function groupRunState(g: Pick<GroupRunState, "name" | "maxConcurrency" | "members"> & Partial<GroupRunState>): GroupRunState {

@@ -4,23 +4,52 @@
  */
 import { z } from "zod";
 import { LabelSelectorError, parseLabelSelector } from "./labelSelector";
+import { DayOfWeekSchema } from "./maintenanceWindow";
 import { ConcurrencySchema, FailureToleranceSchema, MAX_WAIT_SECONDS, NameSchema, orRequired, unlessMalformed, type FieldIssue } from "./common";
 
 export const MAX_GROUPS_PER_STAGE = 50;
 
 export const MAX_GATES = 10;
 
-/** An approval gate (Azure Fleet's `GateConfiguration`): a person says go (issue 5, docs/behaviour.md). */
-export const GateSchema = z.strictObject({
-  /** Shown in the status and the report; default "Approval". */
-  displayName: z.string({ error: "must be a string" }).min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
-  type: z.literal("Approval", { error: orRequired("must be Approval") }),
+/** Issue 22: when a ScheduledStart gate opens — a weekday and a local time (Fleet's `ScheduledStartConfiguration`). */
+export const ScheduledStartConfigurationSchema = z.strictObject({
+  startDay: DayOfWeekSchema,
+  /** `HH:mm`, local to `utcOffset`. */
+  startTime: z.string({ error: orRequired("must be a time HH:mm") }).regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, "must be a time HH:mm, 00:00 to 23:59"),
+  /** `+HH:mm` or `-HH:mm`, from -14:00 to +14:00. */
+  utcOffset: z.string({ error: orRequired("must be an offset such as +01:00") }).regex(/^[+-]((0[0-9]|1[0-3]):[0-5][0-9]|14:00)$/, "must be an offset +HH:mm or -HH:mm from -14:00 to +14:00"),
 });
+export type ScheduledStartConfiguration = z.infer<typeof ScheduledStartConfigurationSchema>;
+
+/**
+ * A gate (Azure Fleet's `GateConfiguration`): an `Approval` a person gives (issue 5, docs/behaviour.md),
+ * or (issue 22) a `ScheduledStart` that opens at the next occurrence of a weekday and local time
+ * (docs/rules.md §17), before-gates only.
+ */
+export const GateSchema = z
+  .strictObject({
+    /** Shown in the status and the report; default "Approval", or "Scheduled start". */
+    displayName: z.string({ error: "must be a string" }).min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
+    type: z.enum(["Approval", "ScheduledStart"], { error: orRequired("must be Approval or ScheduledStart") }),
+    /** ScheduledStart only: when the gate opens. */
+    scheduledStartConfiguration: ScheduledStartConfigurationSchema.optional(),
+  })
+  .superRefine((gate, ctx) => {
+    if (gate.type === "ScheduledStart" && gate.scheduledStartConfiguration === undefined) ctx.addIssue({ code: "custom", path: ["scheduledStartConfiguration"], message: "is required for a ScheduledStart gate" });
+    if (gate.type === "Approval" && gate.scheduledStartConfiguration !== undefined) ctx.addIssue({ code: "custom", path: ["scheduledStartConfiguration"], message: "is taken by ScheduledStart gates only" });
+  });
 export type Gate = z.infer<typeof GateSchema>;
 
 const GatesSchema = z
   .array(GateSchema, { error: orRequired("must be a list of gates") })
   .max(MAX_GATES, `at most ${MAX_GATES} gates`);
+
+/** After-gates: a ScheduledStart gate holds a start, so it is a before-gate only (as in Fleet). */
+const AfterGatesSchema = GatesSchema.superRefine((gates, ctx) => {
+  gates.forEach((gate, i) => {
+    if (gate.type === "ScheduledStart") ctx.addIssue({ code: "custom", path: [i, "type"], message: "a ScheduledStart gate holds a start: it is a before-gate only" });
+  });
+});
 
 /**
  * Issue 22: choose members by label (docs/rules.md §16). On a group it replaces matching by group name;
@@ -44,7 +73,7 @@ const ControlShape = {
   /** Must all be approved before the item starts. */
   beforeGates: GatesSchema.optional(),
   /** Must all be approved before the item counts as done. */
-  afterGates: GatesSchema.optional(),
+  afterGates: AfterGatesSchema.optional(),
   /** Failures tolerated before the item fails: "N" or "P%" of its members (rounded up). */
   maxAllowedFailures: FailureToleranceSchema.optional(),
   /** Issue 22: members chosen by label. */

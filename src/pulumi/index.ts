@@ -1,4 +1,4 @@
-export { UpdateStrategy, type UpdateStrategyArgs, type UpdateStageArgs, type UpdateGroupArgs, type GateArgs, type GatedArgs, type MemberSelectorArgs } from "./updateStrategy";
+export { UpdateStrategy, type UpdateStrategyArgs, type UpdateStageArgs, type UpdateGroupArgs, type GateArgs, type GatedArgs, type MemberSelectorArgs, type ScheduledStartConfigurationArgs } from "./updateStrategy";
 export {
   UpdateRun,
   UPDATE_RUN_SECRET_OUTPUTS,

@@ -7,12 +7,28 @@ import type { UpdateRunStrategy } from "../model/strategy";
 import { updateStrategyProvider } from "./providers";
 import type { AzureFleetBackendArgs } from "./backendArgs";
 
-/** An approval gate (Azure Fleet's gate configuration shape). */
+/** A gate (Azure Fleet's gate configuration shape). */
 export interface GateArgs {
-  /** Shown in the status; default "Approval". */
+  /** Shown in the status; default "Approval" (or "Scheduled start"). */
   displayName?: pulumi.Input<string>;
-  /** "Approval": a person approves it by listing its id in `UpdateRun.approvals`. */
-  type: pulumi.Input<"Approval">;
+  /**
+   * "Approval": a person approves it by listing its id in `UpdateRun.approvals`. "ScheduledStart"
+   * (before-gates only): it opens at the next occurrence of `scheduledStartConfiguration`'s weekday
+   * and time; an approval opens it early (docs/rules.md §17).
+   */
+  type: pulumi.Input<"Approval" | "ScheduledStart">;
+  /** ScheduledStart only: when the gate opens. */
+  scheduledStartConfiguration?: pulumi.Input<ScheduledStartConfigurationArgs>;
+}
+
+/** When a ScheduledStart gate opens, e.g. production on Tuesday at 09:00 +01:00. */
+export interface ScheduledStartConfigurationArgs {
+  /** Monday to Sunday. */
+  startDay: pulumi.Input<string>;
+  /** `HH:mm`, local to `utcOffset`. */
+  startTime: pulumi.Input<string>;
+  /** `+HH:mm` or `-HH:mm`, from -14:00 to +14:00. */
+  utcOffset: pulumi.Input<string>;
 }
 
 /** Approval gates and failure tolerance: what stages and groups both take. */

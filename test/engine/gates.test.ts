@@ -182,7 +182,7 @@ describe("skips, stops and validation", () => {
 
   it("a gate of a type other than Approval is refused with its path", () => {
     const yaml = scenario({ members: [member("a", { group: "g" })], strategy: "{stages: [{name: s, beforeGates: [{type: Wait}], groups: [{name: g}]}]}" });
-    expect(() => parseScenario(yaml)).toThrow(/strategy\.stages\[0\]\.beforeGates\[0\]\.type: must be Approval/);
+    expect(() => parseScenario(yaml)).toThrow(/strategy\.stages\[0\]\.beforeGates\[0\]\.type: must be Approval or ScheduledStart/);
   });
 });
 

@@ -10,7 +10,12 @@ import type { WireGateConfiguration, WireGates, WireManagedClusterUpdate as Flee
 type Gated = { beforeGates?: Gate[]; afterGates?: Gate[] };
 
 function gatesTo(item: Gated): WireGates {
-  const copy = (gates: Gate[]): WireGateConfiguration[] => gates.map((g) => ({ type: g.type, ...(g.displayName === undefined ? {} : { displayName: g.displayName }) }));
+  const copy = (gates: Gate[]): WireGateConfiguration[] =>
+    gates.map((g) => {
+      // Refused at Check (`unsupported.ts`) until this client sends ScheduledStart gates (issue 22).
+      if (g.type !== "Approval") throw new Error(`a ${g.type} gate is not sent to Fleet Manager yet`);
+      return { type: g.type, ...(g.displayName === undefined ? {} : { displayName: g.displayName }) };
+    });
   return { ...(item.beforeGates === undefined ? {} : { beforeGates: copy(item.beforeGates) }), ...(item.afterGates === undefined ? {} : { afterGates: copy(item.afterGates) }) };
 }
 

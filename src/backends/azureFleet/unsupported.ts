@@ -8,10 +8,15 @@
  */
 import type { FieldIssue } from "../../model/common";
 import type { Member } from "../../model/member";
-import type { UpdateRunStrategy } from "../../model/strategy";
+import type { Gate, UpdateRunStrategy } from "../../model/strategy";
 
 const WHY = "Fleet Manager has no";
 const SELECTOR = "is not sent to Fleet Manager yet (label selection on Fleet comes with api-version 2026-06-02-preview): choose the group's members by name, or use the simulator or azure backend";
+
+/** Issue 22: ScheduledStart gates are not sent to Fleet yet (it has them from 2026-06-02-preview). */
+function scheduledGates(gates: Gate[] | undefined, at: string): FieldIssue[] {
+  return (gates ?? []).flatMap((g, i) => (g.type === "ScheduledStart" ? [{ path: `${at}[${i}].type`, message: "ScheduledStart gates are not sent to Fleet Manager yet (Fleet has them from api-version 2026-06-02-preview): use the simulator or azure backend" }] : []));
+}
 
 /** Refusals for a strategy run by Fleet Manager, with paths under `prefix` (`strategy.` or ``). */
 export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, prefix: string): FieldIssue[] {
@@ -22,11 +27,13 @@ export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, p
     if (stage.maxAllowedFailures !== undefined) issues.push({ path: `${at}.maxAllowedFailures`, message: `${WHY} failure tolerance: a failed member fails the run; remove it or use the azure backend` });
     // Issue 22: Fleet has label selection from 2026-06-02-preview; this client does not send it yet.
     if (stage.memberSelector !== undefined) issues.push({ path: `${at}.memberSelector`, message: SELECTOR });
+    issues.push(...scheduledGates(stage.beforeGates, `${at}.beforeGates`));
     stage.groups.forEach((group, g) => {
       const gat = `${at}.groups[${g}]`;
       if (group.maxConcurrency !== undefined) issues.push({ path: `${gat}.maxConcurrency`, message: `${WHY} maxConcurrency: remove it or use the azure backend` });
       if (group.maxAllowedFailures !== undefined) issues.push({ path: `${gat}.maxAllowedFailures`, message: `${WHY} failure tolerance: a failed member fails the run; remove it or use the azure backend` });
       if (group.memberSelector !== undefined) issues.push({ path: `${gat}.memberSelector`, message: SELECTOR });
+      issues.push(...scheduledGates(group.beforeGates, `${gat}.beforeGates`));
     });
   });
   return issues;
