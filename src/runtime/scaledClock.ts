@@ -1,8 +1,17 @@
 /**
  * Simulated time running at `timeScale` × real time, anchored so that it continues across processes:
- * simulated = simulatedOrigin + (real − realOrigin) × timeScale. The Pulumi resources drive the
+ * the wall's instant is simulatedOrigin + (real − realOrigin) × timeScale. The Pulumi resources drive the
  * simulated fleet with it, so a 10-minute simulated upgrade takes 10 / timeScale real minutes and a
  * second `pulumi up` finds the clusters where the simulated hours have taken them.
+ *
+ * **Held between sleeps** (issue 23; docs/behaviour.md#scaled-clock). The clock's instant moves only
+ * when its user sleeps: `sleepUntil(t)` waits for the wall to reach `t`, then the clock reads `t`, and
+ * goes on reading `t` while the engine's pass and its persistence run, however long they take in real
+ * time. So members due at one instant start at that instant, as in `simulate`, and a run's timing is
+ * its plan's; our own processing never becomes simulated delay. A pass that starts late (the wall is
+ * already past its instant) is still evaluated at its instant. The clock never reads past the wall,
+ * so a process that starts later (`catchUp`, at every open) starts at the wall's instant, after every
+ * instant recorded before.
  */
 import type { Clock } from "../engine/clock";
 import { RealClock } from "./realClock";
@@ -16,14 +25,29 @@ export interface ClockAnchor {
   timeScale: number;
 }
 
-export class ScaledClock implements Clock {
+/** A clock held at an instant between sleeps, which its user can move to the wall's instant. */
+export interface HeldClock extends Clock {
+  /** Read the wall's instant from now on (never going back). */
+  catchUp(): void;
+  /** The wall has reached `instant` (a sleep its user timed itself ended): read it from now on. */
+  reached(instant: number): void;
+}
+
+export function isHeldClock(clock: Clock): clock is HeldClock {
+  return typeof (clock as Partial<HeldClock>).catchUp === "function" && typeof (clock as Partial<HeldClock>).reached === "function";
+}
+
+export class ScaledClock implements HeldClock {
   private readonly real: Clock;
+  /** The instant the clock reads: the last sleep's end, or the wall's instant at the last catch-up. */
+  private current: number;
 
   constructor(
     readonly anchor: ClockAnchor,
     real: Clock = new RealClock(),
   ) {
     this.real = real;
+    this.current = this.toSimulated(real.now());
   }
 
   /** Anchor now: simulated time starts at real time (so windows fall on real dates), at `timeScale`. */
@@ -47,11 +71,25 @@ export class ScaledClock implements Clock {
     return this.anchor.realOrigin + (simulatedInstant - this.anchor.simulatedOrigin) / this.anchor.timeScale;
   }
 
+  /** The held instant (see the top of this file); `wallNow` is the wall's. */
   now(): number {
+    return this.current;
+  }
+
+  wallNow(): number {
     return this.toSimulated(this.real.now());
   }
 
-  sleepUntil(instant: number): Promise<void> {
-    return this.real.sleepUntil(Math.ceil(this.toReal(instant)));
+  catchUp(): void {
+    this.current = Math.max(this.current, this.wallNow());
+  }
+
+  reached(instant: number): void {
+    this.current = Math.max(this.current, Math.min(instant, this.wallNow()));
+  }
+
+  async sleepUntil(instant: number): Promise<void> {
+    await this.real.sleepUntil(Math.ceil(this.toReal(instant)));
+    this.reached(instant);
   }
 }

@@ -12,6 +12,7 @@ import { UpdateRunEngine } from "../../src/engine/engine";
 import { isoInstant } from "../../src/model/common";
 import { planRun } from "../../src/plan/forRun";
 import { parseRunInputs } from "../../src/spec/runSpec";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const IMAGE = "AKSUbuntu-2204gen2containerd-202610.01.0";
 const FLEET = `regions: {westeurope: {kubernetesVersions: [{version: 1.31.2}, {version: 1.32.0}], nodeImages: [{version: ${IMAGE}}]}}
@@ -41,7 +42,7 @@ describe("the plan of a run under way", () => {
     if (!("plan" in planned)) throw new Error(planned.notPlanned);
     const { plan } = planned;
     // a-1's upgrade ends when the simulated fleet recorded it would (a few ms after the engine's instant).
-    const state = JSON.parse(fs.readFileSync(path.join(dir, "fleet.yaml.state.json"), "utf8")) as { clusters: Record<string, { operations: Array<{ endAt: number }> }> };
+    const state = readFleetState(path.join(dir, "fleet.yaml.state.json")) as { clusters: Record<string, { operations: Array<{ endAt: number }> }> };
     const ends = state.clusters["a-1"]!.operations[0]!.endAt;
     const after = (m: number) => isoInstant(ends + m * 60_000);
     expect(plan.members.map((m) => [m.name, m.predictedStart, m.predictedEnd, m.predictedState])).toEqual([
