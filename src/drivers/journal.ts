@@ -89,8 +89,12 @@ export class RunJournal {
   private lastSkeleton: string | undefined;
   private deferred: string[] = [];
 
-  constructor(readonly file: string) {
-    this.writer = new RecordLogWriter(file, { fsync: false });
+  /** `compaction`: when the log is compacted (`RecordLogOptions`; tests make it small). */
+  constructor(
+    readonly file: string,
+    compaction: { compactFactor?: number; compactMinBytes?: number } = {},
+  ) {
+    this.writer = new RecordLogWriter(file, { fsync: false, ...compaction });
   }
 
   static beside(stateFile: string, runName: string): RunJournal {

@@ -4,7 +4,8 @@
  * simulated fleet with it, so a 10-minute simulated upgrade takes 10 / timeScale real minutes and a
  * second `pulumi up` finds the clusters where the simulated hours have taken them.
  *
- * **Held between sleeps** (issue 23; docs/behaviour.md#scaled-clock). The clock's instant moves only
+ * **Held between sleeps** (`HeldScaledClock`; issue 23; docs/behaviour.md#scaled-clock). The run's clock on the
+ * simulated fleet moves only
  * when its user sleeps: `sleepUntil(t)` waits for the wall to reach `t`, then the clock reads `t`, and
  * goes on reading `t` while the engine's pass and its persistence run, however long they take in real
  * time. So members due at one instant start at that instant, as in `simulate`, and a run's timing is
@@ -37,17 +38,15 @@ export function isHeldClock(clock: Clock): clock is HeldClock {
   return typeof (clock as Partial<HeldClock>).catchUp === "function" && typeof (clock as Partial<HeldClock>).reached === "function";
 }
 
-export class ScaledClock implements HeldClock {
-  private readonly real: Clock;
-  /** The instant the clock reads: the last sleep's end, or the wall's instant at the last catch-up. */
-  private current: number;
+/** The wall's simulated time: what the emulator's fleet runs on (nothing holds it). */
+export class ScaledClock implements Clock {
+  protected readonly real: Clock;
 
   constructor(
     readonly anchor: ClockAnchor,
     real: Clock = new RealClock(),
   ) {
     this.real = real;
-    this.current = this.toSimulated(real.now());
   }
 
   /** Anchor now: simulated time starts at real time (so windows fall on real dates), at `timeScale`. */
@@ -71,13 +70,46 @@ export class ScaledClock implements HeldClock {
     return this.anchor.realOrigin + (simulatedInstant - this.anchor.simulatedOrigin) / this.anchor.timeScale;
   }
 
-  /** The held instant (see the top of this file); `wallNow` is the wall's. */
   now(): number {
+    return this.toSimulated(this.real.now());
+  }
+
+  sleepUntil(instant: number): Promise<void> {
+    return this.real.sleepUntil(Math.ceil(this.toReal(instant)));
+  }
+}
+
+/**
+ * The simulated fleet's clock when a run drives it (`fileBacked.ts`): a `ScaledClock` **held between
+ * sleeps** (see the top of this file).
+ */
+export class HeldScaledClock extends ScaledClock implements HeldClock {
+  /** The instant the clock reads: the last sleep's end, or the wall's instant at the last catch-up. */
+  private current: number;
+
+  constructor(anchor: ClockAnchor, real: Clock = new RealClock()) {
+    super(anchor, real);
+    this.current = super.now();
+  }
+
+  static override startingNow(timeScale: number, real: Clock = new RealClock()): HeldScaledClock {
+    const now = real.now();
+    return new HeldScaledClock({ realOrigin: now, simulatedOrigin: now, timeScale }, real);
+  }
+
+  override rescaled(timeScale: number): HeldScaledClock {
+    if (timeScale === this.anchor.timeScale) return this;
+    const real = this.real.now();
+    return new HeldScaledClock({ realOrigin: real, simulatedOrigin: this.toSimulated(real), timeScale }, this.real);
+  }
+
+  /** The held instant; `wallNow` is the wall's. */
+  override now(): number {
     return this.current;
   }
 
   wallNow(): number {
-    return this.toSimulated(this.real.now());
+    return super.now();
   }
 
   catchUp(): void {
@@ -88,8 +120,8 @@ export class ScaledClock implements HeldClock {
     this.current = Math.max(this.current, Math.min(instant, this.wallNow()));
   }
 
-  async sleepUntil(instant: number): Promise<void> {
-    await this.real.sleepUntil(Math.ceil(this.toReal(instant)));
+  override async sleepUntil(instant: number): Promise<void> {
+    await super.sleepUntil(instant);
     this.reached(instant);
   }
 }

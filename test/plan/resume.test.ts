@@ -31,12 +31,14 @@ describe("the plan of a run under way", () => {
       members: [{ name: "a-1" }, { name: "a-2" }, { name: "a-3" }],
       managedClusterUpdate: { upgrade: { type: "ControlPlaneOnly", kubernetesVersion: "1.32.0" } },
     });
-    const { fleet, clock } = openFileBackedFleet(inputs.backend.simulator!, dir);
+    const { fleet, clock, flush } = openFileBackedFleet(inputs.backend.simulator!, dir);
     const engine = UpdateRunEngine.create({ name: "rollout", members: inputs.members, managedClusterUpdate: inputs.managedClusterUpdate }, fleet);
     const startedAt = clock.now();
     engine.start(startedAt);
     await engine.reconcile(startedAt);
     expect(engine.status().stages[0]?.groups[0]?.members[0]?.status.state).toBe("Running");
+    // Issue 23: the fleet's changes are made durable when the run's journal writes; no journal here.
+    flush();
 
     const planned = await planRun(inputs, Date.now(), dir, engine.snapshot());
     if (!("plan" in planned)) throw new Error(planned.notPlanned);

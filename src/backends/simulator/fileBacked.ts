@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ValidationError, parseOrThrow, parseYamlMapping } from "../../model/common";
 import { FleetSchema, type Fleet } from "../../model/fleet";
-import { ScaledClock } from "../../runtime/scaledClock";
+import { HeldScaledClock } from "../../runtime/scaledClock";
 import { SimulatedFleet } from "./simulatedFleet";
 import { FleetStateStore, resetFleetState } from "./stateFile";
 
@@ -27,7 +27,7 @@ export interface FileBackedFleetOptions {
 
 export interface FileBackedFleet {
   fleet: SimulatedFleet;
-  clock: ScaledClock;
+  clock: HeldScaledClock;
   stateFile: string;
   /**
    * Write the clock's anchor, if this open made a new one (a new fleet, or another time scale) and
@@ -105,9 +105,9 @@ function readText(file: string): string {
 function load(fleetFile: string, stateFile: string, timeScale: number): FileBackedFleet {
   const description = readFleetDescription(fleetFile);
   let fleet: SimulatedFleet | undefined;
-  let clock: ScaledClock | undefined;
-  const { saved, store } = FleetStateStore.open(stateFile, () => ({ ...(fleet as SimulatedFleet).toState(), clock: (clock as ScaledClock).anchor }));
-  clock = saved?.clock === undefined ? ScaledClock.startingNow(timeScale) : new ScaledClock(saved.clock).rescaled(timeScale);
+  let clock: HeldScaledClock | undefined;
+  const { saved, store } = FleetStateStore.open(stateFile, () => ({ ...(fleet as SimulatedFleet).toState(), clock: (clock as HeldScaledClock).anchor }));
+  clock = saved?.clock === undefined ? HeldScaledClock.startingNow(timeScale) : new HeldScaledClock(saved.clock).rescaled(timeScale);
   const theClock = clock;
   let clockSaved = saved?.clock !== undefined && theClock.anchor === saved.clock;
   fleet = new SimulatedFleet(description, theClock, {
