@@ -122,6 +122,8 @@ export interface RecordLogOptions {
  */
 export class RecordLogWriter {
   private fd: number | undefined;
+  /** Where the good records of a file read (and not yet appended to) end. */
+  private appendAt: number | undefined;
   private snapshotBytes = 0;
   private logBytes = 0;
   /** Bytes written by this writer, appends and compactions (for the bench). */
@@ -134,19 +136,28 @@ export class RecordLogWriter {
 
   /** Whether the file holds a snapshot this writer may append to. */
   get isOpen(): boolean {
-    return this.fd !== undefined;
+    return this.fd !== undefined || this.appendAt !== undefined;
   }
 
   /**
-   * Append from now on to the file as read (`contents`): a torn tail is cut off first, so that the
-   * next record does not land after it.
+   * Append from now on to the file as read (`contents`). Opening writes nothing: a torn tail is cut
+   * off at the first append, so that the next record does not land after it.
    */
   openExisting(contents: Pick<LogContents, "goodBytes" | "snapshotBytes">): void {
     this.close();
+    this.appendAt = contents.goodBytes;
+    this.snapshotBytes = contents.snapshotBytes;
+    this.logBytes = contents.goodBytes - contents.snapshotBytes;
+  }
+
+  /** The file opened to append, a torn tail cut off first. */
+  private appendFd(): number {
+    if (this.fd !== undefined) return this.fd;
+    if (this.appendAt === undefined) throw new Error(`record log ${this.file}: append before a snapshot`);
     const fd = fs.openSync(this.file, "a");
     try {
-      if (fs.fstatSync(fd).size !== contents.goodBytes) {
-        fs.ftruncateSync(fd, contents.goodBytes);
+      if (fs.fstatSync(fd).size !== this.appendAt) {
+        fs.ftruncateSync(fd, this.appendAt);
         if (this.options.fsync) fs.fsyncSync(fd);
       }
     } catch (e) {
@@ -155,8 +166,7 @@ export class RecordLogWriter {
     }
     // Opened to append: every write lands at the end, wherever the file ends then.
     this.fd = fd;
-    this.snapshotBytes = contents.snapshotBytes;
-    this.logBytes = contents.goodBytes - contents.snapshotBytes;
+    return fd;
   }
 
   /** Whether the changes have outgrown the snapshot. */
@@ -169,12 +179,12 @@ export class RecordLogWriter {
   /** Append payloads in one write (and one fsync). */
   append(payloads: readonly string[]): void {
     if (payloads.length === 0) return;
-    if (this.fd === undefined) throw new Error(`record log ${this.file}: append before a snapshot`);
+    const fd = this.appendFd();
     const text = payloads.map(frame).join("");
     const bytes = Buffer.from(text, "utf8");
     let at = 0;
-    while (at < bytes.length) at += fs.writeSync(this.fd, bytes, at, bytes.length - at, null);
-    if (this.options.fsync) fs.fsyncSync(this.fd);
+    while (at < bytes.length) at += fs.writeSync(fd, bytes, at, bytes.length - at, null);
+    if (this.options.fsync) fs.fsyncSync(fd);
     this.logBytes += bytes.length;
     this.written += bytes.length;
   }
@@ -202,6 +212,7 @@ export class RecordLogWriter {
     compactionHook?.("afterRename", this.file);
     this.close();
     this.fd = fs.openSync(this.file, "a");
+    this.appendAt = bytes.length;
     this.snapshotBytes = bytes.length;
     this.logBytes = 0;
     this.written += bytes.length;
@@ -210,6 +221,7 @@ export class RecordLogWriter {
   close(): void {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.fd = undefined;
+    this.appendAt = undefined;
   }
 }
 
