@@ -1,13 +1,15 @@
 /**
- * The run journal: the engine's state written after every reconcile pass, beside the backend's own
- * state. Pulumi records a resource only when create returns, so a `pulumi up` killed mid-create
+ * The run journal: the engine's state made durable after every reconcile pass, beside the backend's
+ * own state (issue 23: a log of each pass's changes, compacted into a snapshot; see `RunJournal`). Pulumi records a resource only when create returns, so a `pulumi up` killed mid-create
  * leaves no trace in the stack; the next create finds the journal and resumes the same run instead of
  * starting a second one — no cluster is upgraded twice and the status stays truthful.
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { RunState } from "../engine/runState";
+import type { UpdateRunEngine } from "../engine/engine";
+import type { MemberPlace, MemberRunState, RunState } from "../engine/runState";
 import type { RunEvent } from "../model/status";
+import { RecordLogError, RecordLogWriter, isFramed, parseRecords, readBytes } from "../runtime/recordLog";
 import { withoutHealthChecks } from "./healthChecks";
 
 export interface JournalEntry {
@@ -29,8 +31,13 @@ export function undelivered(entry: JournalEntry): { undeliveredEvents?: RunEvent
   return entry.undeliveredEvents === undefined ? {} : { undeliveredEvents: entry.undeliveredEvents };
 }
 
-/** The journal's format; a journal of another format is refused, never read as empty. */
-export const JOURNAL_FORMAT = 1;
+/**
+ * The journal's format; a journal of another format is refused, never read as empty. Format 2 (issue
+ * 23) is a log (`src/runtime/recordLog.ts`): a snapshot, then the changes of each pass; format 1, one
+ * JSON object rewritten whole after every pass, is read and migrated at the first write.
+ */
+export const JOURNAL_FORMAT = 2;
+const KIND = "fleet-update run journal";
 
 /** A journal that exists but cannot be read: the run is not started again from nothing. */
 export class JournalError extends Error {}
@@ -40,14 +47,55 @@ export function journalDirectory(stateFile: string): string {
   return `${stateFile.replace(/\.json$/, "")}.runs`;
 }
 
+/** What `RunJournal.commit` records: the run, and the engine (with `trackChanges`) it reads the changes from. */
+export interface JournaledRun {
+  runId: string;
+  identity: string;
+  engine: Pick<UpdateRunEngine, "snapshot" | "undeliveredEvents" | "takeChanges" | "positionOf" | "live">;
+}
+
+/** The run's fields without its members (small: stages, groups, gates, waits; compared as text to see a change). */
+function skeletonOf(run: Readonly<RunState>): string {
+  return JSON.stringify(run, (key, value: unknown) => (key === "members" ? undefined : value));
+}
+
+/** A member as stored: without its health check (its URL may hold a secret). */
+function memberJson(member: MemberRunState): string {
+  return JSON.stringify(member, (key, value: unknown) => (key === "healthCheck" ? undefined : value));
+}
+
+/**
+ * A run's journal file. The engine's state is made durable at the end of every pass (`commit`: the
+ * members that changed, the run's other fields when they changed, and the undelivered events, in one
+ * record) and before every start (`intent`: that member's write-ahead intent). The first commit of an
+ * engine in a process, and every compaction, writes the whole state as a snapshot.
+ */
 export class RunJournal {
   /**
-   * Called before every write: what the journal's instants depend on is made durable first (the
-   * simulated fleet's clock anchor: `FileBackedFleet.saveClock`).
+   * Called before every write: what the journal's instants and operations depend on is made durable
+   * first (the simulated fleet: its clock anchor and its changes, `FileBackedFleet.flush`).
    */
   beforeWrite: (() => void) | undefined;
+  /**
+   * Keep intents in memory until `syncIntents` (or the next commit) instead of writing each at once:
+   * for a backend whose changes become durable only when the journal's `beforeWrite` makes them so
+   * (the simulated fleet, which calls `syncIntents` before it flushes). Off: each intent is written
+   * before the backend is asked (ARM, where the request is real at once).
+   */
+  deferIntents = false;
+  private readonly writer: RecordLogWriter;
+  /** The engine whose changes the file holds up to now (appends are deltas of its state). */
+  private bound: JournaledRun["engine"] | undefined;
+  private lastSkeleton: string | undefined;
+  private deferred: string[] = [];
 
-  constructor(readonly file: string) {}
+  /** `compaction`: when the log is compacted (`RecordLogOptions`; tests make it small). */
+  constructor(
+    readonly file: string,
+    compaction: { compactFactor?: number; compactMinBytes?: number } = {},
+  ) {
+    this.writer = new RecordLogWriter(file, { fsync: false, ...compaction });
+  }
 
   static beside(stateFile: string, runName: string): RunJournal {
     return RunJournal.in(journalDirectory(stateFile), runName);
@@ -58,19 +106,30 @@ export class RunJournal {
     return new RunJournal(path.join(directory, `${safe}.json`));
   }
 
+  /** Bytes this journal wrote (bench). */
+  get bytesWritten(): number {
+    return this.writer.written;
+  }
+
   /**
    * The entry, or undefined when there is no journal. A journal that does not parse, or of another
    * format, throws `JournalError`: taken as empty, it would start the run again from nothing.
-   * (Journals written before the format was recorded are format 1.)
+   * (Journals written before the format was recorded are format 1.) A torn last record (a kill in
+   * the middle of a write) is left out: it was never acknowledged.
    */
   read(): JournalEntry | undefined {
-    let text: string;
+    let bytes: Buffer | undefined;
     try {
-      text = fs.readFileSync(this.file, "utf8");
+      bytes = readBytes(this.file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw new JournalError(`run journal ${this.file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was changed`);
     }
+    if (bytes === undefined) return undefined;
+    return isFramed(bytes) ? this.readLog(bytes) : this.readWhole(bytes.toString("utf8"));
+  }
+
+  /** Format 1: one JSON object. */
+  private readWhole(text: string): JournalEntry {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -79,27 +138,160 @@ export class RunJournal {
     }
     const entry = parsed as Partial<JournalEntry> & { format?: unknown };
     const format = entry?.format ?? 1;
-    if (format !== JOURNAL_FORMAT) {
-      throw new JournalError(`run journal ${this.file}: format ${JSON.stringify(format)} is not one this version reads (${JOURNAL_FORMAT}); nothing was changed. Use the fleet-update version that wrote it`);
+    if (format !== 1) {
+      throw new JournalError(`run journal ${this.file}: format ${JSON.stringify(format)} is not one this version reads (1, ${JOURNAL_FORMAT}); nothing was changed. Use the fleet-update version that wrote it`);
     }
-    if (typeof entry.runId !== "string" || typeof entry.identity !== "string" || typeof entry.engineState !== "object" || entry.engineState === null || !Array.isArray(entry.engineState.stages)) {
-      throw new JournalError(`run journal ${this.file}: not a run journal (runId, identity and engineState are required); nothing was changed`);
-    }
-    return entry as JournalEntry;
+    return this.checked(entry);
   }
 
-  /** Members' health checks are left out (their URLs may hold secrets): a resumed run takes them from its inputs. */
+  private checked(entry: Partial<JournalEntry> | undefined): JournalEntry {
+    if (entry === undefined || entry === null || typeof entry.runId !== "string" || typeof entry.identity !== "string" || typeof entry.engineState !== "object" || entry.engineState === null || !Array.isArray(entry.engineState.stages)) {
+      throw new JournalError(`run journal ${this.file}: not a run journal (runId, identity and engineState are required); nothing was changed`);
+    }
+    const { runId, identity, engineState, undeliveredEvents } = entry as JournalEntry;
+    return { runId, identity, engineState, ...(undeliveredEvents === undefined ? {} : { undeliveredEvents }) };
+  }
+
+  /** Format 2: the snapshot, with every good record after it applied in order. */
+  private readLog(bytes: Buffer): JournalEntry {
+    let records: unknown[];
+    try {
+      ({ records } = parseRecords(this.file, bytes));
+    } catch (e) {
+      if (!(e instanceof RecordLogError)) throw e;
+      throw new JournalError(`run journal ${e.message}. Restore it, or remove it to forget the run`);
+    }
+    const [head, ...changes] = records as Array<(Partial<JournalEntry> & { kind?: unknown; format?: unknown }) | undefined>;
+    if (head === undefined) throw new JournalError(`run journal ${this.file}: no snapshot record (its first record is torn); nothing was changed. Remove it to forget the run`);
+    if (head?.kind !== KIND) throw new JournalError(`run journal ${this.file}: not a run journal; nothing was changed`);
+    if (head.format !== JOURNAL_FORMAT) {
+      throw new JournalError(`run journal ${this.file}: format ${JSON.stringify(head.format)} is not one this version reads (1, ${JOURNAL_FORMAT}); nothing was changed. Use the fleet-update version that wrote it`);
+    }
+    const entry = this.checked(head);
+    changes.forEach((change, i) => applyChange(this.file, entry, change, i + 2));
+    if (entry.undeliveredEvents !== undefined && entry.undeliveredEvents.length === 0) delete entry.undeliveredEvents;
+    return entry;
+  }
+
+  /**
+   * Replace the journal with this entry (a snapshot). Members' health checks are left out (their URLs
+   * may hold secrets): a resumed run takes them from its inputs.
+   */
   write(entry: JournalEntry): void {
     this.beforeWrite?.();
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    const { undeliveredEvents, ...rest } = entry;
-    const written = { format: JOURNAL_FORMAT, ...rest, engineState: withoutHealthChecks(entry.engineState), ...(undeliveredEvents === undefined || undeliveredEvents.length === 0 ? {} : { undeliveredEvents }) };
-    fs.writeFileSync(temp, JSON.stringify(written));
-    fs.renameSync(temp, this.file);
+    this.writeSnapshot(entry);
+    this.bound = undefined;
+  }
+
+  private writeSnapshot(entry: JournalEntry): void {
+    const { undeliveredEvents, runId, identity } = entry;
+    const written = { kind: KIND, format: JOURNAL_FORMAT, runId, identity, engineState: withoutHealthChecks(entry.engineState), ...(undeliveredEvents === undefined || undeliveredEvents.length === 0 ? {} : { undeliveredEvents }) };
+    this.deferred = [];
+    this.writer.compact(JSON.stringify(written));
+  }
+
+  /**
+   * The end of a pass (or any moment the state must be durable): what changed since the last commit,
+   * in one record, after the intents kept in memory (group commit). The first commit of an engine, or
+   * one that finds the log has outgrown its snapshot, writes a snapshot instead.
+   */
+  commit(run: JournaledRun): void {
+    this.beforeWrite?.();
+    const { engine } = run;
+    if (this.bound !== engine || !this.writer.isOpen || this.writer.compactionDue) {
+      this.snapshotOf(run);
+      return;
+    }
+    const members = engine.takeChanges().map(({ at, member }) => `[${at[0]},${at[1]},${at[2]},${memberJson(member)}]`);
+    const skeleton = skeletonOf(engine.live);
+    const runPart = skeleton === this.lastSkeleton ? "" : `,"run":${skeleton}`;
+    this.lastSkeleton = skeleton;
+    const record = `{"t":"pass","members":[${members.join(",")}]${runPart},"events":${JSON.stringify(engine.undeliveredEvents())}}`;
+    this.writer.append([...this.deferred, record]);
+    this.deferred = [];
+  }
+
+  /**
+   * Before the backend is asked to start `place`'s member: its write-ahead intent (`startRequestedAt`,
+   * `request`), alone — the pass's other changes wait for its commit. Written at once, or with
+   * `deferIntents` kept until `syncIntents`.
+   */
+  intent(run: JournaledRun, place: MemberPlace): void {
+    if (this.bound !== run.engine || !this.writer.isOpen) {
+      this.commit(run);
+      return;
+    }
+    const { member } = place;
+    const at = run.engine.positionOf(member);
+    this.deferred.push(JSON.stringify({ t: "intent", at, startRequestedAt: member.startRequestedAt, request: member.request }));
+    if (!this.deferIntents) this.syncIntents();
+  }
+
+  /** Write the intents kept in memory (one write). */
+  syncIntents(): void {
+    if (this.deferred.length === 0 || !this.writer.isOpen) return;
+    this.writer.append(this.deferred);
+    this.deferred = [];
+  }
+
+  private snapshotOf(run: JournaledRun): void {
+    const { engine } = run;
+    engine.takeChanges();
+    this.lastSkeleton = skeletonOf(engine.live);
+    this.writeSnapshot({ runId: run.runId, identity: run.identity, engineState: engine.snapshot(), undeliveredEvents: engine.undeliveredEvents() });
+    this.bound = engine;
   }
 
   remove(): void {
+    this.writer.close();
+    this.bound = undefined;
+    this.deferred = [];
     fs.rmSync(this.file, { force: true });
   }
+}
+
+type Change = { t: "intent"; at: unknown; startRequestedAt?: unknown; request?: unknown } | { t: "pass"; members: unknown; run?: unknown; events: unknown };
+
+/** Apply one record after the snapshot; anything that does not fit the run refuses the journal. */
+function applyChange(file: string, entry: JournalEntry, raw: unknown, n: number): void {
+  const refuse = (why: string): never => {
+    throw new JournalError(`run journal ${file}: record ${n} does not fit the run (${why}); nothing was changed. Restore it, or remove it to forget the run`);
+  };
+  const change = raw as Change;
+  const state = entry.engineState;
+  const memberAt = (at: unknown): MemberRunState[] => {
+    if (!Array.isArray(at) || at.length < 3 || !at.slice(0, 3).every((x) => Number.isInteger(x))) return refuse("a member position is not three indexes");
+    const members = state.stages[at[0] as number]?.groups[at[1] as number]?.members;
+    if (members === undefined || members[at[2] as number] === undefined) return refuse(`no member at ${JSON.stringify(at.slice(0, 3))}`);
+    return members;
+  };
+  if (change?.t === "intent") {
+    const members = memberAt(change.at);
+    const i = (change.at as number[])[2] as number;
+    const member = members[i] as MemberRunState;
+    if (typeof change.startRequestedAt !== "number" || typeof change.request !== "object" || change.request === null) refuse("an intent without its instant and request");
+    members[i] = { ...member, startRequestedAt: change.startRequestedAt as number, request: change.request as MemberRunState["request"] };
+    entry.undeliveredEvents = [];
+    return;
+  }
+  if (change?.t !== "pass" || !Array.isArray(change.members) || !Array.isArray(change.events)) return refuse("not a journal record");
+  if (change.run !== undefined) {
+    const run = change.run as RunState;
+    if (typeof run !== "object" || run === null || !Array.isArray(run.stages) || run.stages.length !== state.stages.length) refuse("the run's stages differ");
+    run.stages.forEach((stage, s) => {
+      const before = state.stages[s] as RunState["stages"][number];
+      if (!Array.isArray(stage?.groups) || stage.groups.length !== before.groups.length) refuse("a stage's groups differ");
+      stage.groups.forEach((group, g) => {
+        group.members = (before.groups[g] as (typeof before.groups)[number]).members;
+      });
+    });
+    entry.engineState = run;
+  }
+  for (const item of change.members as unknown[]) {
+    const members = memberAt(item);
+    const [, , i, member] = item as [number, number, number, MemberRunState];
+    if (typeof member !== "object" || member === null || member.name !== members[i]?.name) refuse("a member's name differs from the one at its place");
+    members[i] = member;
+  }
+  entry.undeliveredEvents = change.events as RunEvent[];
 }

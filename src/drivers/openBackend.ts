@@ -72,10 +72,13 @@ export function simulatorOpener(simulator: SimulatorBackendConfig, baseDir: stri
       // ends (a `pulumi up`, a `fleet-update run`). Azure's lease is ARM's own (fleetLease.ts).
       const releaseFleetLease = acquireFleetLease(stateFilePath(simulator, baseDir), runName);
       try {
-        const { fleet, clock, stateFile, saveClock } = openFileBackedFleet(simulator, baseDir);
+        const { fleet, clock, stateFile, flush, store } = openFileBackedFleet(simulator, baseDir);
         const journal = RunJournal.beside(stateFile, runName);
-        // Opening wrote nothing: the clock's anchor is written before the run's first instant is.
-        journal.beforeWrite = saveClock;
+        // Opening wrote nothing. Issue 23: before the journal writes, the fleet's changes (and the
+        // clock's anchor) are made durable, in one append; before they are, the journal's intents.
+        journal.beforeWrite = flush;
+        journal.deferIntents = true;
+        store.beforeFlush.set(journal.file, () => journal.syncIntents());
         const releaseJournalLease = acquireJournalLease(journal, runName);
         return {
           backend: fleet,

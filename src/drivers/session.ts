@@ -7,7 +7,7 @@ import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
 import type { EngineOptions } from "../engine/context";
 import type { Clock } from "../engine/clock";
-import type { RunState } from "../engine/runState";
+import type { MemberPlace, RunState } from "../engine/runState";
 import type { RunEvent } from "../model/status";
 import type { RunJournal } from "./journal";
 import type { UpdateRunInputs } from "../spec/runSpec";
@@ -55,15 +55,20 @@ export function openSession(
   onEvent: (event: RunEvent) => void,
 ): Session {
   let save = (): void => {};
+  let intent = (_place: MemberPlace): void => {};
   const options: EngineOptions = {
     onEvent,
-    checkpoint: () => save(),
+    // Issue 23: before a start, that member's intent; at the end of a pass, the pass's changes.
+    checkpoint: (place) => (place === undefined ? save() : intent(place)),
+    trackChanges: true,
     probe: httpProbe,
     ...(opened.recheckUnknownAfterMs === undefined ? {} : { recheckUnknownAfterMs: opened.recheckUnknownAfterMs }),
   };
   // A stored state has no health checks (their URLs may hold secrets): the run's members give them back.
   const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(withHealthChecks(choice.engineState, run.members), opened.backend, options);
-  save = () => opened.journal.write({ runId: choice.id, identity, engineState: engine.snapshot(), undeliveredEvents: engine.undeliveredEvents() });
+  const journaled = { runId: choice.id, identity, engine };
+  save = () => opened.journal.commit(journaled);
+  intent = (place) => opened.journal.intent(journaled, place);
   return { id: choice.id, engine, clock: opened.clock, journal: opened.journal, resumed: choice.engineState !== undefined, save, opened };
 }
 

@@ -5,6 +5,7 @@
  * at the instant it was asked for rather than at the next wake.
  */
 import type { Clock } from "../engine/clock";
+import { isHeldClock } from "../runtime/scaledClock";
 
 /** Node's timers take at most 2^31-1 ms; longer sleeps are taken in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -70,9 +71,17 @@ export class StoppableClock implements Clock {
 
   async sleepUntil(instant: number): Promise<void> {
     for (;;) {
-      if (this.stop.isPending) throw new StopRequested();
+      if (this.stop.isPending) {
+        // The stop applies at the instant it was asked for: a held clock moves to the wall's instant.
+        if (isHeldClock(this.inner)) this.inner.catchUp();
+        throw new StopRequested();
+      }
       const remaining = this.realMsUntil(instant);
-      if (remaining <= 0) return;
+      if (remaining <= 0) {
+        // A held clock reads the instant slept to (docs/behaviour.md#scaled-clock).
+        if (isHeldClock(this.inner)) this.inner.reached(instant);
+        return;
+      }
       await this.stop.sleep(Math.min(Math.ceil(remaining), MAX_TIMER_MS));
     }
   }

@@ -29,8 +29,16 @@ export interface EngineOptions {
    * `onEvent`, so no event describes a change that was not persisted (docs/behaviour.md, "Crashes:
    * what the journal and the events promise"). `UpdateRunEngine.undeliveredEvents()` lists the
    * events of the changes the state holds that have not gone out yet.
+   *
+   * Before a start it is given the member (`intent`): what must be durable before the backend is
+   * asked is that member's `startRequestedAt` and `request` (issue 23: a journal records just that).
    */
-  checkpoint?: () => void;
+  checkpoint?: (intent?: MemberPlace) => void;
+  /**
+   * Keep the set of members changed since the last `UpdateRunEngine.takeChanges()` (issue 23: a
+   * journal writes what changed, not the whole run). Off by default: `simulate` and `plan` need none.
+   */
+  trackChanges?: boolean;
   /** Issue 5: answers members' health probes (over HTTP at run time); default the backend's own `probe`. */
   probe?: (member: MemberRef, url: string) => Promise<ProbeResult>;
 }
@@ -62,6 +70,8 @@ export class EngineContext {
   readonly describe = new RequestDescriber();
   /** Per group: its candidates in docs/rules.md §3.3 order (rebuilt here on resume). */
   private readonly queues = new Map<GroupRunState, GroupQueue>();
+  /** Members changed since the last `takeChanges` (only with `EngineOptions.trackChanges`). */
+  readonly changedMembers: Set<MemberRunState> | undefined;
 
   constructor(
     readonly run: RunState,
@@ -72,6 +82,13 @@ export class EngineContext {
     this.tally = new RunTally(run);
     this.transitions.onChange = (node, from, to) => this.tally.changed(node, from, to);
     this.tally.onCandidate = (member, group) => this.queue(group).invalidate(member);
+    if (options.trackChanges === true) {
+      const changed = new Set<MemberRunState>();
+      this.changedMembers = changed;
+      this.transitions.onTouch = (node, scope) => {
+        if (scope === "member") changed.add(node as MemberRunState);
+      };
+    }
     for (const stage of run.stages) {
       for (const group of stage.groups) {
         const queue = this.queue(group);
@@ -131,6 +148,11 @@ export class EngineContext {
   private keepOffer(region: string, offer: RegionOffer): RegionOffer {
     this.offers.set(region, offer);
     return offer;
+  }
+
+  /** The member's fields changed outside a transition (the journal writes it again: issue 23). */
+  memberChanged(member: MemberRunState): void {
+    this.changedMembers?.add(member);
   }
 
   /** Mark a group as having something new to look at. */

@@ -11,13 +11,17 @@ import { EngineContext, type EngineOptions } from "./context";
 import { approve, skipItems, startRun, stopRun } from "./control";
 import { reconcile, type ReconcileResult } from "./execute";
 import { planRun, type PlanInput } from "./plan";
-import { allGates, fromSnapshot, isDone, type RunState } from "./runState";
+import { allGates, fromSnapshot, isDone, type MemberRunState, type RunState } from "./runState";
+
+/** Indexes of a member's stage, of its group in the stage, and of it in the group. */
+export type MemberPosition = [stage: number, group: number, member: number];
 import { renderStatus } from "./status";
 import { appliedNodeImageVersions, failedMembers, type FailedMember } from "./results";
 
 export class UpdateRunEngine {
   private readonly ctx: EngineContext;
   private lastWake: number | undefined;
+  private positions: Map<MemberRunState, MemberPosition> | undefined;
 
   private constructor(run: RunState, backend: ClusterBackend, options: EngineOptions) {
     this.ctx = new EngineContext(run, backend, options);
@@ -91,6 +95,36 @@ export class UpdateRunEngine {
 
   status(): UpdateRunStatus {
     return renderStatus(this.ctx.run);
+  }
+
+  /**
+   * Issue 23 (with `EngineOptions.trackChanges`): the members changed since the last call, each with
+   * where it sits (indexes of its stage, group and place in the group), as live objects to serialize
+   * at once; the set starts again empty. Everything else the run holds (stages, groups, gates, waits,
+   * the run's own fields) is small and read from `run` by the caller.
+   */
+  takeChanges(): Array<{ at: MemberPosition; member: MemberRunState }> {
+    const changed = this.ctx.changedMembers;
+    if (changed === undefined) throw new Error("takeChanges needs EngineOptions.trackChanges");
+    const out = [...changed].map((member) => ({ at: this.positionOf(member), member }));
+    changed.clear();
+    return out;
+  }
+
+  /** Where a member sits: indexes of its stage, its group in the stage, and itself in the group. */
+  positionOf(member: MemberRunState): MemberPosition {
+    if (this.positions === undefined) {
+      this.positions = new Map();
+      this.ctx.run.stages.forEach((stage, s) => stage.groups.forEach((group, g) => group.members.forEach((m, i) => this.positions?.set(m, [s, g, i]))));
+    }
+    const at = this.positions.get(member);
+    if (at === undefined) throw new Error(`member ${member.name} is not in the run`);
+    return at;
+  }
+
+  /** The run's live state (read only): the journal serializes parts of it (issue 23). */
+  get live(): Readonly<RunState> {
+    return this.ctx.run;
   }
 
   /** The run as plain JSON: fields cleared by setting them undefined (`runState.ts`) are left out. */

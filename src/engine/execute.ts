@@ -56,6 +56,7 @@ async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
 /** One in-flight member whose `checkAgainAt` has come. */
 async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number): Promise<void> {
   const { member } = place;
+  ctx.memberChanged(member);
   if (member.verification === undefined) {
     let op;
     try {
@@ -347,7 +348,8 @@ function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: Upg
   const { member } = place;
   member.startRequestedAt = now;
   member.request = request;
-  ctx.options.checkpoint?.();
+  ctx.memberChanged(member);
+  ctx.options.checkpoint?.(place);
   let answer;
   try {
     answer = ctx.backend.startUpgrade(ctx.ref(member), request);
@@ -378,6 +380,7 @@ function refused(ctx: EngineContext, place: MemberPlace, e: unknown, now: number
   }
   member.startRequestedAt = undefined;
   member.request = undefined;
+  ctx.memberChanged(member);
   if (e.code === OPERATION_NOT_ALLOWED) {
     markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, now + ctx.pollInterval(), now);
     return "busy";
@@ -405,6 +408,7 @@ function rankOf(ctx: EngineContext, member: MemberRunState, type: UpgradeType, n
 }
 
 function markPending(ctx: EngineContext, member: MemberRunState, message: string, checkAgainAt: number | undefined, now: number): void {
+  ctx.memberChanged(member);
   member.message = message;
   member.checkAgainAt = checkAgainAt;
   ctx.transitions.transition(member, "Pending", now, "member", member.name, message);

@@ -36,6 +36,7 @@ export async function adoptInterruptedStarts(ctx: EngineContext, now: number): P
 
 function release(ctx: EngineContext, place: MemberPlace): void {
   ctx.interrupted.delete(place);
+  ctx.memberChanged(place.member);
   place.member.startRequestedAt = undefined;
   place.member.request = undefined;
   ctx.touch(place.group);
@@ -43,6 +44,7 @@ function release(ctx: EngineContext, place: MemberPlace): void {
 
 function adopt(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, since: number, now: number): void {
   ctx.interrupted.delete(place);
+  ctx.memberChanged(place.member);
   ctx.touch(place.group);
   // Followed in this pass (`followUpgrades` comes next): an upgrade that ended meanwhile ends now.
   markRunning(ctx, place, request, op.operationId, since, now, now);

@@ -10,6 +10,7 @@ import type { MemberPlace } from "./runState";
 
 export function markRunning(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, operationId: string, startTime: number, checkAgainAt: number, now: number): void {
   const { member } = place;
+  ctx.memberChanged(member);
   member.startRequestedAt = undefined;
   member.operationId = operationId;
   member.startTime = startTime;

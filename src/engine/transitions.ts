@@ -23,6 +23,8 @@ export class Transitions {
 
   /** Told of every change as it is made (the engine's `RunTally` keeps its counts with it). */
   onChange: ((node: Timed, from: UpdateState, to: UpdateState) => void) | undefined;
+  /** Told of every call, a change or not (its error may change): the journal's changed members (issue 23). */
+  onTouch: ((node: Timed, scope: EventScope) => void) | undefined;
 
   constructor(private readonly sink: EventSink | undefined) {}
 
@@ -32,6 +34,7 @@ export class Transitions {
    */
   transition(node: Timed, to: UpdateState, now: number, scope: EventScope, name: string, message?: string, error?: ErrorDetail): void {
     const from = node.state;
+    this.onTouch?.(node, scope);
     if (error !== undefined) node.error = error;
     else if (to !== "Failed" && node.error !== undefined) node.error = undefined;
     if (from === to) return;

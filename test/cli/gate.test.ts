@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const CLI = path.resolve(__dirname, "../../dist/cli/main.js");
 const IMAGE = "AKSUbuntu-2204gen2containerd-202610.01.0";
@@ -56,7 +57,7 @@ it("run stops at the gate (exit 4); gate list shows it; gate approve records it;
   const second = cli(dir, "run", "rollout.yaml", ...BACKEND, "--progress", "lines", "--json");
   expect(second.status).toBe(0);
   expect(JSON.parse(second.stdout).summary).toMatchObject({ state: "Completed", outcome: "Succeeded" });
-  const state = JSON.parse(fs.readFileSync(path.join(dir, "fleet.yaml.state.json"), "utf8")) as { clusters: Record<string, { operations: unknown[] }> };
+  const state = readFleetState(path.join(dir, "fleet.yaml.state.json")) as { clusters: Record<string, { operations: unknown[] }> };
   for (const [name, cluster] of Object.entries(state.clusters)) expect(cluster.operations, name).toHaveLength(1);
 }, 120_000);
 

@@ -13,6 +13,7 @@ import { treeFrame } from "../../src/cli/liveTree";
 import type { RunSummary } from "../../src/engine/summary";
 import type { RunEvent, UpdateRunStatus } from "../../src/model/status";
 import { formatProgressLine } from "../../src/drivers/progressLine";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const CLI = path.resolve(__dirname, "../../dist/cli/main.js");
 const IMAGE_BEFORE = "AKSUbuntu-2204gen2containerd-202610.01.0";
@@ -119,7 +120,7 @@ function memberStates(status: UpdateRunStatus): Record<string, string> {
 
 /** Every upgrade the simulated fleet accepted, by cluster: `op-id:result` (no result = still in flight). */
 function operations(dir: string): Record<string, string[]> {
-  const state = JSON.parse(fs.readFileSync(path.join(dir, "fleet.yaml.state.json"), "utf8")) as {
+  const state = readFleetState(path.join(dir, "fleet.yaml.state.json")) as {
     clusters: Record<string, { operations: Array<{ operationId: string; result?: string }> }>;
   };
   return Object.fromEntries(Object.entries(state.clusters).map(([name, c]) => [name, c.operations.map((o) => `${o.operationId}:${o.result ?? "in flight"}`)]));
@@ -303,7 +304,7 @@ describe("fleet-update run: a journal that cannot be read", () => {
 
   it.each([
     ["a corrupt journal", "{\"runId\": \"rollout-1\", \"identity\": ", /not valid JSON/],
-    ["a journal of a future format", JSON.stringify({ format: 2, runId: "rollout-1", identity: "x", engineState: { stages: [] } }), /format 2 is not one this version reads \(1\)/],
+    ["a journal of a future format", JSON.stringify({ format: 3, runId: "rollout-1", identity: "x", engineState: { stages: [] } }), /format 3 is not one this version reads \(1, 2\)/],
     ["a file that is not a run journal", JSON.stringify({ hello: "world" }), /not a run journal/],
   ])("%s is refused with its file's name (exit 2), and nothing is upgraded or rewritten", async (_kind, text, message) => {
     const dir = workspace();

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2eProject, type OperationResult } from "./support/project";
 import { realCliAvailable } from "./support/pulumiCli";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const PROGRAM_DIR = "test/e2e/programs/controlled";
 const TOKEN = "s3cr3t-probe-token-7f1c";
@@ -47,7 +48,7 @@ describe.skipIf(!realCliAvailable())("stop, resume and secrets through the real 
   }
 
   function operationsPerCluster(): Record<string, number> {
-    const state = JSON.parse(fs.readFileSync(project.path(PROGRAM_DIR, "fleet.yaml.state.json"), "utf8")) as { clusters: Record<string, { operations: unknown[] }> };
+    const state = readFleetState(project.path(PROGRAM_DIR, "fleet.yaml.state.json")) as { clusters: Record<string, { operations: unknown[] }> };
     return Object.fromEntries(Object.entries(state.clusters).map(([name, c]) => [name, c.operations.length]));
   }
 

@@ -10,6 +10,8 @@ import type { UpdateRunStatus } from "../../src/model/status";
 import { checkFinalStatus, checkFleet, operationsFromStateFile, type LayoutStage, NO_BROKEN_PROMISE } from "../reliability/support/killInvariants";
 import { E2eProject, descendants, processesMentioning, type RunningOperation } from "./support/project";
 import { realCliAvailable } from "./support/pulumiCli";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
+import { RunJournal } from "../../src/drivers/journal";
 
 const PROGRAM_DIR = "test/e2e/programs/controlled";
 /** 120 simulated seconds per real second: the run takes about 25 s, so there is time to interrupt it. */
@@ -28,7 +30,7 @@ function newProject(): E2eProject {
 }
 
 function operationsPerCluster(project: E2eProject): Record<string, number> {
-  const state = JSON.parse(fs.readFileSync(project.path(PROGRAM_DIR, "fleet.yaml.state.json"), "utf8")) as { clusters: Record<string, { operations: unknown[] }> };
+  const state = readFleetState(project.path(PROGRAM_DIR, "fleet.yaml.state.json")) as { clusters: Record<string, { operations: unknown[] }> };
   return Object.fromEntries(Object.entries(state.clusters).map(([name, c]) => [name, c.operations.length]));
 }
 
@@ -98,7 +100,7 @@ describe.skipIf(!realCliAvailable())("interrupting pulumi up with the real CLI",
 
     // The provider host notices its engine is gone, records the run and leaves.
     expect(await until(() => processesMentioning(project!.dir).length === 0, 30_000), "a process of the project is still running").toBe(true);
-    const journal = JSON.parse(fs.readFileSync(project.path(PROGRAM_DIR, "fleet.yaml.state.runs", "k8s-1-32.json"), "utf8")) as { engineState: { stages: Array<{ groups: Array<{ members: Array<{ state: string }> }> }> } };
+    const journal = new RunJournal(project.path(PROGRAM_DIR, "fleet.yaml.state.runs", "k8s-1-32.json")).read() as { engineState: { stages: Array<{ groups: Array<{ members: Array<{ state: string }> }> }> } };
     const journaled = journal.engineState.stages.flatMap((s) => s.groups.flatMap((g) => g.members.map((m) => m.state)));
     expect(journaled.filter((s) => s === "Completed").length).toBeGreaterThanOrEqual(1);
 
@@ -213,7 +215,7 @@ describe.skipIf(!realCliAvailable())("interrupting pulumi up with the real CLI",
     const again = await project.run("up", { config: SLOW });
     expect(again.ok, `${again.message}\n${again.output.slice(-3000)}`).toBe(true);
 
-    const ops = operationsFromStateFile(JSON.parse(fs.readFileSync(project.path(PROGRAM_DIR, "fleet.yaml.state.json"), "utf8")));
+    const ops = operationsFromStateFile(readFleetState(project.path(PROGRAM_DIR, "fleet.yaml.state.json"))!);
     const fleet = checkFleet(ops, CONTROLLED_LAYOUT);
     const statusProblems = checkFinalStatus(again.outputs!.status as UpdateRunStatus, ops);
     console.info(`[kill-pulumi] kills: ${kills.join(", ")}; overrun instants ${fleet.overruns.length}, double upgrades ${fleet.doubleUpgrades.length}, status problems ${statusProblems.length}`);

@@ -12,6 +12,7 @@ import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2eProject, processesMentioning, type OperationResult, type StateResource } from "./support/project";
 import { REPO_ROOT, realCliAvailable } from "./support/pulumiCli";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const RUN_TYPE = "pulumi-nodejs:dynamic:Resource";
 const FLEET = path.join("examples", "quickstart", "fleet.yaml");
@@ -83,7 +84,7 @@ describe.skipIf(!realCliAvailable())("quickstart through the real Pulumi CLI", (
   it("refresh after an out-of-band change to a cluster reports the drift", async () => {
     // Someone rolls eu-1's control plane back behind the run's back.
     const statePath = project.path(`${FLEET}.state.json`);
-    const fleetState = JSON.parse(fs.readFileSync(statePath, "utf8"));
+    const fleetState = readFleetState(statePath)!;
     const eu1 = findCluster(fleetState, "eu-1");
     eu1.kubernetesVersion = "1.31.2";
     fs.writeFileSync(statePath, JSON.stringify(fleetState));

@@ -1,7 +1,8 @@
 /**
  * Issue 19: the promises hold across every crash point. The engine runs over the simulated fleet with
- * the session's persistence (state journaled with its undelivered events at every `checkpoint`, events
- * to two JSONL sinks) and is "killed" by an exception at a write boundary of a pass:
+ * the session's persistence (issue 23: the run journal itself, `RunJournal` — each pass's changes and
+ * undelivered events in one record, each start's intent alone before it, compactions every few KB —
+ * and events to two JSONL sinks) and is "killed" by an exception at a write boundary of a pass:
  *
  * - after a backend call took effect, before the engine saw the answer (start, poll, adoption);
  * - just before the journal write, and just after it;
@@ -33,6 +34,9 @@ import { VirtualClock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import type { RunState } from "../../src/engine/runState";
+import type { EngineOptions } from "../../src/engine/context";
+import { RunJournal, type JournaledRun } from "../../src/drivers/journal";
+import { withHealthChecks, withoutHealthChecks } from "../../src/drivers/healthChecks";
 import { JsonlJournal } from "../../src/events/jsonlJournal";
 import { redeliverTo } from "../../src/events/sink";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
@@ -48,10 +52,6 @@ class Crash extends Error {}
 
 type BoundaryKind = "after backend call" | "before journal write" | "after journal write" | "between event sinks";
 
-interface Journaled {
-  engineState: RunState;
-  undeliveredEvents: RunEvent[];
-}
 
 interface Outcome {
   status: UpdateRunStatus;
@@ -94,22 +94,34 @@ async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<number>, 
   const strategy = resolveScenarioStrategy(scenario);
   const definition = { name: "crash", members: scenario.members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: scenario.managedClusterUpdate };
   const files = [path.join(dir, `${++runCounter}-a.jsonl`), path.join(dir, `${runCounter}-b.jsonl`)];
-  let journaled: Journaled | undefined;
+  // Issue 23: the session's journal itself (a log of deltas, intents alone, compacted often here).
+  const journalFile = path.join(dir, `${runCounter}-journal.json`);
   let crashes = 0;
   let status: UpdateRunStatus | undefined;
   let final: RunState | undefined;
   for (;;) {
     const sinks = files.map((file) => new JsonlJournal(file, { append: true }));
     let engine: UpdateRunEngine | undefined;
-    const options = {
+    // A new process: a new journal object, reading what the last one made durable.
+    const journal = new RunJournal(journalFile, { compactMinBytes: 2_000, compactFactor: 1 });
+    const journaled = journal.read();
+    const run = (): JournaledRun => ({ runId: "crash", identity: "crash", engine: engine as UpdateRunEngine });
+    const options: EngineOptions = {
       onEvent: (event: RunEvent) => {
         sinks[0]!.write(event);
         point("between event sinks");
         sinks[1]!.write(event);
       },
-      checkpoint: () => {
+      trackChanges: true,
+      checkpoint: (intent) => {
         point("before journal write");
-        journaled = JSON.parse(JSON.stringify({ engineState: engine!.snapshot(), undeliveredEvents: engine!.undeliveredEvents() })) as Journaled;
+        if (intent !== undefined) {
+          journal.intent(run(), intent);
+        } else {
+          journal.commit(run());
+          // What the journal reads back is the engine's state: no change was left out of a delta.
+          expect(journal.read()?.engineState).toEqual(withoutHealthChecks(engine!.snapshot()));
+        }
         point("after journal write");
       },
     };
@@ -118,8 +130,8 @@ async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<number>, 
         engine = UpdateRunEngine.create(definition, backend, options);
         await drive(engine, clock, { until: scenarioHorizon(scenario), actions: [{ at: clock.now(), start: true }] });
       } else {
-        redeliverTo(sinks, journaled.undeliveredEvents);
-        engine = UpdateRunEngine.resume(journaled.engineState, backend, options);
+        redeliverTo(sinks, journaled.undeliveredEvents ?? []);
+        engine = UpdateRunEngine.resume(withHealthChecks(journaled.engineState, scenario.members), backend, options);
         await drive(engine, clock, { until: scenarioHorizon(scenario) });
       }
       status = engine.status();

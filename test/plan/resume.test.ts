@@ -12,6 +12,7 @@ import { UpdateRunEngine } from "../../src/engine/engine";
 import { isoInstant } from "../../src/model/common";
 import { planRun } from "../../src/plan/forRun";
 import { parseRunInputs } from "../../src/spec/runSpec";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const IMAGE = "AKSUbuntu-2204gen2containerd-202610.01.0";
 const FLEET = `regions: {westeurope: {kubernetesVersions: [{version: 1.31.2}, {version: 1.32.0}], nodeImages: [{version: ${IMAGE}}]}}
@@ -30,18 +31,20 @@ describe("the plan of a run under way", () => {
       members: [{ name: "a-1" }, { name: "a-2" }, { name: "a-3" }],
       managedClusterUpdate: { upgrade: { type: "ControlPlaneOnly", kubernetesVersion: "1.32.0" } },
     });
-    const { fleet, clock } = openFileBackedFleet(inputs.backend.simulator!, dir);
+    const { fleet, clock, flush } = openFileBackedFleet(inputs.backend.simulator!, dir);
     const engine = UpdateRunEngine.create({ name: "rollout", members: inputs.members, managedClusterUpdate: inputs.managedClusterUpdate }, fleet);
     const startedAt = clock.now();
     engine.start(startedAt);
     await engine.reconcile(startedAt);
     expect(engine.status().stages[0]?.groups[0]?.members[0]?.status.state).toBe("Running");
+    // Issue 23: the fleet's changes are made durable when the run's journal writes; no journal here.
+    flush();
 
     const planned = await planRun(inputs, Date.now(), dir, engine.snapshot());
     if (!("plan" in planned)) throw new Error(planned.notPlanned);
     const { plan } = planned;
     // a-1's upgrade ends when the simulated fleet recorded it would (a few ms after the engine's instant).
-    const state = JSON.parse(fs.readFileSync(path.join(dir, "fleet.yaml.state.json"), "utf8")) as { clusters: Record<string, { operations: Array<{ endAt: number }> }> };
+    const state = readFleetState(path.join(dir, "fleet.yaml.state.json")) as { clusters: Record<string, { operations: Array<{ endAt: number }> }> };
     const ends = state.clusters["a-1"]!.operations[0]!.endAt;
     const after = (m: number) => isoInstant(ends + m * 60_000);
     expect(plan.members.map((m) => [m.name, m.predictedStart, m.predictedEnd, m.predictedState])).toEqual([

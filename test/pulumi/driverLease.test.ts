@@ -21,6 +21,7 @@ import { acquireJournalLease, leaseFileOf, RunInUseError } from "../../src/drive
 import { captureDynamicInputs } from "./support/captureInputs";
 import { ProviderCallError, startProviderHost, type PropertyMap, type ProviderHost } from "./support/providerHost";
 import { fleetYaml } from "./support/fleetYaml";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 let provider = "";
 const hosts: ProviderHost[] = [];
@@ -161,7 +162,7 @@ describe("the host exits when its engine goes away", () => {
     // One by one, 60 simulated minutes each at 1200× = 3 s per member.
     const runInputs = { __provider: provider, runName: "orphan", projectDir: dir, backend: { simulator: { fleetFile: "fleet.yaml", timeScale: 1200 } }, members: [{ name: "a" }, { name: "b" }, { name: "c" }], managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } } };
     const operations = () => {
-      const state = JSON.parse(fs.readFileSync(path.join(dir, "fleet.yaml.state.json"), "utf8")) as { clusters: Record<string, { operations: Array<{ result?: string }> }> };
+      const state = readFleetState(path.join(dir, "fleet.yaml.state.json")) as { clusters: Record<string, { operations: Array<{ result?: string }> }> };
       return Object.fromEntries(Object.entries(state.clusters).map(([name, c]) => [name, c.operations.map((o) => o.result)]));
     };
     const journal = path.join(dir, "fleet.yaml.state.runs", "orphan.json");
@@ -177,7 +178,7 @@ describe("the host exits when its engine goes away", () => {
     expect(await driving).toBeInstanceOf(ProviderCallError);
     await host.waitForLog(/\[orphan\] the Pulumi engine at .* is gone/);
     // The journal is whole, the leases are released, and nothing was started after the engine went.
-    const entry = JSON.parse(fs.readFileSync(journal, "utf8")) as { runId: string; engineState: { state: string } };
+    const entry = new RunJournal(journal).read() as { runId: string; engineState: { state: string } };
     expect(entry.runId).toMatch(/^orphan-/);
     expect(fs.existsSync(`${journal}.lease`)).toBe(false);
     expect(fs.existsSync(path.join(dir, "fleet.yaml.state.json.lock"))).toBe(false);

@@ -11,6 +11,7 @@ import type { UpdateRunStatus } from "../../src/model/status";
 import type { RunSummary } from "../../src/engine/summary";
 import { captureDynamicInputs } from "./support/captureInputs";
 import { ProviderCallError, startProviderHost, UNKNOWN_VALUE, type PropertyMap, type ProviderHost } from "./support/providerHost";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const POOL = "[{name: system, orchestratorVersion: 1.31.2, nodeImageVersion: AKSUbuntu-2204gen2containerd-202610.01.0}]";
 const FLEET = (extra: Record<string, string> = {}) => `regions:
@@ -51,7 +52,7 @@ function runInputs(dir: string, overrides: Record<string, unknown> = {}): Proper
 }
 
 function operationsOf(dir: string): Record<string, Array<{ operationId: string; result?: string }>> {
-  const state = JSON.parse(fs.readFileSync(path.join(dir, "fleet.yaml.state.json"), "utf8")) as { clusters: Record<string, { operations: Array<{ operationId: string; result?: string }> }> };
+  const state = readFleetState(path.join(dir, "fleet.yaml.state.json")) as { clusters: Record<string, { operations: Array<{ operationId: string; result?: string }> }> };
   return Object.fromEntries(Object.entries(state.clusters).map(([name, c]) => [name, c.operations]));
 }
 

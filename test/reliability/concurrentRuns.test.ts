@@ -19,6 +19,7 @@ import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const CLI = path.resolve(__dirname, "../../dist/cli/main.js");
 const IMAGE = "AKSUbuntu-2204gen2containerd-202610.01.0";
@@ -43,7 +44,7 @@ function run(dir: string, specFile: string): Promise<{ code: number | null; stde
 }
 
 function operations(dir: string): Record<string, Array<{ result?: string }>> {
-  const state = JSON.parse(fs.readFileSync(path.join(dir, "fleet.yaml.state.json"), "utf8")) as { clusters: Record<string, { operations: Array<{ result?: string }> }> };
+  const state = readFleetState(path.join(dir, "fleet.yaml.state.json")) as { clusters: Record<string, { operations: Array<{ result?: string }> }> };
   return Object.fromEntries(Object.entries(state.clusters).map(([name, c]) => [name, c.operations]));
 }
 

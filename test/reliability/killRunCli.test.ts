@@ -20,6 +20,7 @@ import { beforeAll, expect, it } from "vitest";
 import { seededRandom } from "../../src/emulator/core/faults";
 import { CLI, endedEarlyMessage, finalStatusProblems, killRepeatedly } from "./support/killDriver";
 import { checkEventJournal, checkFinalStatus, checkFleet, operationsFromStateFile, readEventLines, type LayoutStage, NO_BROKEN_PROMISE } from "./support/killInvariants";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const SEED = 19_2026_12;
 /** The last run, to the end, is killed if it has not ended by then (it takes seconds). */
@@ -111,11 +112,11 @@ it(`fleet-update run SIGKILLed at ${KILLS} seeded points on a 40-member fleet wi
   fs.writeFileSync(stateFile, JSON.stringify({ format: 1, clock: { realOrigin: Date.now(), simulatedOrigin: ORIGIN, timeScale: TIME_SCALE }, clusters: {} }));
   const args = ["run", "rollout.json", "--backend", "simulator:fleet.json", "--time-scale", String(TIME_SCALE), "--events", "events.jsonl", "--progress", "lines"];
 
-  const upgradesStarted = () => operationsFromStateFile(JSON.parse(fs.readFileSync(stateFile, "utf8"))).length;
+  const upgradesStarted = () => operationsFromStateFile(readFleetState(stateFile)!).length;
   const series = await killRepeatedly(dir, args, { random, kills: KILLS, upgradesStarted, finalBoundMs: FINAL_RUN_BOUND_MS });
   const { kills, startedAtKill, seconds } = series;
 
-  const ops = operationsFromStateFile(JSON.parse(fs.readFileSync(stateFile, "utf8")));
+  const ops = operationsFromStateFile(readFleetState(stateFile)!);
   const fleet = checkFleet(ops, STAGES);
   const { events, torn } = readEventLines(fs.readFileSync(path.join(dir, "events.jsonl"), "utf8"));
   const journal = checkEventJournal(events);

@@ -135,8 +135,10 @@ describe("crash safety", () => {
     expect(fs.readdirSync(dir)).toEqual(["fleet-state.json"]);
   });
 
-  it("keeps the previous file whole when a write dies before its rename", async () => {
+  it("keeps the previous file whole when a compaction dies before its rename", async () => {
     await firstRun();
+    // A format-1 file (one JSON object): the first write replaces it with a snapshot (a compaction).
+    fs.writeFileSync(stateFile, JSON.stringify(readFleetState(stateFile)));
     const before = fs.readFileSync(stateFile, "utf8");
     vi.spyOn(fs, "renameSync").mockImplementation(() => {
       throw new Error("power cut");

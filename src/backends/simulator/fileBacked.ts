@@ -9,9 +9,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { ValidationError, parseOrThrow, parseYamlMapping } from "../../model/common";
 import { FleetSchema, type Fleet } from "../../model/fleet";
-import { ScaledClock } from "../../runtime/scaledClock";
+import { HeldScaledClock } from "../../runtime/scaledClock";
 import { SimulatedFleet } from "./simulatedFleet";
-import { readFleetState, resetFleetState, writeFleetState } from "./stateFile";
+import { FleetStateStore, resetFleetState } from "./stateFile";
 
 /** Simulated minutes per real minute unless the user says otherwise: a 10-minute upgrade takes 10 s. */
 export const DEFAULT_TIME_SCALE = 60;
@@ -27,7 +27,7 @@ export interface FileBackedFleetOptions {
 
 export interface FileBackedFleet {
   fleet: SimulatedFleet;
-  clock: ScaledClock;
+  clock: HeldScaledClock;
   stateFile: string;
   /**
    * Write the clock's anchor, if this open made a new one (a new fleet, or another time scale) and
@@ -38,6 +38,14 @@ export interface FileBackedFleet {
   saveClock: () => void;
   /** Whether the state file holds this open's clock (it was there, or was written since). */
   readonly clockSaved: boolean;
+  /**
+   * Issue 23: the fleet's changes are kept in memory and made durable here, all at once (one append,
+   * one fsync). A run's journal calls this before it writes (`RunJournal.beforeWrite`), so the journal
+   * never names an operation the state file does not hold; and `store.beforeFlush` holds what must be
+   * durable before the fleet's changes are (the runs' write-ahead intents).
+   */
+  flush: () => void;
+  store: FleetStateStore;
 }
 
 export function stateFilePath(options: FileBackedFleetOptions, baseDir: string): string {
@@ -75,7 +83,12 @@ export function openFileBackedFleet(options: FileBackedFleetOptions, baseDir: st
   const key = `${readText(fleetFile)}\n${options.timeScale ?? DEFAULT_TIME_SCALE}`;
   const cached = open.get(stateFile);
   // A state file deleted since (a reset) is read again; one not written yet is this open's to write.
-  if (cached !== undefined && cached.key === key && (fs.existsSync(stateFile) || !cached.fleet.clockSaved)) return cached.fleet;
+  if (cached !== undefined && cached.key === key && (fs.existsSync(stateFile) || !cached.fleet.clockSaved)) {
+    // Held between sleeps (docs/behaviour.md#scaled-clock): a new use starts at the wall's instant.
+    cached.fleet.clock.catchUp();
+    return cached.fleet;
+  }
+  cached?.fleet.store.close();
   const fleet = load(fleetFile, stateFile, options.timeScale ?? DEFAULT_TIME_SCALE);
   open.set(stateFile, { key, fleet });
   return fleet;
@@ -91,26 +104,28 @@ function readText(file: string): string {
 
 function load(fleetFile: string, stateFile: string, timeScale: number): FileBackedFleet {
   const description = readFleetDescription(fleetFile);
-  const saved = readFleetState(stateFile);
-  const clock = saved?.clock === undefined ? ScaledClock.startingNow(timeScale) : new ScaledClock(saved.clock).rescaled(timeScale);
-  let clockSaved = saved?.clock !== undefined && clock.anchor === saved.clock;
-  const fleet = new SimulatedFleet(description, clock, {
+  let fleet: SimulatedFleet | undefined;
+  let clock: HeldScaledClock | undefined;
+  const { saved, store } = FleetStateStore.open(stateFile, () => ({ ...(fleet as SimulatedFleet).toState(), clock: (clock as HeldScaledClock).anchor }));
+  clock = saved?.clock === undefined ? HeldScaledClock.startingNow(timeScale) : new HeldScaledClock(saved.clock).rescaled(timeScale);
+  const theClock = clock;
+  let clockSaved = saved?.clock !== undefined && theClock.anchor === saved.clock;
+  fleet = new SimulatedFleet(description, theClock, {
     ...(saved === undefined ? {} : { restoredState: saved }),
-    onStateChange: (state) => {
-      writeFleetState(stateFile, { ...state, clock: clock.anchor });
-      clockSaved = true;
-    },
+    onStateChange: (changed) => store.record(changed),
   });
-  const saveClock = (): void => {
-    if (clockSaved) return;
-    writeFleetState(stateFile, { ...fleet.toState(), clock: clock.anchor });
+  const flush = (): void => {
+    if (!clockSaved) store.setClock(theClock.anchor);
+    store.flush();
     clockSaved = true;
   };
   return {
     fleet,
-    clock,
+    clock: theClock,
     stateFile,
-    saveClock,
+    saveClock: flush,
+    flush,
+    store,
     get clockSaved() {
       return clockSaved;
     },
@@ -120,6 +135,7 @@ function load(fleetFile: string, stateFile: string, timeScale: number): FileBack
 /** Forget what the simulated clusters went through: the next run starts from the description. */
 export function resetFileBackedFleet(options: FileBackedFleetOptions, baseDir: string): void {
   const stateFile = stateFilePath(options, baseDir);
+  open.get(stateFile)?.fleet.store.close();
   open.delete(stateFile);
   resetFleetState(stateFile);
 }

@@ -33,8 +33,11 @@ export const DEFAULT_UPGRADE_MINUTES = 10;
 export interface SimulatedFleetOptions {
   /** Cluster state a previous run left (see `stateFile.ts`). Clusters it does not name start as described. */
   restoredState?: FleetState;
-  /** Called with the new state after every call that changed it — the hook `stateFile.ts` persists with. */
-  onStateChange?: (state: FleetState) => void;
+  /**
+   * Called after every call that changed the state, with the clusters it changed (only those: issue
+   * 23, a change costs what it changed, not the fleet) — the hook `stateFile.ts` persists with.
+   */
+  onStateChange?: (changed: FleetState) => void;
 }
 
 /** One `startUpgrade` call, accepted or refused, kept so tests can count and inspect them. */
@@ -77,8 +80,8 @@ export class SimulatedFleet implements ClusterBackend {
   private readonly running = new Set<RunningOperation>();
   /** The same operations by when they end (entries no longer in `running` are skipped), so settling costs the ended ones only. */
   private readonly endings = new MinHeap<{ at: number; entry: RunningOperation }>((a, b) => a.at - b.at);
-  /** Whether the current call changed the state (and so `onStateChange` is due). */
-  private changed = false;
+  /** The clusters the current call changed (and so `onStateChange` is due). */
+  private readonly changed = new Set<string>();
 
   constructor(fleet: Fleet, clock: Clock, options: SimulatedFleetOptions = {}) {
     this.fleet = fleet;
@@ -264,9 +267,11 @@ export class SimulatedFleet implements ClusterBackend {
       this.settleEndedOperations(now);
       return respond(now);
     } finally {
-      if (this.changed) {
-        this.changed = false;
-        this.onStateChange?.(this.toState());
+      if (this.changed.size > 0) {
+        const clusters: Record<string, ClusterState> = {};
+        for (const name of this.changed) clusters[name] = structuredClone((this.clusters.get(name) as ClusterEntry).state);
+        this.changed.clear();
+        this.onStateChange?.({ format: FLEET_STATE_FORMAT, clusters });
       }
     }
   }
@@ -301,7 +306,7 @@ export class SimulatedFleet implements ClusterBackend {
   /** The cluster's state changed: the next read builds its view again, and the state is reported. */
   private changedState(entry: ClusterEntry): void {
     entry.view = undefined;
-    this.changed = true;
+    this.changed.add(entry.description.name);
   }
 
   /** The cluster as `getCluster` answers it at `now`, kept in `entry.view` until something changes it. */
