@@ -78,7 +78,8 @@ export function assignMembers(members: readonly GroupedMember[], strategy: Updat
       for (const m of chosen) {
         const first = takenBy.get(m);
         if (first === undefined) takenBy.set(m, { group: group.name, at });
-        else {
+        // A group listed twice is its own problem (`UpdateRunStrategySchema`).
+        else if (first.group !== group.name) {
           const path = group.memberSelector === undefined ? `strategy.${at}.name` : `strategy.${at}.memberSelector.byLabel`;
           issues.push({ path, message: `member '${m.name}' is selected by group '${first.group}' (${first.at}) and by group '${group.name}': a member belongs to one group of a run` });
         }
