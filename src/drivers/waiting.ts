@@ -10,9 +10,11 @@ export function statusGates(status: UpdateRunStatus): GateStatus[] {
   ]);
 }
 
-/** Ids of the gates waiting for approval. */
+/** Ids of the gates waiting for approval (a ScheduledStart gate waits for its instant instead). */
 export function pendingGates(status: UpdateRunStatus): string[] {
-  return statusGates(status).filter((g) => g.status.state === "Pending").map((g) => g.gateId);
+  return statusGates(status)
+    .filter((g) => g.status.state === "Pending" && g.scheduledStartProperties === undefined)
+    .map((g) => g.gateId);
 }
 
 /**
@@ -28,6 +30,8 @@ export function waitsForApproval(status: UpdateRunStatus): boolean {
 export function waitingLine(status: UpdateRunStatus): string {
   const gates = pendingGates(status);
   if (gates.length > 0) return `Waiting for approval of ${gates.map((id) => `'${id}'`).join(", ")} (add to \`approvals\`).`;
+  const scheduled = statusGates(status).find((g) => g.status.state === "Pending" && g.scheduledStartProperties?.absoluteStartTime !== undefined);
+  if (scheduled !== undefined) return `Waiting: gate '${scheduled.gateId}' opens at ${scheduled.scheduledStartProperties?.absoluteStartTime} (scheduled start; approving it opens it now).`;
   for (const stage of status.stages) {
     if (stage.afterStageWaitStatus?.status.state === "Running") return `Waiting: stage '${stage.name}' after-stage wait is running.`;
     for (const member of stage.groups.flatMap((g) => g.members)) {

@@ -11,7 +11,7 @@ import { relevantWindow } from "./priority";
 import { hasWait } from "./refresh";
 import { settleGroup, settleRun, settleStage } from "./settle";
 import { startHalt } from "./halt";
-import { reachGates } from "./gates";
+import { nextGateOpening, reachGates } from "./gates";
 import { adoptInterruptedStarts } from "./interrupted";
 import { markRunning } from "./running";
 import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
@@ -435,7 +435,10 @@ function wakeAt(ctx: EngineContext, now: number): ReconcileResult {
       for (const group of stage.groups) {
         const due = ctx.groupDueAt.get(group) ?? 0;
         if (!isFinished(group.state) && due > now) next = Math.min(next, due);
+        // Issue 22: a ScheduledStart gate opens at its instant (docs/rules.md §17).
+        next = Math.min(next, nextGateOpening(group.beforeGates, now) ?? Number.POSITIVE_INFINITY);
       }
+      next = Math.min(next, nextGateOpening(stage.beforeGates, now) ?? Number.POSITIVE_INFINITY);
     }
   }
   return next === Number.POSITIVE_INFINITY ? {} : { nextWakeAt: next };

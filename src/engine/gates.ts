@@ -6,6 +6,8 @@
  */
 import type { EngineContext } from "./context";
 import { allGates, isDone, type GateRunState } from "./runState";
+import { isoInstant } from "../model/common";
+import { nextScheduledStart } from "./scheduledStart";
 
 /** An approval naming gates this run does not have. Nothing was approved. */
 export class ApprovalRefusedError extends Error {
@@ -15,7 +17,11 @@ export class ApprovalRefusedError extends Error {
   }
 }
 
-/** Reach the gates at `now`; returns whether every one has passed (Completed or Skipped). */
+/**
+ * Reach the gates at `now`; returns whether every one has passed (Completed or Skipped). A
+ * ScheduledStart gate (issue 22, docs/rules.md §17) fixes the instant it opens when it is first
+ * reached, and passes then; an approval naming it passes it earlier.
+ */
 export function reachGates(ctx: EngineContext, gates: GateRunState[] | undefined, now: number): boolean {
   if (gates === undefined) return true;
   let passed = true;
@@ -24,13 +30,30 @@ export function reachGates(ctx: EngineContext, gates: GateRunState[] | undefined
       gate.startTime = now;
       if (ctx.run.approvals?.[gate.gateId] !== undefined) {
         ctx.transitions.transition(gate, "Completed", now, "gate", gate.gateId, "Approved.");
+      } else if (gate.scheduledStart !== undefined) {
+        // Kept across a stop: a gate reached again after its instant passed opens at once.
+        gate.absoluteStartTime ??= nextScheduledStart(gate.scheduledStart, now);
+        if (now >= gate.absoluteStartTime) ctx.transitions.transition(gate, "Completed", now, "gate", gate.gateId, "Scheduled start reached.");
+        else ctx.transitions.transition(gate, "Pending", now, "gate", gate.gateId, `Waiting until ${isoInstant(gate.absoluteStartTime)} (scheduled start).`);
       } else {
         ctx.transitions.transition(gate, "Pending", now, "gate", gate.gateId, `Waiting for approval of gate '${gate.gateId}'.`);
       }
+    } else if (gate.state === "Pending" && gate.absoluteStartTime !== undefined && now >= gate.absoluteStartTime) {
+      ctx.transitions.transition(gate, "Completed", now, "gate", gate.gateId, "Scheduled start reached.");
     }
     if (!isDone(gate.state)) passed = false;
   }
   return passed;
+}
+
+/** The earliest instant after `now` at which one of these Pending ScheduledStart gates opens. */
+export function nextGateOpening(gates: GateRunState[] | undefined, now: number): number | undefined {
+  let next: number | undefined;
+  for (const gate of gates ?? []) {
+    const at = gate.absoluteStartTime;
+    if (gate.state === "Pending" && at !== undefined && at > now && (next === undefined || at < next)) next = at;
+  }
+  return next;
 }
 
 /**

@@ -32,7 +32,15 @@ export function renderStatus(run: RunState): UpdateRunStatus {
 }
 
 function gates(item: Controlled): { beforeGates?: GateStatus[]; afterGates?: GateStatus[] } {
-  const render = (list: GateRunState[]): GateStatus[] => list.map((g) => ({ displayName: g.displayName, gateId: g.gateId, status: timed(g) }));
+  const render = (list: GateRunState[]): GateStatus[] =>
+    list.map((g) => ({
+      displayName: g.displayName,
+      gateId: g.gateId,
+      status: timed(g),
+      ...(g.scheduledStart === undefined
+        ? {}
+        : { scheduledStartProperties: { ...g.scheduledStart, ...(g.absoluteStartTime === undefined ? {} : { absoluteStartTime: iso(g.absoluteStartTime) }) } }),
+    }));
   return {
     ...(item.beforeGates === undefined ? {} : { beforeGates: render(item.beforeGates) }),
     ...(item.afterGates === undefined ? {} : { afterGates: render(item.afterGates) }),

@@ -36,6 +36,13 @@ export const GateStatusSchema = z.strictObject({
   displayName: z.string(),
   gateId: z.string(),
   status: UpdateStatusSchema,
+  /**
+   * Issue 22: a ScheduledStart gate's weekday and time, and once it is reached the instant it opens
+   * (Fleet's gate resource `scheduledStartProperties`).
+   */
+  scheduledStartProperties: z
+    .strictObject({ startDay: z.string(), startTime: z.string(), utcOffset: z.string(), absoluteStartTime: z.string().optional() })
+    .optional(),
 });
 export type GateStatus = z.infer<typeof GateStatusSchema>;
 

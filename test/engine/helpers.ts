@@ -294,7 +294,11 @@ export function expectEventsMatchStatus(outcome: Outcome): void {
 export function expectWellFormedOutput(outcome: Outcome): void {
   const json = JSON.stringify(outcome.result);
   expect(json).not.toContain("null");
-  const times = [...json.matchAll(/"(startTime|completedTime|endTime|time)":"([^"]*)"/g)].map((m) => m[2]);
+  // A ScheduledStart gate's `startTime` is a time of day (`HH:mm`, Fleet's name); its instant is `absoluteStartTime`.
+  const instants = JSON.stringify(outcome.result, (key, value: unknown) =>
+    key === "scheduledStartProperties" ? { absoluteStartTime: (value as { absoluteStartTime?: string }).absoluteStartTime } : value,
+  );
+  const times = [...instants.matchAll(/"(startTime|completedTime|endTime|time|absoluteStartTime)":"([^"]*)"/g)].map((m) => m[2]);
   expect(times.length).toBeGreaterThan(0);
   for (const t of times) expect(t).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 }

@@ -33,6 +33,7 @@ const EXPECTED: Record<string, string> = {
   "node-image-only.yaml": "Completed 2026-12-05T00:10:00Z | fresh Skipped, stale Completed",
   "pending-at-horizon.yaml": "Pending - | m-1 Pending",
   "refused-minor-skip.yaml": "Failed 2026-12-05T00:00:00Z | old-1 Failed, ok-1 NotStarted",
+  "scheduled-start-gate.yaml": "Completed 2026-12-08T12:10:00Z | c-1 Completed, p-1 Completed, p-2 Completed",
   "skip-member-and-group.yaml": "Completed 2026-12-05T06:00:00Z | c-1 Completed, a-1 Completed, a-2 Skipped, a-3 Skipped, b-1 Skipped, b-2 Skipped",
   "skip-stage-and-wait.yaml": "Completed 2026-12-05T00:20:00Z | o-1 Skipped, t-1 Completed, r-1 Completed",
   "skip-wait-under-way.yaml": "Completed 2026-12-05T01:40:00Z | c-1 Completed, p-1 Completed, p-2 Completed, f-1 Completed",
