@@ -13,7 +13,7 @@ import { armFigures } from "./arm";
 import { engineFigures } from "./engine";
 import { fleetFigures } from "./fleet";
 import { providerFigures } from "./provider";
-import { simulateFigures } from "./simulate";
+import { simulateFigures, labelSelectionFigures } from "./simulate";
 import { SHAPES } from "./scenarioShapes";
 import { TARGETS, formatJson, formatTable, type BenchFigures } from "./report";
 
@@ -50,6 +50,7 @@ function expectCompleted(figures: BenchFigures): void {
     ["provider run", figures.provider.runState],
     ["ARM run", figures.arm.state],
     ["Fleet Manager run", figures.fleet.state],
+    ["the same fleet with its groups chosen by label (the same output as by name)", figures.labels.sameOutput ? "Completed" : "output differs"],
     ["the long-horizon scenario through Fleet Manager (ends as in process)", figures.fleet.longHorizon.endsAsInProcess ? "Completed" : "ended otherwise than in process"],
   ];
   const broken = runs.filter(([, state]) => state !== "Completed");
@@ -64,10 +65,11 @@ async function main(): Promise<void> {
     SHAPES.flatMap((shape) => SIMULATE_SIZES.map((members) => ({ shape, members, withPlanAndReport: shape === "fixed" }))),
     baselineFrom(args),
   );
+  const labels = await labelSelectionFigures(100_000);
   const provider = await providerFigures();
   const arm = await armFigures();
   const fleet = await fleetFigures();
-  const figures: BenchFigures = { engine, simulate, provider, arm, fleet, targets: TARGETS };
+  const figures: BenchFigures = { engine, simulate, labels, provider, arm, fleet, targets: TARGETS };
   expectCompleted(figures);
   process.stdout.write(`${args.includes("--json") ? formatJson(figures) : formatTable(figures)}\n`);
 }

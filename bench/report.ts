@@ -3,11 +3,13 @@ import type { ArmFigures } from "./arm";
 import type { EngineFigures } from "./engine";
 import type { FleetFigures } from "./fleet";
 import type { ProviderFigures } from "./provider";
-import { SHAPE_LABELS, type SimulateFigures } from "./simulate";
+import { SHAPE_LABELS, type LabelSelectionFigures, type SimulateFigures } from "./simulate";
 
 export interface BenchFigures {
   engine: EngineFigures[];
   simulate: SimulateFigures[];
+  /** Issue 22: label-selected groups against name-selected ones. */
+  labels: LabelSelectionFigures;
   provider: ProviderFigures;
   arm: ArmFigures;
   fleet: FleetFigures;
@@ -70,6 +72,12 @@ function rows(f: BenchFigures): Row[] {
   return [
     ...f.engine.flatMap(engineRows),
     ...f.simulate.map(simulateRow),
+    [
+      `\`simulate --json\`, ${SHAPE_LABELS.fixed}, ${count(f.labels.members)} members: groups by label ÷ by name`,
+      `${f.labels.ratio.toFixed(2)} (${f.labels.byLabelSeconds.toFixed(2)} s / ${f.labels.byNameSeconds.toFixed(2)} s); ${f.labels.sameOutput ? "same output" : "OUTPUT DIFFERS"}`,
+      "",
+      "≤ 1.2",
+    ],
     ["`__provider` size (UpdateRun / UpdateStrategy)", `${count(p.updateRunProviderBytes)} / ${count(p.updateStrategyProviderBytes)} bytes`, "", `≤ ${count(TARGETS.providerBytes)} bytes`],
     [`Check of a ${count(p.checkMembers)}-member run: simulator (validation + plan) / Azure (validation)`, `${p.simulatorCheckMs} ms / ${p.azureCheckMs} ms`, "", ""],
     [`status output of a completed ${count(p.runMembers)}-member run, per member`, `${count(p.statusBytesPerMember)} bytes (all outputs: ${count(p.outputsBytesPerMember)} bytes)`, "", ""],

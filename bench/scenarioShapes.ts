@@ -54,7 +54,7 @@ function layout(shape: Shape, total: number): Array<{ name: string; groups: Arra
 }
 
 /** The scenario as a plain object (what `JSON.stringify` writes to the file). */
-export function generateScenario(shape: Shape, total: number, windows = shape === "fixed"): Record<string, unknown> {
+export function generateScenario(shape: Shape, total: number, windows = shape === "fixed", byLabel = false): Record<string, unknown> {
   const random = prng(42);
   const members: unknown[] = [];
   const stages = layout(shape, total);
@@ -64,7 +64,8 @@ export function generateScenario(shape: Shape, total: number, windows = shape ==
         const window = windows && random() < 0.5 ? WINDOWS[Math.floor(random() * WINDOWS.length)] : undefined;
         members.push({
           name: `${group.name}-m${m}`,
-          group: group.name,
+          // Issue 22: the same groups chosen by label (`team=<group>`) instead of by name.
+          ...(byLabel ? { labels: { team: group.name, ring: String(s) } } : { group: group.name }),
           region: REGIONS[(s + g + m) % REGIONS.length],
           kubernetesVersion: "1.31.2",
           nodePools: [
@@ -86,7 +87,11 @@ export function generateScenario(shape: Shape, total: number, windows = shape ==
     strategy: {
       stages: stages.map((stage, s) => ({
         name: stage.name,
-        groups: stage.groups.map(({ name, maxConcurrency }) => ({ name, ...(maxConcurrency === undefined ? {} : { maxConcurrency }) })),
+        groups: stage.groups.map(({ name, maxConcurrency }) => ({
+          name,
+          ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
+          ...(byLabel ? { memberSelector: { byLabel: name === "all" ? `ring=${s}` : `team=${name}` } } : {}),
+        })),
         ...(s < stages.length - 1 ? { afterStageWaitInSeconds: 1800 } : {}),
       })),
     },

@@ -9,7 +9,7 @@
  * 3"): wall times on this 2-core machine vary by a quarter from one run to the next.
  */
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { round } from "./round";
@@ -137,4 +137,40 @@ export async function simulateFigures(runs: ReadonlyArray<{ shape: Shape; member
     rmSync(dir, { recursive: true, force: true });
   }
   return figures;
+}
+
+/** Issue 22: the same fleet and groups, chosen by label instead of by name. */
+export interface LabelSelectionFigures {
+  members: number;
+  byNameSeconds: number;
+  byLabelSeconds: number;
+  /** byLabel ÷ byName, medians of interleaved runs (target ≤ 1.2). */
+  ratio: number;
+  /** Whether the two runs printed the same status (they must: the groups hold the same members). */
+  sameOutput: boolean;
+}
+
+/**
+ * `simulate --json` of the `fixed` shape (groups of 100, 50 to a stage, windows on half) with its
+ * groups chosen by name, then by label (`team=<group>`): the runs interleave, medians of `RUNS`.
+ */
+export async function labelSelectionFigures(members: number): Promise<LabelSelectionFigures> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "fleet-bench-labels-"));
+  try {
+    const files = { name: path.join(dir, "by-name.json"), label: path.join(dir, "by-label.json") };
+    writeFileSync(files.name, JSON.stringify(generateScenario("fixed", members)));
+    writeFileSync(files.label, JSON.stringify(generateScenario("fixed", members, true, true)));
+    const byName: CliRun[] = [];
+    const byLabel: CliRun[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      byName.push(await runCli(["simulate", files.name, "--json"], i === 0 ? path.join(dir, "by-name.out") : os.devNull));
+      byLabel.push(await runCli(["simulate", files.label, "--json"], i === 0 ? path.join(dir, "by-label.out") : os.devNull));
+    }
+    const name = spread(byName).median.wallMs;
+    const label = spread(byLabel).median.wallMs;
+    const sameOutput = readFileSync(path.join(dir, "by-name.out"), "utf8") === readFileSync(path.join(dir, "by-label.out"), "utf8");
+    return { members, byNameSeconds: round(name / 1000, 2), byLabelSeconds: round(label / 1000, 2), ratio: round(label / name, 2), sameOutput };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
