@@ -87,7 +87,19 @@ export const UpdateGroupSchema = z.strictObject({
   ...ControlShape,
 });
 
-export const UpdateStageSchema = z.strictObject({
+/**
+ * Issue 22: a stage with a `memberSelector` and no groups has one implicit group of every member that
+ * matches, named after the stage and going at the stage's `maxConcurrency` (docs/rules.md §16). It is
+ * written out here, so everything downstream sees an ordinary group.
+ */
+function withImplicitGroup(stage: unknown): unknown {
+  if (stage === null || typeof stage !== "object" || Array.isArray(stage)) return stage;
+  const { name, groups, memberSelector, maxConcurrency } = stage as Record<string, unknown>;
+  if (groups !== undefined || memberSelector === undefined) return stage;
+  return { ...stage, groups: [{ name, memberSelector, ...(maxConcurrency === undefined ? {} : { maxConcurrency }) }] };
+}
+
+const StageShapeSchema = z.strictObject({
   name: NameSchema,
   groups: z
     .array(UpdateGroupSchema, { error: orRequired("must be a list of groups") })
@@ -103,6 +115,8 @@ export const UpdateStageSchema = z.strictObject({
   maxConcurrency: ConcurrencySchema.optional(),
   ...ControlShape,
 });
+
+export const UpdateStageSchema = z.preprocess(withImplicitGroup, StageShapeSchema);
 
 export const UpdateRunStrategySchema = z
   .strictObject({

@@ -46,6 +46,24 @@ describe("who each group holds", () => {
     expect(out.report.excludedMembers.map((m) => m.name)).toEqual(["eu-2"]);
   });
 
+  it("a stage with a selector and no groups has one implicit group of every member that matches, at the stage's pace", async () => {
+    const out = await simulate(
+      scenario({
+        members: [member("a", { labels: { tier: "web" } }), member("b", { labels: { tier: "web" } }), member("c", { labels: { tier: "web" } }), member("d", { labels: { tier: "db" } })],
+        strategy: `{stages: [{name: web, memberSelector: {byLabel: "tier=web"}, maxConcurrency: "2"}, {name: db, memberSelector: {byLabel: "tier=db"}}]}`,
+      }),
+    );
+    expect(out.stage("web").groups.map((g) => [g.name, g.members.map((m) => m.name)])).toEqual([["web", ["a", "b", "c"]]]);
+    expect(out.member("a").status.startTime).toBe(out.member("b").status.startTime);
+    expect(Date.parse(out.member("c").status.startTime ?? "")).toBeGreaterThan(Date.parse(out.member("a").status.startTime ?? ""));
+    expect(out.stage("db").groups.map((g) => [g.name, g.members.map((m) => m.name)])).toEqual([["db", ["d"]]]);
+    expect(out.run.state).toBe("Completed");
+  });
+
+  it("a stage with neither groups nor a selector is refused", () => {
+    expect(issuesOf(scenario({ members: [member("a", { group: "x" })], strategy: `{stages: [{name: s}]}` })).map((i) => i.path)).toContain("strategy.stages[0].groups");
+  });
+
   it("a selector that matches nobody gives an empty group, which ends Skipped; the run goes on", async () => {
     const out = await simulate(
       scenario({
