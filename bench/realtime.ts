@@ -92,7 +92,7 @@ function runCli(cli: string, cwd: string, args: readonly string[], timeoutMs: nu
 }
 
 /** The issue's fleet: `members` clusters, one stage of 40 groups at maxConcurrency 5, 5-minute upgrades. */
-function writeWorkspace(dir: string, members: number): void {
+export function writeWorkspace(dir: string, members: number): void {
   const names = Array.from({ length: members }, (_, i) => `m-${i + 1}`);
   const fleet = {
     regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: IMAGE }] } },
@@ -193,7 +193,10 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
-  process.exitCode = 1;
-});
+// Run as `npm run bench:realtime`; imported by `pulumiUp.ts` for its workspace.
+if (require.main === module) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
+    process.exitCode = 1;
+  });
+}
