@@ -1,36 +1,53 @@
 /**
- * Our features that Azure Kubernetes Fleet Manager (api-version 2025-04-01-preview, `wire.ts`) does
- * not have. The run is executed by Fleet, not by
- * our engine, so a feature that would change what happens on the clusters cannot be done on the client;
- * those are refused at Check, naming the field (docs/behaviour.md, "Fleet Manager backend" table).
- * Features that only concern how the client follows the run (`timeoutMinutes`, `returnAfterMinutes`,
- * progress lines, events) are done on the client.
+ * Our features that Azure Kubernetes Fleet Manager does not have at the api-version a run speaks
+ * (`backend.azureFleet.apiVersion`, `wire.ts`). The run is executed by Fleet, not by our engine, so a
+ * feature that would change what happens on the clusters cannot be done on the client; those are
+ * refused at Check, naming the field (docs/behaviour.md, "Fleet Manager backend" table) and, for a
+ * limit a newer api-version has, that version:
+ *
+ * - `maxConcurrency` (stage, group): from 2026-06-01;
+ * - `maxAllowedFailures` (stage, group): from 2026-06-02-preview;
+ * - a health probe (`members[].healthCheck`): at no version (Fleet cannot wait for a probe made from the client).
+ *
+ * Fleet's `memberSelector` and ScheduledStart gates (2026-06-02-preview) are not in our strategy yet,
+ * so nothing of them can be sent. Features that only concern how the client follows the run
+ * (`timeoutMinutes`, `returnAfterMinutes`, progress lines, events) are done on the client.
  */
 import type { FieldIssue } from "../../model/common";
 import type { Member } from "../../model/member";
 import type { UpdateRunStrategy } from "../../model/strategy";
+import { DEFAULT_FLEET_API_VERSION, FIRST_VERSION_WITH, FLEET_API_FEATURES, type ClientFleetApiVersion } from "./wire";
 
-const WHY = "Fleet Manager has no";
+/** Where the api-version in use was chosen, as the refusals name it. */
+export const API_VERSION_FIELD = "backend.azureFleet.apiVersion";
 
-/** Refusals for a strategy run by Fleet Manager, with paths under `prefix` (`strategy.` or ``). */
-export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, prefix: string): FieldIssue[] {
+type Limit = "maxConcurrency" | "maxAllowedFailures";
+const LIMITS: readonly Limit[] = ["maxConcurrency", "maxAllowedFailures"];
+
+/**
+ * Refusals for a strategy run by Fleet Manager at `apiVersion`, with paths under `prefix`
+ * (`strategy.` or ``); `chosenBy` names where the version was set (a field, or a flag).
+ */
+export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, prefix: string, apiVersion: ClientFleetApiVersion = DEFAULT_FLEET_API_VERSION, chosenBy: string = API_VERSION_FIELD): FieldIssue[] {
+  const features = FLEET_API_FEATURES[apiVersion];
   const issues: FieldIssue[] = [];
+  const check = (item: Partial<Record<Limit, string>>, at: string) => {
+    for (const limit of LIMITS) {
+      if (item[limit] === undefined || features[limit]) continue;
+      issues.push({ path: `${at}.${limit}`, message: `Fleet Manager takes ${limit} from api-version ${FIRST_VERSION_WITH[limit]} (${chosenBy} is ${apiVersion})` });
+    }
+  };
   strategy?.stages.forEach((stage, s) => {
     const at = `${prefix}stages[${s}]`;
-    if (stage.maxConcurrency !== undefined) issues.push({ path: `${at}.maxConcurrency`, message: `${WHY} maxConcurrency: remove it (Fleet sets a stage's pace itself) or use the azure backend` });
-    if (stage.maxAllowedFailures !== undefined) issues.push({ path: `${at}.maxAllowedFailures`, message: `${WHY} failure tolerance: a failed member fails the run; remove it or use the azure backend` });
-    stage.groups.forEach((group, g) => {
-      const gat = `${at}.groups[${g}]`;
-      if (group.maxConcurrency !== undefined) issues.push({ path: `${gat}.maxConcurrency`, message: `${WHY} maxConcurrency: remove it or use the azure backend` });
-      if (group.maxAllowedFailures !== undefined) issues.push({ path: `${gat}.maxAllowedFailures`, message: `${WHY} failure tolerance: a failed member fails the run; remove it or use the azure backend` });
-    });
+    check(stage, at);
+    stage.groups.forEach((group, g) => check(group, `${at}.groups[${g}]`));
   });
   return issues;
 }
 
-/** Refusals for an `UpdateRun` on the azureFleet backend: its strategy, its members' probes. */
-export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[] }): FieldIssue[] {
-  const issues = unsupportedInStrategy(input.strategy, "strategy.");
+/** Refusals for an `UpdateRun` on the azureFleet backend: its strategy at its api-version, its members' probes. */
+export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[]; apiVersion?: ClientFleetApiVersion }): FieldIssue[] {
+  const issues = unsupportedInStrategy(input.strategy, "strategy.", input.apiVersion);
   input.members.forEach((m, i) => {
     if (m.healthCheck !== undefined) {
       issues.push({ path: `members[${i}].healthCheck`, message: "Fleet Manager runs the update server-side and cannot wait for a probe made from the client before a member counts as Completed: remove it or use the azure backend" });
