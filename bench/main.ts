@@ -50,6 +50,7 @@ function expectCompleted(figures: BenchFigures): void {
     ["provider run", figures.provider.runState],
     ["ARM run", figures.arm.state],
     ["Fleet Manager run", figures.fleet.state],
+    ["Fleet Manager run, 500 members at maxConcurrency 20%", figures.fleet.paced.state],
     ["the long-horizon scenario through Fleet Manager (ends as in process)", figures.fleet.longHorizon.endsAsInProcess ? "Completed" : "ended otherwise than in process"],
   ];
   const broken = runs.filter(([, state]) => state !== "Completed");
