@@ -17,6 +17,9 @@ export interface FleetScenarioShape {
 
 export const FLEET_SCENARIO_200: FleetScenarioShape = { stages: 2, groupsPerStage: 10, membersPerGroup: 10, maxConcurrency: "5", upgradeMinutes: 10 };
 
+/** Issue 21: 500 members (2 stages × 5 groups × 50), each group 20% at a time (10 members). */
+export const FLEET_SCENARIO_500_PACED: FleetScenarioShape = { stages: 2, groupsPerStage: 5, membersPerGroup: 50, maxConcurrency: "20%", upgradeMinutes: 10 };
+
 export const OLD_IMAGE = "AKSUbuntu-2204gen2containerd-202610.01.0";
 export const NEW_IMAGE = "AKSUbuntu-2204gen2containerd-202611.24.0";
 

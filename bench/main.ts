@@ -51,6 +51,7 @@ function expectCompleted(figures: BenchFigures): void {
     ["ARM run", figures.arm.state],
     ["Fleet Manager run", figures.fleet.state],
     ["the same fleet with its groups chosen by label (the same output as by name)", figures.labels.sameOutput ? "Completed" : "output differs"],
+    ["Fleet Manager run, 500 members at maxConcurrency 20%", figures.fleet.paced.state],
     ["the long-horizon scenario through Fleet Manager (ends as in process)", figures.fleet.longHorizon.endsAsInProcess ? "Completed" : "ended otherwise than in process"],
   ];
   const broken = runs.filter(([, state]) => state !== "Completed");

@@ -26,6 +26,7 @@ export const TARGETS = {
   simulate10kWallSeconds: 2,
   simulate100kWallSeconds: 10,
   simulate100kPeakRssMb: 1536,
+  fleetPacedRequestsPerHour: 60,
 } as const;
 
 /** `perMember`: wall time divided by the members, flat when the cost grows linearly. */
@@ -98,6 +99,18 @@ function fleetRows(fl: FleetFigures): Row[] {
     [`Fleet Manager: client requests per hour while following (a GET every ${fl.pollSeconds} s)`, `${fl.requestsPerHour} (${count(fl.requests.GET)} GET / ${count(fl.requests.PUT)} PUT / ${count(fl.requests.POST)} POST / ${count(fl.requests.PATCH)} PATCH; ${fl.requests.throttled} × 429)`, "", ""],
     ["Fleet Manager: client requests per upgraded member", `${fl.requestsPerUpgradedMember}`, "", ""],
     ["Fleet Manager run wall time", `${(fl.wallMs / 1000).toFixed(1)} s`, "", ""],
+    [
+      `Fleet Manager at ${fl.paced.apiVersion}: ${fl.paced.members} members, maxConcurrency "${fl.paced.maxConcurrency}": client requests per hour while following (a GET every ${fl.paced.pollSeconds} s)`,
+      `${fl.paced.requestsPerHour} (${count(fl.paced.requests.GET)} GET / ${count(fl.paced.requests.PUT)} PUT / ${count(fl.paced.requests.POST)} POST / ${count(fl.paced.requests.PATCH)} PATCH; ${fl.paced.requests.throttled} × 429); ${fl.paced.upgraded}/${fl.paced.members} upgraded, ${fl.paced.state}, ${(fl.paced.wallMs / 1000).toFixed(1)} s wall`,
+      "",
+      `≤ ${TARGETS.fleetPacedRequestsPerHour}`,
+    ],
+    [
+      `Fleet Manager at ${fl.paced.apiVersion}, the same run: makespan ÷ the in-process engine's`,
+      `${fl.paced.makespanRatio} (${fl.paced.makespanMinutes} ÷ ${fl.paced.inProcessMakespanMinutes} simulated min)`,
+      "",
+      "",
+    ],
     [
       `simulate --via fleet-emulator, ${fl.longHorizon.simulatedDays} days of weekly and monthly windows`,
       `${(fl.longHorizon.wallMs / 1000).toFixed(2)} s (in process ${fl.longHorizon.inProcessMs} ms); ${fl.longHorizon.endsAsInProcess ? "ends as in process" : "ENDS OTHERWISE THAN IN PROCESS"}`,

@@ -12,6 +12,7 @@
  *
  *   pulumi config set fleetId /subscriptions/…/resourceGroups/…/providers/Microsoft.ContainerService/fleets/…
  *   pulumi config set kubernetesVersion 1.32.0
+ *   pulumi config set apiVersion 2026-06-02-preview   # optional: Fleet's api-version (default 2026-06-01)
  *
  * Credentials: DefaultAzureCredential (`az login`, or AZURE_* variables in CI). Against the ARM
  * emulator (`fleet-update emulator`), also set `armEndpoint`, `trustedCaFile`, `credential: emulator`
@@ -24,6 +25,7 @@ const config = new pulumi.Config();
 const endpoint = config.get("armEndpoint");
 const trustedCaFile = config.get("trustedCaFile");
 const pollSeconds = config.getNumber("pollSeconds");
+const apiVersion = config.get("apiVersion") as "2026-06-01" | "2026-06-02-preview" | "2025-04-01-preview" | undefined;
 const backend = {
   azureFleet: {
     fleetId: config.require("fleetId"),
@@ -31,6 +33,7 @@ const backend = {
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(trustedCaFile === undefined ? {} : { trustedCaFile }),
     ...(pollSeconds === undefined ? {} : { pollIntervalSeconds: pollSeconds }),
+    ...(apiVersion === undefined ? {} : { apiVersion }),
   },
 };
 

@@ -46,6 +46,7 @@ export function buildProgram(): Command {
     .argument("<file>", "scenario file")
     .option("--json", "print the JSON result (status, clusters, events) instead of a tree")
     .option("--via <backend>", "run through a backend instead of in process: arm-emulator (the Azure backend against a fresh ARM emulator) or fleet-emulator (Fleet Manager in a fresh emulator, through the azureFleet backend)")
+    .option("--api-version <version>", "with --via fleet-emulator: the Fleet Manager api-version the client speaks: 2026-06-01 (the default), 2026-06-02-preview or 2025-04-01-preview")
     .option("--events <file>", "write every state change as one JSON line to this file, as it happens")
     .option("--webhook <url>", "POST every state change as JSON to this URL (retried with backoff; never holds up the run)")
     .action(async (file: string, options: SimulateOptions) => {
@@ -61,6 +62,7 @@ export function buildProgram(): Command {
     .option("--endpoint <url>", "azure: ARM endpoint (default the Azure public cloud)")
     .option("--ca-file <file>", "azure: PEM file of extra CA certificates to trust")
     .option("--credential <kind>", "azure: default (DefaultAzureCredential) or emulator (loopback endpoints only)")
+    .option("--api-version <version>", "azure-fleet: the Fleet Manager api-version: 2026-06-01 (GA, the default; maxConcurrency), 2026-06-02-preview (also maxAllowedFailures) or 2025-04-01-preview (legacy)")
     .option("--json", "print {status, summary, failedMembers, appliedNodeImageVersions} at the end")
     .option("--new", "start a new run even if the journal holds an unfinished run of another spec")
     .option("--progress <mode>", "tree (redrawn; default on a terminal), lines (one per transition), summary (counts per state and an ETA, at most once a second) or auto (lines, then summaries above 200 members; the default otherwise)")
@@ -82,6 +84,7 @@ export function buildProgram(): Command {
       .option("--endpoint <url>", "azure: ARM endpoint")
       .option("--ca-file <file>", "azure: PEM file of extra CA certificates to trust")
       .option("--credential <kind>", "azure: default or emulator")
+      .option("--api-version <version>", "azure-fleet: as given to `run` (default 2026-06-01)")
       .action(async (file: string, ...rest: unknown[]) => {
         const ids = action === "approve" ? (rest[0] as string[]) : [];
         const flags = (action === "approve" ? rest[1] : rest[0]) as BackendFlags;
@@ -99,6 +102,7 @@ export function buildProgram(): Command {
     .option("--endpoint <url>", "azure: ARM endpoint (default the Azure public cloud)")
     .option("--ca-file <file>", "azure: PEM file of extra CA certificates to trust")
     .option("--credential <kind>", "azure: default (DefaultAzureCredential) or emulator (loopback endpoints only)")
+    .option("--api-version <version>", "azure-fleet: the Fleet Manager api-version: 2026-06-01 (GA, the default; maxConcurrency), 2026-06-02-preview (also maxAllowedFailures) or 2025-04-01-preview (legacy)")
     .action(async (file: string, options: PlanOptions) => {
       process.exitCode = await (await load.plan()).planCommand(file, options, io);
     });

@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import { ValidationError, friendlyErrors, parseYamlMapping, toFieldIssues, type FieldIssue } from "../model/common";
+import { API_VERSION_FIELD } from "../backends/azureFleet/unsupported";
 import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, withFleetDefaults, type BackendConfig, type UpdateRunInputs } from "../spec/runSpec";
 
 export interface BackendFlags {
@@ -17,6 +18,8 @@ export interface BackendFlags {
   endpoint?: string;
   caFile?: string;
   credential?: string;
+  /** azure-fleet: the Fleet Manager api-version (issue 21; default 2026-06-01). */
+  apiVersion?: string;
 }
 
 const SIMULATOR_PREFIX = "simulator:";
@@ -32,6 +35,7 @@ export function backendFromFlags(flags: BackendFlags, baseDir: string): BackendC
   const poll = flags.pollSeconds === undefined ? undefined : Number(flags.pollSeconds);
   const pollOk = poll !== undefined && Number.isFinite(poll) && poll > 0;
   if (poll !== undefined && !pollOk && (flags.backend === "azure" || flags.backend?.startsWith(AZURE_FLEET_PREFIX) === true)) issues.push({ path: "--poll-seconds", message: "must be a number of seconds greater than 0" });
+  if (flags.apiVersion !== undefined && flags.backend?.startsWith(AZURE_FLEET_PREFIX) !== true) issues.push({ path: "--api-version", message: "applies to --backend azure-fleet:FLEET_ID only" });
   if (flags.backend === undefined) {
     issues.push({ path: "--backend", message: "is required: simulator:FLEET_FILE, azure or azure-fleet:FLEET_ID" });
   } else if (flags.backend.startsWith(SIMULATOR_PREFIX)) {
@@ -49,6 +53,7 @@ export function backendFromFlags(flags: BackendFlags, baseDir: string): BackendC
         ...(flags.caFile === undefined ? {} : { trustedCaFile: path.resolve(baseDir, flags.caFile) }),
         ...(flags.credential === undefined ? {} : { credential: flags.credential }),
         ...(pollOk ? { pollIntervalSeconds: poll } : {}),
+        ...(flags.apiVersion === undefined ? {} : { apiVersion: flags.apiVersion }),
       },
     };
   } else if (flags.backend === "azure") {
@@ -83,7 +88,7 @@ export function parseRunSpec(text: string, file: string, backend: BackendConfig)
   const runName = name ?? stem;
   if (runName === undefined) issues.push({ path: "name", message: "is required when the spec is read from standard input" });
   const inputs = { ...rest, runName, backend };
-  issues.push(...checkRunInputs(inputs).map((i) => ({ path: i.path.replace(/^runName\b/, "name"), message: i.message })));
+  issues.push(...checkRunInputs(inputs).map((i) => ({ path: i.path.replace(/^runName\b/, "name"), message: i.message.replace(API_VERSION_FIELD, "--api-version") })));
   if (issues.length > 0) throw new ValidationError(issues);
   return UpdateRunInputsSchema.parse(withFleetDefaults(inputs));
 }
@@ -96,6 +101,7 @@ function flagName(key: keyof BackendFlags): string {
 function flagForBackendPath(fieldPath: string): string {
   if (fieldPath.startsWith("simulator.timeScale")) return "--time-scale";
   if (fieldPath.startsWith("azureFleet.pollIntervalSeconds")) return "--poll-seconds";
+  if (fieldPath.startsWith("azureFleet.apiVersion")) return "--api-version";
   if (/^azure(Fleet)?\.endpoint/.test(fieldPath)) return "--endpoint";
   if (/^azure(Fleet)?\.trustedCaFile/.test(fieldPath)) return "--ca-file";
   if (/^azure(Fleet)?\.credential/.test(fieldPath)) return "--credential";

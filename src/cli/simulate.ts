@@ -16,6 +16,8 @@ import { EXIT_INVALID_INPUT, InputError, readInput, reportInputProblem, printabl
 import { renderTree } from "./render";
 import { writeJson } from "./jsonStream";
 import type { CommandIO } from "./commandIO";
+import { isClientFleetApiVersion, type ClientFleetApiVersion } from "../backends/azureFleet/wire";
+import { API_VERSION_WORDS } from "../spec/runSpec";
 
 export type { CommandIO } from "./commandIO";
 
@@ -25,6 +27,8 @@ export interface SimulateOptions extends EventSinkFlags {
   json?: boolean;
   /** "arm-emulator": through the real Azure backend against a freshly started ARM emulator; "fleet-emulator": through the azureFleet backend against its Fleet Manager. */
   via?: string;
+  /** With `--via fleet-emulator`: the Fleet Manager api-version the client speaks (default 2026-06-01). */
+  apiVersion?: string;
 }
 
 export async function simulateCommand(file: string, options: SimulateOptions, io: CommandIO): Promise<number> {
@@ -40,13 +44,21 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
     io.stderr(`--via: unknown backend '${printable(options.via)}' (known: arm-emulator, fleet-emulator)\n`);
     return EXIT_INVALID_INPUT;
   }
+  if (options.apiVersion !== undefined && options.via !== "fleet-emulator") {
+    io.stderr("--api-version: applies to --via fleet-emulator only\n");
+    return EXIT_INVALID_INPUT;
+  }
+  if (options.apiVersion !== undefined && !isClientFleetApiVersion(options.apiVersion)) {
+    io.stderr(`--api-version: ${API_VERSION_WORDS}, got '${printable(options.apiVersion)}'\n`);
+    return EXIT_INVALID_INPUT;
+  }
   if (parsed.kind === "chain" && options.via !== undefined) {
     io.stderr("--via: chained runs (runs:) are simulated in process only\n");
     return EXIT_INVALID_INPUT;
   }
   // Loaded here, before anything starts (the emulator's clock runs in real time): the Azure SDKs
   // come with these modules, and an in-process simulation never needs them (issue 13).
-  const via = await loadVia(options.via);
+  const via = await loadVia(options.via, options.apiVersion as ClientFleetApiVersion | undefined);
   let sinks;
   try {
     sinks = openEventSinks(options);
@@ -83,9 +95,12 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
 type ViaSimulation = (scenario: Parameters<typeof simulateScenario>[0], options: { onEvent: (event: RunEvent) => void }) => Promise<SimulationReport | ArmSimulationReport>;
 
 /** `--via`'s backend, its modules loaded now (the SDKs with them); undefined = in process. */
-async function loadVia(via: string | undefined): Promise<ViaSimulation | undefined> {
+async function loadVia(via: string | undefined, apiVersion: ClientFleetApiVersion | undefined): Promise<ViaSimulation | undefined> {
   if (via === "arm-emulator") return (await import("../simulation/viaArmEmulator")).simulateScenarioViaArm;
-  if (via === "fleet-emulator") return (await import("../simulation/viaFleetEmulator")).simulateScenarioViaFleet;
+  if (via === "fleet-emulator") {
+    const { simulateScenarioViaFleet } = await import("../simulation/viaFleetEmulator");
+    return (scenario, options) => simulateScenarioViaFleet(scenario, { ...options, ...(apiVersion === undefined ? {} : { apiVersion }) });
+  }
   return undefined;
 }
 

@@ -124,7 +124,7 @@ export class FleetManagerDriver implements RunDriver {
     const client = this.client();
     const checked = checkMembersAgainstFleet(inputs.members, await client.listMembers(), client.fleet.fleetName, inputs.strategy);
     if (checked.issues.length > 0) throw new ValidationError(checked.issues);
-    const { fleetId: _fleetId, pollIntervalSeconds: _poll, ...azure } = this.config;
+    const { fleetId: _fleetId, pollIntervalSeconds: _poll, apiVersion: _apiVersion, ...azure } = this.config;
     return {
       reads: "clusters",
       inputs: { ...inputs, members: checked.members, backend: { azure } },

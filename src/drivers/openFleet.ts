@@ -1,7 +1,8 @@
 /**
  * Issue 12: the Fleet Manager client for a run's `backend.azureFleet`, with the azure backend's
  * credential handling (DefaultAzureCredential, or the emulator's dummy token on a loopback endpoint)
- * and trusted CA file. Relative paths resolve against `baseDir`.
+ * and trusted CA file, at the run's api-version (issue 21; default 2026-06-01). Relative paths resolve
+ * against `baseDir`.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -26,6 +27,7 @@ export function openFleetClient(config: AzureFleetConfig, baseDir: string = proc
     fleetId: config.fleetId,
     credential: credentialFor(config.credential),
     ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
+    ...(config.apiVersion === undefined ? {} : { apiVersion: config.apiVersion }),
     ...(config.trustedCaFile === undefined ? {} : { trustedCaPem: fs.readFileSync(path.resolve(baseDir, config.trustedCaFile), "utf8") }),
     ...(lro === undefined ? {} : { lroIntervalMs: lro }),
   });

@@ -49,5 +49,16 @@ export interface AzureFleetBackendArgs {
   credential?: pulumi.Input<"default" | "emulator">;
   /** Seconds between GETs of the run while following it (default 60). */
   pollIntervalSeconds?: pulumi.Input<number>;
+  /**
+   * Issue 21: the Fleet Manager api-version every request speaks.
+   * - "2026-06-01" (GA, the default): approval gates and `maxConcurrency` on stages and groups.
+   * - "2026-06-02-preview": also `maxAllowedFailures` on stages and groups (a run with tolerated
+   *   failures completes; Fleet counts them in `failureCount`).
+   * - "2025-04-01-preview" (legacy, what the client spoke before): approval gates, neither limit.
+   * A limit the version lacks is refused at `pulumi preview`, naming the version that has it. A
+   * change of `apiVersion` alone is applied in place: the same fleet run is followed at the new
+   * version, never replaced (docs/behaviour.md FM14).
+   */
+  apiVersion?: pulumi.Input<"2026-06-01" | "2026-06-02-preview" | "2025-04-01-preview">;
 }
 

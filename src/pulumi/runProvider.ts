@@ -3,7 +3,7 @@
  * CRUD → the engine:
  * - check: docs/rules.md §2 validation as check failures whose `property` is the field path;
  * - diff: a new target, member list, strategy or backend is a new run (replace); `state`, `skip`,
- *   `approvals`, `timeoutMinutes` and `returnAfterMinutes` are applied in place; a run left waiting
+ *   `approvals`, `timeoutMinutes`, `returnAfterMinutes` and Fleet's `apiVersion` are applied in place; a run left waiting
  *   (a gate, a long wait) is an update even with no change, so the next `pulumi up` continues it;
  * - create / update: run to a terminal state, the state asked for, or the deadline;
  * - read: recompute statuses from the backend, starting nothing;
@@ -14,7 +14,7 @@
 import { ValidationError } from "../model/common";
 import type { StoredRun } from "../drivers/runDriver";
 import { printPlanSummary } from "../plan/forRun";
-import { canonicalJson } from "../spec/identity";
+import { canonicalJson, identityValue } from "../spec/identity";
 import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs } from "../spec/runSpec";
 import { containsUnknown } from "../spec/unknowns";
 import { driverFor } from "../drivers/driverFor";
@@ -32,15 +32,17 @@ export async function check(olds: Props, news: Props): Promise<{ inputs: Props; 
   if (failures.length === 0 && !containsUnknown(pickInputs(news))) failures.push(...(await checkAgainstWorld(pickInputs(news), projectDirOf(news))));
   // Issue 6: `pulumi preview` shows the plan (stage ETAs, findings) of valid, fully known inputs —
   // for a run about to be created (or replaced); an existing run's plan is its `plan` output.
-  if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(changedBetween(olds, news))) await printPlanSummary(withoutProjectDir(news), projectDirOf(news));
+  if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(identityChangedBetween(olds, news))) await printPlanSummary(withoutProjectDir(news), projectDirOf(news));
   return { inputs: news, failures };
 }
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
   // `projectDir` is in neither list: the same project run from another checkout path is the same run.
   const changed = changedBetween(olds, news);
-  const replaces = RUN_IDENTITY_FIELDS.filter(changed);
-  const updates = RUN_CONTROL_FIELDS.filter(changed);
+  const replaces = RUN_IDENTITY_FIELDS.filter(identityChangedBetween(olds, news));
+  // Issue 21: `backend.azureFleet.apiVersion` is not identity (the fleet keeps the run by name at
+  // every version): a change of it alone is an update, which attaches to the same fleet run.
+  const updates = [...RUN_CONTROL_FIELDS.filter(changed), ...(changed("backend") && !replaces.includes("backend") ? ["backend"] : [])];
   // Issue 5: a run that returned while waiting (a gate, a long wait) is continued by the next
   // `pulumi up` even when nothing in the program changed.
   const outcome = (olds.summary as { outcome?: string } | undefined)?.outcome;
@@ -105,6 +107,11 @@ function parseInputsOrThrow(raw: Props) {
 
 function changedBetween(olds: Props, news: Props): (field: string) => boolean {
   return (field) => canonicalJson(olds[field] ?? null) !== canonicalJson(news[field] ?? null);
+}
+
+/** A change of what the run is (`identityValue`: the backend without its api-version). */
+function identityChangedBetween(olds: Props, news: Props): (field: string) => boolean {
+  return (field) => canonicalJson(identityValue(field, olds[field]) ?? null) !== canonicalJson(identityValue(field, news[field]) ?? null);
 }
 
 /** What the stack stored of the run: its id and its driver's record. */

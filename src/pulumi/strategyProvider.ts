@@ -12,7 +12,7 @@ import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
 import { openFleetClient } from "../drivers/openFleet";
 import { AzureFleetBackendSchema } from "../spec/runSpec";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../model/strategy";
-import { canonicalJson, identityHash } from "../spec/identity";
+import { canonicalJson, identityHash, withoutApiVersion } from "../spec/identity";
 import { dropIssuesUnderUnknowns } from "../spec/unknowns";
 
 type Props = Record<string, unknown>;
@@ -40,9 +40,12 @@ export async function check(_olds: Props, news: Props): Promise<{ inputs: Props;
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }> {
   const stages = canonicalJson(olds.stages ?? null) !== canonicalJson(news.stages ?? null);
-  // Issue 12: another fleet (or none) is another resource; the same name goes first.
-  const moved = canonicalJson(olds.backend ?? null) !== canonicalJson(news.backend ?? null) || canonicalJson(olds.strategyName ?? null) !== canonicalJson(news.strategyName ?? null);
-  return moved ? { changes: true, replaces: ["backend"], deleteBeforeReplace: true } : { changes: stages };
+  // Issue 12: another fleet (or none) is another resource; the same name goes first. Issue 21: the
+  // api-version is how the client speaks, not where the strategy is: a change of it alone is an
+  // update (the same strategy written again at the new version).
+  const moved = canonicalJson(withoutApiVersion(olds.backend) ?? null) !== canonicalJson(withoutApiVersion(news.backend) ?? null) || canonicalJson(olds.strategyName ?? null) !== canonicalJson(news.strategyName ?? null);
+  const respoken = canonicalJson(olds.backend ?? null) !== canonicalJson(news.backend ?? null);
+  return moved ? { changes: true, replaces: ["backend"], deleteBeforeReplace: true } : { changes: stages || respoken };
 }
 
 function normalized(props: Props): UpdateRunStrategy {
@@ -93,7 +96,8 @@ function fleetStrategyIssues(news: Props, strategy: UpdateRunStrategy | undefine
   if (typeof name !== "string" || name.length > MAX_FLEET_CHILD_NAME || !FLEET_CHILD_NAME.test(name)) {
     issues.push({ path: "strategyName", message: `names the fleet's update strategy: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters` });
   }
-  issues.push(...unsupportedInStrategy(strategy, ""));
+  const apiVersion = parsed.success ? parsed.data.azureFleet.apiVersion : undefined;
+  issues.push(...unsupportedInStrategy(strategy, "", apiVersion));
   return issues;
 }
 

@@ -22,7 +22,11 @@ export type { AzureBackendArgs, AzureFleetBackendArgs, SimulatorBackendArgs } fr
 
 /** Where the clusters are: exactly one of these. */
 export interface BackendArgs {
-  /** Fleet Manager runs the update; the fleet's members are the run's (issue 12). */
+  /**
+   * Fleet Manager runs the update; the fleet's members are the run's (issue 12). Its `apiVersion`
+   * (issue 21) says which strategy fields Fleet takes: "2026-06-01" (the default) `maxConcurrency`,
+   * "2026-06-02-preview" also `maxAllowedFailures`.
+   */
   azureFleet?: pulumi.Input<AzureFleetBackendArgs>;
   /** The embedded simulated fleet. */
   simulator?: pulumi.Input<SimulatorBackendArgs>;

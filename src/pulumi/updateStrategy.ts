@@ -86,7 +86,10 @@ export interface UpdateStrategyArgs {
 
 /**
  * Issue 12: keep the strategy in Fleet Manager too, as `fleets/{f}/updateStrategies/{resource name}`
- * (created, updated with its eTag, deleted on destroy). Credentials as `UpdateRun`'s azureFleet.
+ * (created, updated with its eTag, deleted on destroy). Credentials and `apiVersion` as `UpdateRun`'s
+ * azureFleet: a limit the api-version lacks (`maxConcurrency` before 2026-06-01, `maxAllowedFailures`
+ * before 2026-06-02-preview) is refused at preview; a change of `apiVersion` alone writes the same
+ * fleet strategy again at the new version (never deleted and created again).
  */
 export interface UpdateStrategyResourceArgs extends UpdateStrategyArgs {
   backend?: pulumi.Input<{ azureFleet: pulumi.Input<AzureFleetBackendArgs> }>;

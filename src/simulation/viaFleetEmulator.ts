@@ -7,8 +7,9 @@
  * the run created and started at the scenario's start; each user action a change of the controls at
  * its instant on the emulator's clock (skip → Fleet's skip, stop/start → stop/start, `approve` → a
  * PATCH of each gate it names once that gate is Pending, FM12); the run followed with GETs between.
- * The result has `--via arm-emulator`'s shape. Scenario features Fleet lacks are refused with their
- * field path.
+ * The result has `--via arm-emulator`'s shape. Every request speaks one api-version (`apiVersion`,
+ * default 2026-06-01, as a run's); scenario features Fleet lacks at it are refused with their field
+ * path (and, for a limit a newer version has, that version).
  */
 import type { TokenCredential } from "@azure/core-auth";
 import { emulatorCredential } from "../backends/azure/credentials";
@@ -16,6 +17,7 @@ import { startArmEmulator, type ArmEmulatorOptions } from "../emulator";
 import { FleetClient, FleetRequestError } from "../backends/azureFleet/fleetClient";
 import { toFleetStrategy } from "../backends/azureFleet/toFleet";
 import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
+import { DEFAULT_FLEET_API_VERSION, type ClientFleetApiVersion } from "../backends/azureFleet/wire";
 import { ValidationError, isoInstant, type FieldIssue } from "../model/common";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../model/scenario";
 import type { SkipTarget } from "../model/skip";
@@ -31,6 +33,8 @@ import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION, type ArmSimulationRepor
 export const EMULATOR_FLEET_ID = `/subscriptions/${EMULATOR_SUBSCRIPTION}/resourceGroups/${EMULATOR_RESOURCE_GROUP}/providers/Microsoft.ContainerService/fleets/fleet`;
 
 export interface ViaFleetOptions {
+  /** The api-version the client speaks (default 2026-06-01, GA). */
+  apiVersion?: ClientFleetApiVersion;
   /** Real milliseconds per simulated minute (default 10). */
   msPerSimulatedMinute?: number;
   /**
@@ -49,13 +53,18 @@ export interface ViaFleetOptions {
 export interface FleetSimulationReport extends ArmSimulationReport {
   /** Requests the client sent (each SDK retry included), by method; `throttled`: 429s it was answered. */
   clientRequests: FleetClient["counts"];
+  /** The api-versions of the client's requests to the fleet (one: the one asked for). */
+  apiVersionsSent: string[];
 }
 
-/** A scenario's features Fleet Manager lacks: refused by field path, as the run's Check refuses them. */
-export function fleetScenarioProblems(scenario: Scenario): FieldIssue[] {
+/**
+ * A scenario's features Fleet Manager lacks at `apiVersion`: refused by field path, as the run's Check
+ * refuses them; `chosenBy` names where the version was chosen (`--api-version` on the command line).
+ */
+export function fleetScenarioProblems(scenario: Scenario, apiVersion: ClientFleetApiVersion = DEFAULT_FLEET_API_VERSION, chosenBy = "--api-version"): FieldIssue[] {
   const issues = scenario.updateStrategyId !== undefined && scenario.strategy === undefined
-    ? unsupportedInStrategy(resolveScenarioStrategy(scenario), `strategies.${scenario.updateStrategyId}.`)
-    : unsupportedInStrategy(scenario.strategy, "strategy.");
+    ? unsupportedInStrategy(resolveScenarioStrategy(scenario), `strategies.${scenario.updateStrategyId}.`, apiVersion, chosenBy)
+    : unsupportedInStrategy(scenario.strategy, "strategy.", apiVersion, chosenBy);
   scenario.members.forEach((m, i) => {
     const simulation = m.simulation as { healthy?: boolean } | undefined;
     if ((m as { healthCheck?: unknown }).healthCheck !== undefined) issues.push({ path: `members[${i}].healthCheck`, message: "Fleet Manager cannot wait for a probe made from the client" });
@@ -65,7 +74,8 @@ export function fleetScenarioProblems(scenario: Scenario): FieldIssue[] {
 }
 
 export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaFleetOptions = {}): Promise<FleetSimulationReport> {
-  const problems = fleetScenarioProblems(scenario);
+  const apiVersion = options.apiVersion ?? DEFAULT_FLEET_API_VERSION;
+  const problems = fleetScenarioProblems(scenario, apiVersion);
   if (problems.length > 0) throw new ValidationError(problems);
   const msPerMinute = options.msPerSimulatedMinute ?? 10;
   const emulator = await startArmEmulator({
@@ -86,6 +96,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       fleetId: EMULATOR_FLEET_ID,
       credential: options.credential ?? emulatorCredential,
       endpoint: emulator.url,
+      apiVersion,
       trustedCaPem: emulator.certificatePem,
       lroIntervalMs: pollMs,
       retryDelayInMs: 5,
@@ -109,7 +120,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
     // (`pollsLikeAClient`): while upgrades run, reading on the clock meets ARM's real-time throttling.
     const pollEvery = Math.max(1, Math.round((pollMs * 60_000) / msPerMinute));
     const driver = await driverFor(
-      { azureFleet: { fleetId: EMULATOR_FLEET_ID, endpoint: emulator.url, credential: "emulator", pollIntervalSeconds: pollEvery / 1000 } },
+      { azureFleet: { fleetId: EMULATOR_FLEET_ID, endpoint: emulator.url, credential: "emulator", pollIntervalSeconds: pollEvery / 1000, apiVersion } },
       {
         fleet: {
           clock: emulator.clock,
@@ -123,7 +134,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
     );
     const inputs: UpdateRunInputs = {
       runName: SCENARIO_RUN_NAME,
-      backend: { azureFleet: { fleetId: EMULATOR_FLEET_ID, credential: "emulator" } },
+      backend: { azureFleet: { fleetId: EMULATOR_FLEET_ID, credential: "emulator", apiVersion } },
       members: [],
       ...definition,
       managedClusterUpdate: scenario.managedClusterUpdate,
@@ -186,6 +197,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       requests: { GET, PUT, POST, throttled, faults, injected: { ...injected } },
       fleetState: emulator.fleet.toState(),
       clientRequests: { ...client.counts },
+      apiVersionsSent: [...client.apiVersionsSent].sort(),
     };
   } finally {
     await emulator.close();

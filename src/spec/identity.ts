@@ -19,7 +19,25 @@ export function identityHash(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value)).digest("hex").slice(0, 16);
 }
 
+/**
+ * A backend without `azureFleet.apiVersion` (issue 21): the api-version is how the client speaks to
+ * the fleet, not which run it is — the fleet keeps the run by name at every version — so it is left
+ * out of a run's identity (docs/behaviour.md FM14). Anything else is returned as it is.
+ */
+export function withoutApiVersion(backend: unknown): unknown {
+  if (backend === null || typeof backend !== "object") return backend;
+  const fleet = (backend as { azureFleet?: unknown }).azureFleet;
+  if (fleet === null || typeof fleet !== "object" || !("apiVersion" in fleet)) return backend;
+  const { apiVersion: _apiVersion, ...rest } = fleet as Record<string, unknown>;
+  return { ...backend, azureFleet: rest };
+}
+
+/** An identity field as it counts: the backend without its api-version. */
+export function identityValue(field: string, value: unknown): unknown {
+  return field === "backend" ? withoutApiVersion(value) : value;
+}
+
 /** The identity of a run's inputs (`RUN_IDENTITY_FIELDS`). */
 export function runIdentity(inputs: Record<string, unknown>): string {
-  return identityHash(Object.fromEntries(RUN_IDENTITY_FIELDS.map((k) => [k, inputs[k]])));
+  return identityHash(Object.fromEntries(RUN_IDENTITY_FIELDS.map((k) => [k, identityValue(k, inputs[k])])));
 }

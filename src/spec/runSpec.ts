@@ -11,6 +11,7 @@ import { UpdateRunStrategySchema, unknownApprovals } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
 import { FLEET_CHILD_NAME, FleetIdSchema, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { unsupportedInRun } from "../backends/azureFleet/unsupported";
+import { CLIENT_FLEET_API_VERSIONS } from "../backends/azureFleet/wire";
 import { containsUnknown, dropIssuesUnderUnknowns } from "./unknowns";
 
 export const RUN_STATES = ["Running", "Stopped", "NotStarted"] as const;
@@ -54,6 +55,8 @@ export const AzureBackendSchema = z.strictObject({
   pollIntervalSeconds: z.strictObject({ initial: pollSeconds(), steady: pollSeconds() }).optional(),
 });
 
+export const API_VERSION_WORDS = `must be ${CLIENT_FLEET_API_VERSIONS[0]} (GA, the default), ${CLIENT_FLEET_API_VERSIONS[1]} or ${CLIENT_FLEET_API_VERSIONS[2]} (legacy)`;
+
 /**
  * Issue 12: Azure Kubernetes Fleet Manager runs the update server-side; the client creates (or
  * attaches to) the fleet's update run, starts, stops and skips it, and follows it with GETs.
@@ -67,6 +70,13 @@ export const AzureFleetBackendSchema = z.strictObject({
   credential: AzureBackendSchema.shape.credential,
   /** Seconds between GETs of the run while following it (default 60: 60 reads an hour). */
   pollIntervalSeconds: pollSeconds().optional(),
+  /**
+   * Issue 21: the Fleet Manager api-version every request speaks (default 2026-06-01, GA:
+   * `maxConcurrency`); 2026-06-02-preview adds `maxAllowedFailures`; 2025-04-01-preview is the legacy
+   * one (neither limit). How the client speaks, not what the run is: a change attaches to the same
+   * fleet run (docs/behaviour.md FM14).
+   */
+  apiVersion: z.enum(CLIENT_FLEET_API_VERSIONS, { error: API_VERSION_WORDS }).optional(),
 });
 
 const LOOPBACK_ENDPOINT = /^https:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/;
@@ -173,7 +183,8 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
       if (name.length > MAX_FLEET_CHILD_NAME || !FLEET_CHILD_NAME.test(name)) {
         issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${name}'` });
       }
-      issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }) }));
+      const { apiVersion } = backend.azureFleet;
+      issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }) }));
     }
     if (backend.azure !== undefined) {
       members.forEach((m, i) => {

@@ -14,7 +14,7 @@ import { runCommand } from "../../src/cli/run";
 import { simulateCommand, type CommandIO } from "../../src/cli/simulate";
 import type { Plan } from "../../src/plan/types";
 import type { UpdateRunStatus } from "../../src/model/status";
-import { CANARY_THEN_PROD, FULL_132, startFleetEmulator } from "../emulator/fleetHelpers";
+import { CANARY_THEN_PROD, FULL_132, groupedFleet, startFleetEmulator } from "../emulator/fleetHelpers";
 import { FLEET_ID, caFile } from "./support";
 
 function capture(): CommandIO & { out: string; err: string } {
@@ -101,15 +101,42 @@ describe("fleet-update run --backend azure-fleet:", () => {
     expect(io.out).toMatch(/NotStarted/);
   });
 
-  test("a feature Fleet lacks, and a flag for another backend, are named (exit 2)", async () => {
+  test("a feature Fleet lacks at the api-version in use, a bad --api-version, and a flag for another backend, are named (exit 2)", async () => {
     const io = capture();
-    const strategy = { stages: [{ name: "all", groups: [{ name: "canary", maxConcurrency: "2" }, { name: "prod" }, { name: "dev" }] }] };
+    const strategy = { stages: [{ name: "all", groups: [{ name: "canary", maxConcurrency: "2", maxAllowedFailures: "1" }, { name: "prod" }, { name: "dev" }] }] };
     expect(await runCommand(spec({ strategy, managedClusterUpdate: FULL_132 }), { ...flags, timeScale: "60" }, io)).toBe(2);
     expect(io.err).toContain("--time-scale: applies to --backend simulator:FLEET_FILE only");
     const feature = capture();
     expect(await runCommand(spec({ strategy, managedClusterUpdate: FULL_132 }), flags, feature)).toBe(2);
-    expect(feature.err).toContain("strategy.stages[0].groups[0].maxConcurrency: Fleet Manager");
+    expect(feature.err).toContain("strategy.stages[0].groups[0].maxAllowedFailures: Fleet Manager takes maxAllowedFailures from api-version 2026-06-02-preview (--api-version is 2026-06-01)");
+    expect(feature.err).not.toContain("maxConcurrency");
+    const legacy = capture();
+    expect(await runCommand(spec({ strategy, managedClusterUpdate: FULL_132 }), { ...flags, apiVersion: "2025-04-01-preview" }, legacy)).toBe(2);
+    expect(legacy.err).toContain("strategy.stages[0].groups[0].maxConcurrency: Fleet Manager takes maxConcurrency from api-version 2026-06-01 (--api-version is 2025-04-01-preview)");
+    const unknown = capture();
+    expect(await runCommand(spec({ strategy: CANARY_THEN_PROD, managedClusterUpdate: FULL_132 }), { ...flags, apiVersion: "2021-01-01" }, unknown)).toBe(2);
+    expect(unknown.err).toContain("--api-version: must be 2026-06-01 (GA, the default), 2026-06-02-preview or 2025-04-01-preview (legacy)");
+    const elsewhere = capture();
+    expect(await gateCommand("list", spec({ strategy: CANARY_THEN_PROD, managedClusterUpdate: FULL_132 }), [], { backend: "azure", apiVersion: "2026-06-01" }, elsewhere)).toBe(2);
+    expect(elsewhere.err).toContain("--api-version: applies to --backend azure-fleet:FLEET_ID only");
     expect(emulator.requests.filter((r) => r.path.includes("/updateRuns/"))).toEqual([]);
+  });
+
+  test("--api-version 2026-06-02-preview: limits sent, a failure within maxAllowedFailures tolerated (exit 1: completed with failures)", async () => {
+    const failing = await startFleetEmulator({ fleet: groupedFleet({}, ["prod-2"]) });
+    try {
+      const io = capture();
+      const strategy = { stages: [{ name: "all", maxConcurrency: "50%", groups: [{ name: "canary" }, { name: "prod", maxConcurrency: "2", maxAllowedFailures: "1" }, { name: "dev" }] }] };
+      const file = spec({ name: "tolerant", strategy, managedClusterUpdate: FULL_132 });
+      const code = await runCommand(file, { ...flags, endpoint: failing.url, caFile: caFile(failing), apiVersion: "2026-06-02-preview", json: true }, io);
+      const out = JSON.parse(io.out.slice(io.out.indexOf("{"))) as { summary: { state: string; outcome: string; failureCount: number }; failedMembers: Array<{ name: string }> };
+      expect(out.summary).toMatchObject({ state: "Completed", outcome: "CompletedWithFailures", failureCount: 1 });
+      expect(out.failedMembers.map((m) => m.name)).toEqual(["prod-2"]);
+      expect(code).toBe(1);
+      expect(failing.fleet.operationLog().map((o) => o.member).sort()).toEqual(["canary-1", "dev-1", "prod-1", "prod-2", "prod-3"]);
+    } finally {
+      await failing.close();
+    }
   });
 
   test("a member not in the fleet is named, nothing created", async () => {
@@ -138,10 +165,17 @@ test("simulate --via fleet-emulator --json: the shape of --via arm-emulator; Fle
   expect(Object.keys(result)).toEqual(["status", "summary", "clusters", "events", "requests"]);
   expect(result.status.status.state).toBe("Completed");
 
-  const bad = path.resolve(__dirname, "../scenarios/max-concurrency-count.yaml");
+  // maxConcurrency is Fleet's from 2026-06-01 (the default); the legacy api-version lacks it.
+  const limited = path.resolve(__dirname, "../scenarios/max-concurrency-count.yaml");
   const refused = capture();
-  expect(await simulateCommand(bad, { via: "fleet-emulator", json: true }, refused)).toBe(2);
-  expect(refused.err).toMatch(/max-concurrency-count\.yaml: strategy\.stages\[\d+\]\S*maxConcurrency: Fleet Manager has no maxConcurrency/);
+  expect(await simulateCommand(limited, { via: "fleet-emulator", json: true, apiVersion: "2025-04-01-preview" }, refused)).toBe(2);
+  expect(refused.err).toMatch(/max-concurrency-count\.yaml: strategy\.stages\[\d+\]\S*maxConcurrency: Fleet Manager takes maxConcurrency from api-version 2026-06-01 \(--api-version is 2025-04-01-preview\)/);
+  const wrong = capture();
+  expect(await simulateCommand(limited, { via: "fleet-emulator", apiVersion: "2026-06-01-preview" }, wrong)).toBe(2);
+  expect(wrong.err).toContain("--api-version: must be 2026-06-01 (GA, the default)");
+  const inProcess = capture();
+  expect(await simulateCommand(limited, { apiVersion: "2026-06-01" }, inProcess)).toBe(2);
+  expect(inProcess.err).toContain("--api-version: applies to --via fleet-emulator only");
 });
 
 test("simulate --via fleet-emulator: a gated run waits where it waits in process, its gates approved by PATCH once Pending", async () => {

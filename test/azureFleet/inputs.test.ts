@@ -45,33 +45,68 @@ describe("backend.azureFleet: shape", () => {
   });
 });
 
-describe("features Fleet Manager lacks are refused, naming the field", () => {
-  it("maxConcurrency and maxAllowedFailures on stages and groups (gates are Fleet's too: accepted)", () => {
-    const strategy = {
-      stages: [
-        { name: "canary", maxConcurrency: "2", maxAllowedFailures: "1", beforeGates: [{ type: "Approval" }], afterGates: [{ type: "Approval" }], groups: [{ name: "canary", maxConcurrency: "50%", maxAllowedFailures: "10%", beforeGates: [{ type: "Approval" }], afterGates: [{ type: "Approval" }] }] },
-      ],
-    };
-    expect(paths(inputs({ strategy }))).toEqual([
-      "strategy.stages[0].maxConcurrency",
-      "strategy.stages[0].maxAllowedFailures",
-      "strategy.stages[0].groups[0].maxConcurrency",
-      "strategy.stages[0].groups[0].maxAllowedFailures",
+describe("features Fleet Manager lacks at the api-version in use are refused, naming the field and the version that has it", () => {
+  const strategy = {
+    stages: [
+      { name: "canary", maxConcurrency: "2", maxAllowedFailures: "1", beforeGates: [{ type: "Approval" }], afterGates: [{ type: "Approval" }], groups: [{ name: "canary", maxConcurrency: "50%", maxAllowedFailures: "10%", beforeGates: [{ type: "Approval" }], afterGates: [{ type: "Approval" }] }] },
+    ],
+  };
+  const at = (apiVersion?: string) => inputs({ strategy, backend: { azureFleet: { fleetId: FLEET_ID, ...(apiVersion === undefined ? {} : { apiVersion }) } } });
+
+  it("at 2026-06-01 (the default): maxConcurrency and gates are Fleet's; maxAllowedFailures is refused, naming 2026-06-02-preview", () => {
+    for (const raw of [at(), at("2026-06-01")]) {
+      const got = checkRunInputs(raw);
+      expect(got.map((i) => i.path)).toEqual(["strategy.stages[0].maxAllowedFailures", "strategy.stages[0].groups[0].maxAllowedFailures"]);
+      expect(got[0]?.message).toBe("Fleet Manager takes maxAllowedFailures from api-version 2026-06-02-preview (backend.azureFleet.apiVersion is 2026-06-01)");
+    }
+  });
+
+  it("at 2026-06-02-preview: both limits are Fleet's", () => {
+    expect(checkRunInputs(at("2026-06-02-preview"))).toEqual([]);
+  });
+
+  it("at 2025-04-01-preview (legacy): both limits are refused, each naming the first version with it", () => {
+    const got = checkRunInputs(at("2025-04-01-preview"));
+    expect(got.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      "strategy.stages[0].maxConcurrency: Fleet Manager takes maxConcurrency from api-version 2026-06-01 (backend.azureFleet.apiVersion is 2025-04-01-preview)",
+      "strategy.stages[0].maxAllowedFailures: Fleet Manager takes maxAllowedFailures from api-version 2026-06-02-preview (backend.azureFleet.apiVersion is 2025-04-01-preview)",
+      "strategy.stages[0].groups[0].maxConcurrency: Fleet Manager takes maxConcurrency from api-version 2026-06-01 (backend.azureFleet.apiVersion is 2025-04-01-preview)",
+      "strategy.stages[0].groups[0].maxAllowedFailures: Fleet Manager takes maxAllowedFailures from api-version 2026-06-02-preview (backend.azureFleet.apiVersion is 2025-04-01-preview)",
     ]);
   });
 
-  it("a member's health probe", () => {
+  it("an api-version the client does not speak is named with the ones it does", () => {
+    for (const apiVersion of ["2025-03-01", "2021-01-01", "2026-06-01-preview", 20260601]) {
+      const got = checkRunInputs(inputs({ backend: { azureFleet: { fleetId: FLEET_ID, apiVersion } } }));
+      expect(got.map((i) => i.path)).toEqual(["backend.azureFleet.apiVersion"]);
+      expect(got[0]?.message).toBe("must be 2026-06-01 (GA, the default), 2026-06-02-preview or 2025-04-01-preview (legacy)");
+    }
+  });
+
+  it("Fleet's memberSelector and ScheduledStart gates, valid at 2026-06-02-preview, are not ours yet: refused naming the field", () => {
+    const scheduled = { type: "ScheduledStart", scheduledStartConfiguration: { startDay: "Monday", startTime: "10:00", utcOffset: "+00:00" } };
+    const strategy = { stages: [{ name: "s", memberSelector: { byLabel: "env=prod" }, groups: [{ name: "g", beforeGates: [scheduled] }] }] };
+    expect(paths(inputs({ strategy, backend: { azureFleet: { fleetId: FLEET_ID, apiVersion: "2026-06-02-preview" } } })).sort()).toEqual([
+      "strategy.stages[0].groups[0].beforeGates[0].scheduledStartConfiguration",
+      "strategy.stages[0].groups[0].beforeGates[0].type",
+      "strategy.stages[0].memberSelector",
+    ]);
+  });
+
+  it("a member's health probe, at every version", () => {
     const members = [{ name: "a", healthCheck: { url: "https://a.example/healthz" } }];
-    const got = checkRunInputs(inputs({ members }));
-    expect(got.map((i) => i.path)).toEqual(["members[0].healthCheck"]);
-    expect(got[0]?.message).toMatch(/server-side/);
+    for (const apiVersion of ["2026-06-01", "2026-06-02-preview"]) {
+      const got = checkRunInputs(inputs({ members, backend: { azureFleet: { fleetId: FLEET_ID, apiVersion } } }));
+      expect(got.map((i) => i.path)).toEqual(["members[0].healthCheck"]);
+      expect(got[0]?.message).toMatch(/server-side/);
+    }
   });
 
   it("the same inputs are valid on the azure backend (the refusal is Fleet's)", () => {
-    const strategy = { stages: [{ name: "canary", groups: [{ name: "canary", maxConcurrency: "2" }] }] };
+    const tolerant = { stages: [{ name: "canary", groups: [{ name: "canary", maxAllowedFailures: "1" }] }] };
     const members = [{ name: "a", group: "canary", clusterResourceId: CLUSTER("a") }];
-    expect(checkRunInputs(inputs({ backend: { azure: {} }, members, strategy }))).toEqual([]);
-    expect(paths(inputs({ members, strategy }))).toEqual(["strategy.stages[0].groups[0].maxConcurrency"]);
+    expect(checkRunInputs(inputs({ backend: { azure: {} }, members, strategy: tolerant }))).toEqual([]);
+    expect(paths(inputs({ members, strategy: tolerant }))).toEqual(["strategy.stages[0].groups[0].maxAllowedFailures"]);
   });
 });
 

@@ -182,6 +182,35 @@ describe("a run through the provider", () => {
   });
 });
 
+describe("the api-version (issue 21)", () => {
+  beforeEach(async () => {
+    emulator = await startFleetEmulator();
+  });
+
+  test("a run with maxConcurrency, started at 2026-06-01, is continued at 2026-06-02-preview: an update (not a replacement) that attaches to the same fleet run", async () => {
+    const limited = { stages: [{ name: "canary", groups: [{ name: "canary" }], afterStageWaitInSeconds: 600 }, { name: "prod", maxConcurrency: "2", groups: [{ name: "prod", maxConcurrency: "50%" }, { name: "dev" }] }] };
+    const { azureFleet } = fleetBackend(emulator) as { azureFleet: Record<string, unknown> };
+    const at = (apiVersion: string, extra: Record<string, unknown> = {}) => inputs({ backend: { azureFleet: { ...azureFleet, apiVersion } }, strategy: limited, ...extra });
+    const before = at("2026-06-01", { returnAfterMinutes: 0.0005 });
+    expect((await provider.check({}, before)).failures).toEqual([]);
+    const first = await provider.create(before);
+    expect((first.outs as unknown as UpdateRunOutputs).summary.outcome).toBe("Pending");
+    expect((first.outs as unknown as UpdateRunOutputs).strategySnapshot).toEqual(limited);
+
+    const after = at("2026-06-02-preview");
+    expect(await provider.diff(first.id, first.outs, after)).toMatchObject({ changes: true, replaces: [] });
+    const second = await provider.update(first.id, first.outs, after);
+    expect((second.outs as unknown as UpdateRunOutputs).status.status.state).toBe("Completed");
+    expect(await runsInFleet()).toEqual(["k8s-1-32"]);
+    expect(runRequests(emulator, "k8s-1-32").filter((c) => c.method === "PUT")).toHaveLength(1);
+    const log = emulator.fleet.operationLog();
+    expect(new Set(log.map((o) => o.member)).size).toBe(log.length);
+    // Another fleet is another run.
+    const moved = inputs({ backend: { azureFleet: { ...azureFleet, fleetId: `${azureFleet.fleetId as string}-2`, apiVersion: "2026-06-02-preview" } }, strategy: limited });
+    expect(await provider.diff(first.id, first.outs, moved)).toMatchObject({ replaces: ["backend"] });
+  });
+});
+
 describe("a failing member", () => {
   test("fails the call with the status kept; the next up starts the run again", async () => {
     const fleet = groupedFleet();

@@ -48,10 +48,39 @@ describe("UpdateStrategy kept in Fleet Manager", () => {
     expect(left).toEqual([]);
   });
 
-  test("Check names what Fleet lacks and a bad name", async () => {
+  test("Check names what Fleet lacks at the api-version in use, and a bad name", async () => {
     const backend = fleetBackend(emulator);
-    const { failures } = await provider.check({}, { stages: [{ name: "s", groups: [{ name: "g", maxConcurrency: "2" }], afterGates: [{ type: "Approval" }] }], backend, strategyName: "Bad_Name" });
-    expect(failures.map((f) => f.property).sort()).toEqual(["stages[0].groups[0].maxConcurrency", "strategyName"]);
+    const stages = [{ name: "s", groups: [{ name: "g", maxConcurrency: "2", maxAllowedFailures: "1" }], afterGates: [{ type: "Approval" }] }];
+    const { failures } = await provider.check({}, { stages, backend, strategyName: "Bad_Name" });
+    expect(failures.map((f) => `${f.property}: ${f.reason}`).sort()).toEqual([
+      "stages[0].groups[0].maxAllowedFailures: Fleet Manager takes maxAllowedFailures from api-version 2026-06-02-preview (backend.azureFleet.apiVersion is 2026-06-01)",
+      expect.stringMatching(/^strategyName: /),
+    ]);
+    const fleet = backend.azureFleet as Record<string, unknown>;
+    const preview = { azureFleet: { ...fleet, apiVersion: "2026-06-02-preview" } };
+    expect((await provider.check({}, { stages, backend: preview, strategyName: "rollout" })).failures).toEqual([]);
+    const legacy = { azureFleet: { ...fleet, apiVersion: "2025-04-01-preview" } };
+    expect((await provider.check({}, { stages, backend: legacy, strategyName: "rollout" })).failures.map((f) => f.property)).toEqual(["stages[0].groups[0].maxConcurrency", "stages[0].groups[0].maxAllowedFailures"]);
+  });
+
+  test("limits kept in the fleet at the api-version that has them, read back as written; a change of apiVersion alone is an update, not a replacement", async () => {
+    const fleet = fleetBackend(emulator).azureFleet as Record<string, unknown>;
+    type Item = { name: string; maxConcurrency?: string; maxAllowedFailures?: string };
+    const stages: Array<Item & { groups: Item[] }> = [
+      { name: "canary", groups: [{ name: "canary", maxConcurrency: "1" }], maxConcurrency: "1" },
+      { name: "prod", groups: [{ name: "prod", maxConcurrency: "50%", maxAllowedFailures: "1" }, { name: "dev" }], maxAllowedFailures: "20%" },
+    ];
+    const inputs = { stages, backend: { azureFleet: { ...fleet, apiVersion: "2026-06-02-preview" } }, strategyName: "limits" };
+    expect((await provider.check({}, inputs)).failures).toEqual([]);
+    const created = await provider.create(inputs);
+    const read = await provider.read(created.id, created.outs);
+    expect(read.props.stages).toEqual(stages);
+    // At 2026-06-01 the fleet shows what that version has: maxConcurrency, no maxAllowedFailures.
+    const ga = { ...inputs, stages: stages.map(({ maxAllowedFailures: _s, groups, ...stage }) => ({ ...stage, groups: groups.map(({ maxAllowedFailures: _g, ...group }) => group) })), backend: { azureFleet: { ...fleet, apiVersion: "2026-06-01" } } };
+    expect(await provider.diff(created.id, created.outs, { ...inputs, backend: ga.backend })).toEqual({ changes: true });
+    const atGa = await provider.read(created.id, { ...created.outs, backend: ga.backend });
+    expect(atGa.props.stages).toEqual(ga.stages);
+    expect(await provider.diff(created.id, created.outs, { ...inputs, backend: { azureFleet: { ...fleet, fleetId: `${fleet.fleetId as string}x` } } })).toMatchObject({ replaces: ["backend"] });
   });
 
   test("without a backend nothing changes: a local strategy", async () => {

@@ -9,17 +9,24 @@ export { RESOURCE_GROUP, SUBSCRIPTION };
 
 /**
  * Five clusters on 1.31.2 in westeurope (offering 1.32.0): `canary-1` in group canary, `prod-1..3` in
- * group prod, `dev-1` in group dev. Upgrades take 10 simulated minutes unless `upgradeMinutes` says.
+ * group prod, `dev-1` in group dev. Upgrades take 10 simulated minutes unless `upgradeMinutes` says;
+ * the upgrades of the `failing` ones fail (UpgradeFailed).
  */
-export function groupedFleet(upgradeMinutes: Record<string, number> = {}): Fleet {
-  const cluster = (name: string, group: string) => ({
-    name,
-    group,
-    region: "westeurope",
-    kubernetesVersion: "1.31.2",
-    nodePools: [{ name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: IMAGE_OCT }],
-    ...(upgradeMinutes[name] === undefined ? {} : { simulation: { upgradeMinutes: upgradeMinutes[name] } }),
-  });
+export function groupedFleet(upgradeMinutes: Record<string, number> = {}, failing: readonly string[] = []): Fleet {
+  const cluster = (name: string, group: string) => {
+    const simulation = {
+      ...(upgradeMinutes[name] === undefined ? {} : { upgradeMinutes: upgradeMinutes[name] }),
+      ...(failing.includes(name) ? { fail: { code: "UpgradeFailed", message: "drain timed out" } } : {}),
+    };
+    return {
+      name,
+      group,
+      region: "westeurope",
+      kubernetesVersion: "1.31.2",
+      nodePools: [{ name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: IMAGE_OCT }],
+      ...(Object.keys(simulation).length === 0 ? {} : { simulation }),
+    };
+  };
   return FleetSchema.parse({
     regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: IMAGE_OCT }, { version: IMAGE_NOV }] } },
     members: [cluster("canary-1", "canary"), cluster("prod-1", "prod"), cluster("prod-2", "prod"), cluster("prod-3", "prod"), cluster("dev-1", "dev")],

@@ -41,6 +41,7 @@ const EXPECTED: Record<string, string> = {
   "stop-and-start.yaml": "Completed 2026-12-05T20:10:00Z | long-1 Completed, m-2 Completed, m-3 Completed, late-1 Completed",
   "stop-for-good.yaml": "Stopped 2026-12-05T05:00:00Z | a-1 Completed, b-1 Completed, b-2 NotStarted, c-1 NotStarted",
   "stopped-cluster.yaml": "Failed 2026-12-05T00:10:00Z | prod-1 Completed, prod-2 Failed, prod-3 NotStarted",
+  "tolerated-failures.yaml": "Completed 2026-12-05T00:30:00Z | a-1 Completed, a-2 Failed, a-3 Completed, b-1 Failed, b-2 Completed, c-1 Completed",
   "version-arrives-late.yaml": "Completed 2026-12-05T06:20:00Z | eu-1 Completed, eu-2 Completed, us-1 Completed",
   "windows-daily-weekly.yaml": "Completed 2026-12-06T06:10:00Z | daily-plus2 Completed, weekly-sunday Completed, none-1 Completed, weekly-open Completed",
   "windows-monthly.yaml": "Completed 2026-12-06T04:10:00Z | day-5 Completed, first-saturday Completed, blocked-today Completed, every-other-day Completed",

@@ -1,12 +1,12 @@
 /**
- * Fleet Manager for one fleet: update runs, update strategies, gates and members, all at
- * `FLEET_API_VERSION` (the first with approval gates). Controls (`start`, `stop`, `skip`), deletes and
+ * Fleet Manager for one fleet: update runs, update strategies, gates and members, all at one
+ * api-version (`apiVersion`, default `DEFAULT_FLEET_API_VERSION`, 2026-06-01). Controls (`start`, `stop`, `skip`), deletes and
  * members go through `@azure/arm-containerservicefleet`'s client; run and strategy bodies and gates,
  * which its 2.0.0 models cannot carry, through the SDK's REST client (`restOperations.ts`). No HTTP,
  * retry or long-running-operation polling is written here: the SDK's pipelines retry 429s (after
  * `Retry-After`) and transient failures, and its pollers follow every long-running operation. A
  * counting policy on both pipelines records every request sent (each retry included) for the bench
- * and the tests; it reads only the method and the status, never a header.
+ * and the tests; it reads only the method, the api-version in the URL and the status, never a header.
  */
 import { ContainerServiceFleetClient, type SkipTarget } from "@azure/arm-containerservicefleet";
 import type { TokenCredential } from "@azure/core-auth";
@@ -14,7 +14,7 @@ import { isRestError, type PipelinePolicy } from "@azure/core-rest-pipeline";
 import { credentialProblem } from "../azure/credentials";
 import { parseFleetId, type FleetId } from "./fleetId";
 import { FleetRestOperations } from "./restOperations";
-import { FLEET_API_VERSION, type WireGate, type WireManagedClusterUpdate, type WireStrategy, type WireUpdateRun, type WireUpdateStrategy } from "./wire";
+import { DEFAULT_FLEET_API_VERSION, type ClientFleetApiVersion, type WireGate, type WireManagedClusterUpdate, type WireStrategy, type WireUpdateRun, type WireUpdateStrategy } from "./wire";
 
 export interface FleetClientOptions {
   /** ARM id of the `Microsoft.ContainerService/fleets` resource. */
@@ -22,6 +22,8 @@ export interface FleetClientOptions {
   credential: TokenCredential;
   /** ARM endpoint; default the Azure public cloud. */
   endpoint?: string;
+  /** The api-version of every request, SDK and REST client alike (default 2026-06-01). */
+  apiVersion?: ClientFleetApiVersion;
   /** Extra CA certificates (PEM) to trust, e.g. the emulator's. */
   trustedCaPem?: string;
   /** How often the SDK's pollers read a long-running operation (default the SDK's, 2 s). */
@@ -62,13 +64,16 @@ export class FleetRequestError extends Error {
   }
 }
 
-/** Counts each request by method, and each 429 answered (the SDK retries it). */
-function requestCounter(counts: RequestCounts): PipelinePolicy {
+/** Counts each request by method, and each 429 answered (the SDK retries it); notes the api-versions sent. */
+function requestCounter(counts: RequestCounts, apiVersions: Set<string>): PipelinePolicy {
   return {
     name: "fleetUpdateRequestCounter",
     async sendRequest(request, next) {
       const method = request.method as keyof RequestCounts;
       if (method in counts && method !== "throttled") counts[method] += 1;
+      // The fleet's resources; not the operation URLs the service hands out (`locations/…`), which carry their own.
+      const url = new URL(request.url);
+      if (url.pathname.includes("/fleets/")) apiVersions.add(url.searchParams.get("api-version") ?? "");
       const response = await next(request);
       if (response.status === 429) counts.throttled += 1;
       return response;
@@ -79,6 +84,9 @@ function requestCounter(counts: RequestCounts): PipelinePolicy {
 export class FleetClient {
   readonly fleet: FleetId;
   readonly counts: RequestCounts = { GET: 0, PUT: 0, POST: 0, PATCH: 0, DELETE: 0, throttled: 0 };
+  readonly apiVersion: ClientFleetApiVersion;
+  /** The api-versions of the requests sent to the fleet's resources so far (the tests check there is one). */
+  readonly apiVersionsSent = new Set<string>();
   private readonly client: ContainerServiceFleetClient;
   private readonly rest: FleetRestOperations;
   private readonly lro: { updateIntervalInMs?: number };
@@ -94,12 +102,14 @@ export class FleetClient {
         ...(options.maxRetryDelayInMs === undefined ? {} : { maxRetryDelayInMs: options.maxRetryDelayInMs }),
       },
     };
-    const countingPolicy = requestCounter(this.counts);
-    this.client = new ContainerServiceFleetClient(options.credential, this.fleet.subscriptionId, { ...clientOptions, endpoint, apiVersion: FLEET_API_VERSION });
+    this.apiVersion = options.apiVersion ?? DEFAULT_FLEET_API_VERSION;
+    const countingPolicy = requestCounter(this.counts, this.apiVersionsSent);
+    this.client = new ContainerServiceFleetClient(options.credential, this.fleet.subscriptionId, { ...clientOptions, endpoint, apiVersion: this.apiVersion });
     this.client.pipeline.addPolicy(countingPolicy, { afterPhase: "Retry" });
     this.rest = new FleetRestOperations(this.fleet, {
       credential: options.credential,
       endpoint,
+      apiVersion: this.apiVersion,
       clientOptions,
       countingPolicy,
       ...(options.lroIntervalMs === undefined ? {} : { lroIntervalMs: options.lroIntervalMs }),

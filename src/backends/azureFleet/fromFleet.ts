@@ -1,7 +1,8 @@
 /**
  * Fleet Manager's `UpdateRunStatus` (its JSON, `wire.ts`: every field optional) in our status shape
- * (docs/rules.md §5): ISO 8601 instants ending in `Z`, absent values omitted, `failureCount` counted from the
- * members, gates named by our ids, and what a run leaves for the next (`failedMembers`,
+ * (docs/rules.md §5): ISO 8601 instants ending in `Z`, absent values omitted, `failureCount` as Fleet
+ * shows it (2026-06-02-preview, when the strategy sets a tolerance) or else counted from the members,
+ * gates named by our ids, and what a run leaves for the next (`failedMembers`,
  * `appliedNodeImageVersions`) derived from the status alone.
  */
 import { isoInstant } from "../../model/common";
@@ -68,17 +69,22 @@ function failures(members: readonly MemberUpdateStatus[]): number {
   return members.filter((m) => m.status.state === "Failed").length;
 }
 
+/** Fleet's own count when it shows one, else `counted`. */
+function countOf(shown: number | null | undefined, counted: number): number {
+  return typeof shown === "number" ? shown : counted;
+}
+
 export function fromFleetStatus(status: FleetStatus | undefined): UpdateRunStatus {
   const stages: UpdateStageStatus[] = (status?.stages ?? []).map((stage) => {
     const groups: UpdateGroupStatus[] = (stage.groups ?? []).map((group) => {
       const members = (group.members ?? []).map(memberOf);
-      return { name: group.name ?? "", status: statusOf(group.status), failureCount: failures(members), ...gatesOf(group, stage.name ?? "", group.name ?? ""), members };
+      return { name: group.name ?? "", status: statusOf(group.status), failureCount: countOf(group.failureCount, failures(members)), ...gatesOf(group, stage.name ?? "", group.name ?? ""), members };
     });
     const wait = stage.afterStageWaitStatus;
     return {
       name: stage.name ?? "",
       status: statusOf(stage.status),
-      failureCount: groups.reduce((n, g) => n + g.failureCount, 0),
+      failureCount: countOf(stage.failureCount, groups.reduce((n, g) => n + g.failureCount, 0)),
       ...gatesOf(stage, stage.name ?? "", undefined),
       ...(wait === undefined || wait === null ? {} : { afterStageWaitStatus: { status: statusOf(wait.status), waitDurationInSeconds: wait.waitDurationInSeconds ?? 0 } }),
       groups,
@@ -87,7 +93,7 @@ export function fromFleetStatus(status: FleetStatus | undefined): UpdateRunStatu
   const selected = (status?.nodeImageSelection?.selectedNodeImageVersions ?? []).flatMap((v) => (v.version ? [{ version: v.version }] : []));
   return {
     status: statusOf(status?.status),
-    failureCount: stages.reduce((n, s) => n + s.failureCount, 0),
+    failureCount: countOf(status?.failureCount, stages.reduce((n, s) => n + s.failureCount, 0)),
     nodeImageSelection: { selectedNodeImageVersions: selected },
     stages,
   };

@@ -11,13 +11,15 @@ import type { TokenCredential } from "@azure/core-auth";
 import { createHttpPoller, type OperationState, type ResourceLocationConfig } from "@azure/core-lro";
 import type { PipelinePolicy } from "@azure/core-rest-pipeline";
 import type { FleetId } from "./fleetId";
-import { FLEET_API_VERSION, type WireGate, type WireStrategy, type WireUpdateRun, type WireUpdateStrategy } from "./wire";
+import type { ClientFleetApiVersion, WireGate, WireStrategy, WireUpdateRun, WireUpdateStrategy } from "./wire";
 
 const FLEET = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/fleets/{fleetName}";
 
 export interface RestOperationsOptions {
   credential: TokenCredential;
   endpoint: string;
+  /** Every request's api-version (the SDK client's too). */
+  apiVersion: ClientFleetApiVersion;
   /** What the SDK client is given: TLS, retry. */
   clientOptions: Pick<ClientOptions, "tlsOptions" | "retryOptions">;
   /** Runs after the retry policy, as the SDK client's counting policy does. */
@@ -42,7 +44,7 @@ export class FleetRestOperations {
   ) {
     this.client = getClient(options.endpoint, options.credential, {
       ...options.clientOptions,
-      apiVersion: FLEET_API_VERSION,
+      apiVersion: options.apiVersion,
       credentials: { scopes: [`${options.endpoint}/.default`] },
       userAgentOptions: { userAgentPrefix: "pulumi-fleet-update" },
     });

@@ -1,11 +1,12 @@
 /**
  * Our run definition in Fleet Manager's shapes (`wire.ts`). Only the fields Fleet has are sent:
- * `unsupported.ts` has refused the others at Check, so nothing is dropped silently here. Gates are the
- * same shape on both sides (`{ displayName?, type: "Approval" }`).
+ * `unsupported.ts` has refused the others at Check — and a limit the chosen api-version lacks — so
+ * nothing is dropped silently here. Gates are the same shape on both sides (`{ displayName?, type:
+ * "Approval" }`); `maxConcurrency` and `maxAllowedFailures` are the same strings ("N" or "P%").
  */
 import type { Gate, UpdateRunStrategy } from "../../model/strategy";
 import type { ManagedClusterUpdate } from "../../model/update";
-import type { WireGateConfiguration, WireGates, WireManagedClusterUpdate as FleetManagedClusterUpdate, WireStrategy as FleetStrategy } from "./wire";
+import type { WireGateConfiguration, WireGates, WireLimits, WireManagedClusterUpdate as FleetManagedClusterUpdate, WireStrategy as FleetStrategy } from "./wire";
 
 type Gated = { beforeGates?: Gate[]; afterGates?: Gate[] };
 
@@ -27,12 +28,19 @@ function gatesFrom(item: WireGates): Gated {
   };
 }
 
+/** The limits an item sets, as they are (both sides take "N" or "P%"); read back, an empty one is none. */
+function limits(item: WireLimits): WireLimits {
+  const set = (v: string | null | undefined): v is string => v !== undefined && v !== null && v !== "";
+  return { ...(set(item.maxConcurrency) ? { maxConcurrency: item.maxConcurrency } : {}), ...(set(item.maxAllowedFailures) ? { maxAllowedFailures: item.maxAllowedFailures } : {}) };
+}
+
 export function toFleetStrategy(strategy: UpdateRunStrategy): FleetStrategy {
   return {
     stages: strategy.stages.map((stage) => ({
       name: stage.name,
-      groups: stage.groups.map((group) => ({ name: group.name, ...gatesTo(group) })),
+      groups: stage.groups.map((group) => ({ name: group.name, ...limits(group), ...gatesTo(group) })),
       ...(stage.afterStageWaitInSeconds === undefined ? {} : { afterStageWaitInSeconds: stage.afterStageWaitInSeconds }),
+      ...limits(stage),
       ...gatesTo(stage),
     })),
   };
@@ -44,8 +52,9 @@ export function fromFleetStrategy(strategy: FleetStrategy | undefined): UpdateRu
   return {
     stages: strategy.stages.map((stage) => ({
       name: stage.name,
-      groups: (stage.groups ?? []).map((group) => ({ name: group.name, ...gatesFrom(group) })),
+      groups: (stage.groups ?? []).map((group) => ({ name: group.name, ...limits(group), ...gatesFrom(group) })),
       ...(stage.afterStageWaitInSeconds === undefined || stage.afterStageWaitInSeconds === null ? {} : { afterStageWaitInSeconds: stage.afterStageWaitInSeconds }),
+      ...limits(stage),
       ...gatesFrom(stage),
     })),
   };

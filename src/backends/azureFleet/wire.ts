@@ -1,26 +1,41 @@
 /**
- * Fleet Manager's JSON for update runs, update strategies and gates, at the api-version this client
- * speaks (`FLEET_API_VERSION`), as the service sends and takes it: instants as ISO strings, every
- * field the service fills optional. Only the fields we read or write are named.
+ * Fleet Manager's JSON for update runs, update strategies and gates, at the api-versions this client
+ * speaks (`CLIENT_FLEET_API_VERSIONS`), as the service sends and takes it: instants as ISO strings,
+ * every field the service fills optional. Only the fields we read or write are named; a field one of
+ * the versions lacks is sent only at a version that has it (`unsupported.ts` refuses it at Check
+ * otherwise), and read when the service shows it.
  *
  * Why our own types: `@azure/arm-containerservicefleet` 2.0.0 models api-version 2025-03-01, which
- * has no gates — its serializers drop `beforeGates` / `afterGates` from a strategy and its
- * deserializers drop the gates' status — so run and strategy bodies and gates go through the same
- * SDK's REST client (`restOperations.ts`) with these shapes.
+ * has no gates, `maxConcurrency` or `maxAllowedFailures` — its serializers drop them from a strategy
+ * and its deserializers drop them from the status — so run and strategy bodies and gates go through
+ * the same SDK's REST client (`restOperations.ts`) with these shapes.
  *
  * Every api-version's full definitions are in `wire/` (one module per version, `wire/v2026_06_01.ts`, ...,
  * as zod schemas checked against the official swagger by `test/azureFleet/wireSwagger.test.ts`),
- * re-exported here; the interfaces below are the part this client reads and writes, at
- * `FLEET_API_VERSION`.
+ * re-exported here; the interfaces below are the part this client reads and writes
+ * (`test/azureFleet/wireTypes.typecheck.ts` checks they name only fields of those versions, and
+ * `test/azureFleet/wireBodies.test.ts` that the bodies sent parse at the version they are sent in).
  */
+import type { FleetApiVersion } from "./wire/index";
+
 export * from "./wire/index";
 
 /**
- * The first Fleet api-version with approval gates (gates resources, `beforeGates` / `afterGates` on
- * stages and groups). Every request of the client uses it, so a run's body, its controls and its gates
- * are all read in one version's terms.
+ * The api-versions the client speaks: 2026-06-01 (GA, the default: approval gates, `maxConcurrency`),
+ * 2026-06-02-preview (also `maxAllowedFailures`, `failureCount`), and 2025-04-01-preview, the first
+ * with approval gates, which the client spoke before (legacy: kept so that a program pinned to it
+ * goes on working; it has neither limit). Every request of one client uses one version, so a run's
+ * body, its controls and its gates are all read in that version's terms.
  */
-export const FLEET_API_VERSION = "2025-04-01-preview";
+export const CLIENT_FLEET_API_VERSIONS = ["2026-06-01", "2026-06-02-preview", "2025-04-01-preview"] as const satisfies readonly FleetApiVersion[];
+export type ClientFleetApiVersion = (typeof CLIENT_FLEET_API_VERSIONS)[number];
+
+export function isClientFleetApiVersion(value: string): value is ClientFleetApiVersion {
+  return (CLIENT_FLEET_API_VERSIONS as readonly string[]).includes(value);
+}
+
+/** What a run on `backend.azureFleet` speaks unless its `apiVersion` says otherwise. */
+export const DEFAULT_FLEET_API_VERSION: ClientFleetApiVersion = "2026-06-01";
 
 export interface WireGateConfiguration {
   displayName?: string;
@@ -32,11 +47,17 @@ export interface WireGates {
   afterGates?: WireGateConfiguration[];
 }
 
-export interface WireUpdateGroup extends WireGates {
+/** From 2026-06-01 `maxConcurrency` ("N" or "P%"); from 2026-06-02-preview `maxAllowedFailures` ("N" or "P%"). */
+export interface WireLimits {
+  maxConcurrency?: string;
+  maxAllowedFailures?: string;
+}
+
+export interface WireUpdateGroup extends WireGates, WireLimits {
   name: string;
 }
 
-export interface WireUpdateStage extends WireGates {
+export interface WireUpdateStage extends WireGates, WireLimits {
   name: string;
   groups?: WireUpdateGroup[];
   afterStageWaitInSeconds?: number;
@@ -78,13 +99,23 @@ export interface WireMemberStatus {
   status?: WireUpdateStatus;
 }
 
-export interface WireGroupStatus extends WireGatesStatus {
+/**
+ * What the status shows of the limits, resolved to integers: `maxConcurrency` from 2026-06-01;
+ * `maxAllowedFailures` and `failureCount` at 2026-06-02-preview (when the strategy sets a tolerance).
+ */
+export interface WireLimitsStatus {
+  maxConcurrency?: number;
+  maxAllowedFailures?: number;
+  failureCount?: number;
+}
+
+export interface WireGroupStatus extends WireGatesStatus, WireLimitsStatus {
   name?: string;
   status?: WireUpdateStatus;
   members?: WireMemberStatus[];
 }
 
-export interface WireStageStatus extends WireGatesStatus {
+export interface WireStageStatus extends WireGatesStatus, WireLimitsStatus {
   name?: string;
   status?: WireUpdateStatus;
   groups?: WireGroupStatus[];
@@ -95,6 +126,8 @@ export interface WireRunStatus {
   status?: WireUpdateStatus;
   stages?: WireStageStatus[];
   nodeImageSelection?: { selectedNodeImageVersions?: Array<{ version?: string }> };
+  /** 2026-06-02-preview, when the strategy sets a tolerance. */
+  failureCount?: number;
 }
 
 export interface WireUpdateRun {
@@ -125,7 +158,16 @@ export interface WireGate {
     displayName?: string;
     gateType?: string;
     state?: string;
-    /** At 2025-04-01-preview the target is typed (`type: UpdateRun`, `properties.updateRun`); from 2026-06-01 it is `updateRunProperties`. */
-    target?: { id?: string; type?: string; properties?: { updateRun?: { name?: string; stage?: string; group?: string; timing?: string } } };
+    /** At 2025-04-01-preview the target is typed (`type: UpdateRun`, `properties.updateRun`); from 2026-06-01 it is `updateRunProperties`. Neither is read: a gate is found by its place in the run's status (`gateResources.ts`), whose `gateId` is the same at every version. */
+    target?: { id?: string; type?: string; properties?: { updateRun?: WireGateTargetRun }; updateRunProperties?: WireGateTargetRun };
   };
 }
+
+/** Where a gate stands in its run (`target` of a gate resource). */
+export interface WireGateTargetRun {
+  name?: string;
+  stage?: string;
+  group?: string;
+  timing?: string;
+}
+
