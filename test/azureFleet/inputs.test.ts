@@ -83,14 +83,16 @@ describe("features Fleet Manager lacks at the api-version in use are refused, na
     }
   });
 
-  it("Fleet's memberSelector and ScheduledStart gates, valid at 2026-06-02-preview, are not ours yet: refused naming the field", () => {
+  it("memberSelector and ScheduledStart gates, which our engine runs, are not sent to Fleet yet: refused naming the field, at every version", () => {
     const scheduled = { type: "ScheduledStart", scheduledStartConfiguration: { startDay: "Monday", startTime: "10:00", utcOffset: "+00:00" } };
     const strategy = { stages: [{ name: "s", memberSelector: { byLabel: "env=prod" }, groups: [{ name: "g", beforeGates: [scheduled] }] }] };
-    expect(paths(inputs({ strategy, backend: { azureFleet: { fleetId: FLEET_ID, apiVersion: "2026-06-02-preview" } } })).sort()).toEqual([
-      "strategy.stages[0].groups[0].beforeGates[0].scheduledStartConfiguration",
-      "strategy.stages[0].groups[0].beforeGates[0].type",
-      "strategy.stages[0].memberSelector",
-    ]);
+    for (const apiVersion of ["2026-06-01", "2026-06-02-preview"]) {
+      const got = checkRunInputs(inputs({ strategy, backend: { azureFleet: { fleetId: FLEET_ID, apiVersion } } }));
+      expect(got.map((i) => i.path).sort()).toEqual(["strategy.stages[0].groups[0].beforeGates[0].type", "strategy.stages[0].memberSelector"]);
+      for (const issue of got) expect(issue.message).toMatch(/not sent to Fleet Manager yet/);
+    }
+    // The same strategy is taken by the simulated fleet.
+    expect(checkRunInputs(inputs({ strategy, backend: { simulator: { fleetFile: "fleet.yaml" } }, members: [{ name: "a", group: "g", labels: { env: "prod" } }] }))).toEqual([]);
   });
 
   it("a member's health probe, at every version", () => {
