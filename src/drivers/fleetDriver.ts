@@ -6,8 +6,7 @@
  * the client must remember between calls is the `FleetRunRecord` (an output).
  */
 import { summarize } from "../engine/summary";
-import type { FieldIssue } from "../model/common";
-import { ValidationError } from "../model/common";
+import { ValidationError, type FieldIssue } from "../model/common";
 import type { ExcludedMember } from "../model/run";
 import type { UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";

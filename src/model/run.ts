@@ -60,7 +60,7 @@ function groupIndex(members: readonly GroupedMember[]): Map<string, GroupedMembe
 }
 
 /** The members of `pool` a selector matches, in the members' order. */
-type LabelIndex = (selector: LabelSelector, pool: readonly GroupedMember[]) => GroupedMember[];
+type LabelIndex = (selector: LabelSelector | undefined, pool: readonly GroupedMember[]) => GroupedMember[];
 
 /**
  * Matching through an index of the members by label value (issue 22: a strategy of 1,000 label-selected
@@ -94,6 +94,7 @@ function labelIndex(members: readonly GroupedMember[]): LabelIndex {
     return set;
   };
   return (selector, pool) => {
+    if (selector === undefined) return [];
     const narrowing = selector.requirements.find((r) => r.op === "=" || r.op === "in");
     if (narrowing === undefined) return pool.filter((m) => matchesLabels(selector, m.labels));
     const values = narrowing.op === "=" ? [narrowing.value] : narrowing.op === "in" ? narrowing.values : [];
@@ -105,24 +106,23 @@ function labelIndex(members: readonly GroupedMember[]): LabelIndex {
   };
 }
 
-/** A selector that does not parse selects nobody here: the schema names its fault (`MemberSelectorSchema`). */
-function parsedOrNothing(text: string): LabelSelector {
+/** A selector that does not parse (undefined) selects nobody here: the schema names its fault (`MemberSelectorSchema`). */
+function parsedOrNothing(text: string): LabelSelector | undefined {
   try {
     return parseLabelSelector(text);
   } catch (e) {
     if (!(e instanceof LabelSelectorError)) throw e;
-    return { text, requirements: [{ key: "x", op: "exists" }, { key: "x", op: "!exists" }] };
+    return undefined;
   }
 }
 
 export function assignMembers(members: readonly GroupedMember[], strategy: UpdateRunStrategy | undefined): MemberAssignment {
   if (strategy === undefined) return { groups: [[members.map((m) => m.name)]], issues: [], excluded: [] };
   const issues: FieldIssue[] = [];
-  const selectors = new Map<string, LabelSelector>();
-  const selector = (text: string): LabelSelector => {
-    let parsed = selectors.get(text);
-    if (parsed === undefined) selectors.set(text, (parsed = parsedOrNothing(text)));
-    return parsed;
+  const selectors = new Map<string, LabelSelector | undefined>();
+  const selector = (text: string): LabelSelector | undefined => {
+    if (!selectors.has(text)) selectors.set(text, parsedOrNothing(text));
+    return selectors.get(text);
   };
   const usesLabels = strategy.stages.some((stage) => stage.memberSelector !== undefined || stage.groups.some((g) => g.memberSelector !== undefined));
   const select = usesLabels ? labelIndex(members) : undefined;
