@@ -268,10 +268,13 @@ export class SimulatedFleet implements ClusterBackend {
       return respond(now);
     } finally {
       if (this.changed.size > 0) {
-        const clusters: Record<string, ClusterState> = {};
-        for (const name of this.changed) clusters[name] = structuredClone((this.clusters.get(name) as ClusterEntry).state);
+        // Copied only for a listener (a state file): `simulate` has none, and pays nothing here.
+        if (this.onStateChange !== undefined) {
+          const clusters: Record<string, ClusterState> = {};
+          for (const name of this.changed) clusters[name] = structuredClone((this.clusters.get(name) as ClusterEntry).state);
+          this.onStateChange({ format: FLEET_STATE_FORMAT, clusters });
+        }
         this.changed.clear();
-        this.onStateChange?.({ format: FLEET_STATE_FORMAT, clusters });
       }
     }
   }
