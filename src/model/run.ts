@@ -129,9 +129,11 @@ export function assignMembers(members: readonly GroupedMember[], strategy: Updat
   // Where each member was taken, to refuse a member that two groups select (by entry: a duplicate
   // name is its own problem, `members[i].name`).
   const takenBy = new Map<GroupedMember, { group: string; at: string }>();
+  let allByGroup: Map<string, GroupedMember[]> | undefined;
   const groups = strategy.stages.map((stage, s) => {
     const inStage = stage.memberSelector === undefined ? members : (select as LabelIndex)(selector(stage.memberSelector.byLabel), members);
-    const byGroup = groupIndex(inStage);
+    // Members by group name, for the groups chosen by name: made once for the whole run when no stage filters.
+    const byGroup = inStage === members ? (allByGroup ??= groupIndex(members)) : groupIndex(inStage);
     return stage.groups.map((group, g) => {
       const at = `stages[${s}].groups[${g}]`;
       const chosen = group.memberSelector === undefined ? (byGroup.get(group.name) ?? []) : (select as LabelIndex)(selector(group.memberSelector.byLabel), inStage);

@@ -309,7 +309,7 @@ export class SimulatedFleet implements ClusterBackend {
   /** The cluster's state changed: the next read builds its view again, and the state is reported. */
   private changedState(entry: ClusterEntry): void {
     entry.view = undefined;
-    this.changed.add(entry.description.name);
+    if (this.onStateChange !== undefined) this.changed.add(entry.description.name);
   }
 
   /** The cluster as `getCluster` answers it at `now`, kept in `entry.view` until something changes it. */
