@@ -19,6 +19,21 @@ import type { UpdateRunStatus as OurStatus } from "../../src/model/status";
 import { IMAGE_NOV, IMAGE_OCT } from "./helpers";
 import { FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, runState, waitForRun } from "./fleetHelpers";
 
+/** One westeurope region offering 1.32.0, and the generated members in it (some set to fail). */
+function fleetOf(members: ReadonlyArray<{ group: string; minutes: number; fails: boolean }>) {
+  return {
+    regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: IMAGE_OCT }, { version: IMAGE_NOV }] } },
+    members: members.map((m, i) => ({
+      name: `m${i}`,
+      group: m.group,
+      region: "westeurope",
+      kubernetesVersion: "1.31.2",
+      nodePools: [{ name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: IMAGE_OCT }],
+      simulation: { upgradeMinutes: m.minutes, ...(m.fails ? { fail: { code: "UpgradeFailed", message: "drain timed out" } } : {}) },
+    })),
+  };
+}
+
 const START = "2026-12-05T00:00:00Z";
 
 const world = fc
@@ -31,15 +46,7 @@ const world = fc
     const used = order.filter((g) => members.some((m) => m.group === g));
     return {
       start: START,
-      regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: IMAGE_OCT }, { version: IMAGE_NOV }] } },
-      members: members.map((m, i) => ({
-        name: `m${i}`,
-        group: m.group,
-        region: "westeurope",
-        kubernetesVersion: "1.31.2",
-        nodePools: [{ name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: IMAGE_OCT }],
-        simulation: { upgradeMinutes: m.minutes, ...(m.fails ? { fail: { code: "UpgradeFailed", message: "drain timed out" } } : {}) },
-      })),
+      ...fleetOf(members),
       strategy: { stages: used.map((g, i) => ({ name: `stage-${g}`, groups: [{ name: g }], afterStageWaitInSeconds: waits[i] ?? 0 })) },
       managedClusterUpdate: FULL_132,
     };
@@ -111,15 +118,7 @@ const limitedWorld = fc
     ];
     return {
       start: START,
-      regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: IMAGE_OCT }, { version: IMAGE_NOV }] } },
-      members: members.map((m, i) => ({
-        name: `m${i}`,
-        group: m.group,
-        region: "westeurope",
-        kubernetesVersion: "1.31.2",
-        nodePools: [{ name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: IMAGE_OCT }],
-        simulation: { upgradeMinutes: m.minutes, ...(m.fails ? { fail: { code: "UpgradeFailed", message: "drain timed out" } } : {}) },
-      })),
+      ...fleetOf(members),
       strategy: { stages },
       managedClusterUpdate: FULL_132,
     };
