@@ -68,7 +68,10 @@ export interface DriveOptions {
  */
 export type RunEnd = "settled" | "asked" | "gate" | "returned" | "deadline" | "interrupted";
 
-/** The run as it stands: its status and what is derived from it, in the outputs' shape. */
+/**
+ * The run as it stands: its status and what is derived from it. Less `id` and `executes`, these are
+ * `UpdateRun`'s outputs (`src/pulumi/runOutputs.ts`), so each field's meaning is written once, here.
+ */
 export interface RunView {
   id: string;
   executes: Executor;
@@ -77,13 +80,21 @@ export interface RunView {
   strategySnapshot: UpdateRunStrategy;
   selectedNodeImageVersions: string[];
   excludedMembers: ExcludedMember[];
+  /** Members that failed: a retry run takes them as its `members`. */
   failedMembers: FailedMember[];
+  /** One image per family actually applied: a retry or promotion run takes them as `customNodeImageVersions`. */
   appliedNodeImageVersions: Array<{ version: string }>;
-  /** Completed members whose clusters no longer report what the run applied (read by `observe` only). */
+  /**
+   * Members the run Completed whose clusters no longer report what it applied, as the last `observe`
+   * (`pulumi refresh`) found them: empty otherwise, and never computed on Fleet Manager.
+   */
   drift: MemberDrift[];
-  /** Engine driver: the engine's state (without health checks), to resume from. */
+  /**
+   * Engine driver: the engine's state to resume from (plain JSON), without the members' health checks;
+   * a secret output. Absent on Fleet Manager, which holds the run.
+   */
   engineState?: RunState;
-  /** Fleet Manager driver: the fleet's run and the skips already sent to it. */
+  /** Fleet Manager driver: the fleet's update run (ARM id) and the skips already sent to it. */
   fleetRun?: FleetRunRecord;
 }
 
