@@ -47,7 +47,12 @@ function abort(ctx: EmulatorContext, view: ClusterView, scope: ArmScope, pool?: 
     throw new ArmError(409, "OperationNotAllowed", `There is no operation in progress on ${what} to abort.`);
   }
   const progress = view.progress;
-  ctx.sim.abortOperation({ name: view.name }, progress === undefined ? undefined : { kubernetesVersion: progress.kubernetesVersion, nodePools: progress.nodePools });
+  const aborted = ctx.sim.abortOperation({ name: view.name }, progress === undefined ? undefined : { kubernetesVersion: progress.kubernetesVersion, nodePools: progress.nodePools });
+  if (aborted === undefined) throw new ArmError(409, "OperationNotAllowed", `There is no operation in progress on managed cluster '${view.name}' to abort.`);
+  // The cancellation starts when the simulated fleet stopped the upgrade: one instant for both. The
+  // view's `now` was read before, and on a running clock is earlier, which would end the cancellation
+  // (and free the cluster) before CANCEL_MS had passed since the upgrade ended.
+  const startAt = aborted.endAt;
   const op = ctx.lifecycle.start({
     kind: "abort",
     member: view.name,
@@ -55,10 +60,10 @@ function abort(ctx: EmulatorContext, view: ClusterView, scope: ArmScope, pool?: 
     abortedOperationId: running.operationId,
     scope,
     location: view.location,
-    startAt: view.now,
-    endAt: view.now + CANCEL_MS,
+    startAt,
+    endAt: startAt + CANCEL_MS,
   });
-  return accepted(ctx, op, view.now);
+  return accepted(ctx, op, startAt);
 }
 
 function startDeletion(ctx: EmulatorContext, view: ClusterView, scope: ArmScope, pool?: string): ArmReply {
