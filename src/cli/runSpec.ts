@@ -90,7 +90,7 @@ export function parseRunSpec(text: string, file: string, backend: BackendConfig)
   const inputs = { ...rest, runName, backend };
   issues.push(...checkRunInputs(inputs).map((i) => ({ path: i.path.replace(/^runName\b/, "name"), message: i.message.replace(API_VERSION_FIELD, "--api-version") })));
   if (issues.length > 0) throw new ValidationError(issues);
-  return UpdateRunInputsSchema.parse(withFleetDefaults(inputs));
+  return UpdateRunInputsSchema.parse(withFleetDefaults(inputs)) as UpdateRunInputs;
 }
 
 function flagName(key: keyof BackendFlags): string {

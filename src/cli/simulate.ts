@@ -85,8 +85,9 @@ export async function simulateCommand(file: string, options: SimulateOptions, io
   for (const m of report.excludedMembers) io.stderr(`warning: member '${m.name}' is left out of the run: ${printable(m.reason)}\n`);
   for (const a of report.refusedActions) io.stderr(`warning: action at ${a.at} refused: ${printable(a.message)}\n`);
   const requests = "requests" in report ? { requests: report.requests } : {};
-  if (options.json === true) writeJson({ ...report.result, ...requests }, io.stdout);
-  else io.stdout(`${renderTree(report.result.status, SCENARIO_RUN_NAME)}\n`);
+  const generated = report.generatedUpdate === undefined ? {} : { generatedUpdate: report.generatedUpdate };
+  if (options.json === true) writeJson({ ...report.result, ...generated, ...requests }, io.stdout);
+  else io.stdout(`${renderTree(report.result.status, SCENARIO_RUN_NAME, report.generatedUpdate)}\n`);
   // After the result is out: a slow or dead webhook delays the exit by its flush bound, not the output.
   await closeEventSinks(sinks, io);
   return 0;

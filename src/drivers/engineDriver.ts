@@ -195,6 +195,7 @@ function viewOf(id: string, engine: UpdateRunEngine): RunView {
     appliedNodeImageVersions: appliedNodeImageVersions(snapshot),
     drift: [],
     engineState: withoutHealthChecks(snapshot),
+    ...(snapshot.autoUpgradeProfile === undefined || snapshot.managedClusterUpdate === undefined ? {} : { generatedUpdate: snapshot.managedClusterUpdate }),
   };
 }
 

@@ -19,6 +19,7 @@ import { GateApprover } from "../backends/azureFleet/gateResources";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
 import { statusChanges } from "../backends/azureFleet/statusEvents";
 import { fromFleetStrategy, sameManagedClusterUpdate, toFleetManagedClusterUpdate, toFleetStrategy } from "../backends/azureFleet/toFleet";
+import type { ManagedClusterUpdate } from "../model/update";
 import type { WireUpdateRun as UpdateRun } from "../backends/azureFleet/wire";
 import { waitsForApproval } from "./waiting";
 import { DEFAULT_FLEET_POLL_SECONDS } from "./openFleet";
@@ -100,25 +101,28 @@ async function referencedStrategy(inputs: UpdateRunInputs, client: FleetClient):
 /** Create the fleet's run, or attach to the one of that name; a different run of that name is refused. */
 async function createOrAttach(inputs: UpdateRunInputs, client: FleetClient): Promise<UpdateRun> {
   const name = inputs.runName;
+  const update = inputs.managedClusterUpdate;
+  // Refused at Check (`unsupported.ts`) until runs from auto-upgrade profiles are sent to Fleet.
+  if (update === undefined) throw new ValidationError([{ path: "autoUpgradeProfile", message: "is not sent to Fleet Manager yet" }]);
   const found = await client.getRun(name);
-  if (found !== undefined) return attachable(found, inputs, client);
+  if (found !== undefined) return attachable(found, { ...inputs, managedClusterUpdate: update }, client);
   try {
     return await client.createRun(name, {
       ...(inputs.strategy === undefined ? {} : { strategy: toFleetStrategy(inputs.strategy) }),
       ...(inputs.updateStrategyId === undefined ? {} : { updateStrategyId: inputs.updateStrategyId }),
-      managedClusterUpdate: toFleetManagedClusterUpdate(inputs.managedClusterUpdate),
+      managedClusterUpdate: toFleetManagedClusterUpdate(update),
     });
   } catch (e) {
     // Created meanwhile (If-None-Match: *): attach to it, never a second run.
     if (e instanceof FleetRequestError && (e.statusCode === 412 || e.statusCode === 409)) {
       const raced = await client.getRun(name);
-      if (raced !== undefined) return attachable(raced, inputs, client);
+      if (raced !== undefined) return attachable(raced, { ...inputs, managedClusterUpdate: update }, client);
     }
     throw e;
   }
 }
 
-function attachable(run: UpdateRun, inputs: UpdateRunInputs, client: FleetClient): UpdateRun {
+function attachable(run: UpdateRun, inputs: UpdateRunInputs & { managedClusterUpdate: ManagedClusterUpdate }, client: FleetClient): UpdateRun {
   const where = `update run '${inputs.runName}' of fleet '${client.fleet.fleetName}'`;
   if (!sameManagedClusterUpdate(run.properties?.managedClusterUpdate, inputs.managedClusterUpdate)) {
     throw new ValidationError([{ path: "managedClusterUpdate", message: `${where} exists with another managedClusterUpdate: give this run another name, or delete that run` }]);

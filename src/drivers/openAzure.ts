@@ -52,7 +52,7 @@ export function azureOpener(settings: AzureBackendConfig, baseDir: string): Back
  * The Azure backend a plan reads the members' clusters through (read-only: nothing is started). A CA
  * file that cannot be read is a problem of the field `<field>.trustedCaFile`.
  */
-export function readOnlyAzureBackend(config: Pick<AzureBackendConfig, "credential" | "endpoint" | "trustedCaFile">, baseDir: string, update: ManagedClusterUpdate, field: string): AzureBackend {
+export function readOnlyAzureBackend(config: Pick<AzureBackendConfig, "credential" | "endpoint" | "trustedCaFile">, baseDir: string, update: ManagedClusterUpdate | undefined, field: string): AzureBackend {
   return new AzureBackend({
     credential: credentialFor(config.credential),
     clock: new RealClock(),

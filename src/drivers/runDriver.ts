@@ -19,6 +19,7 @@ import type { ExcludedMember } from "../model/run";
 import type { SkipTarget } from "../model/skip";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
+import type { ManagedClusterUpdate } from "../model/update";
 import type { SimulatorBackendConfig, UpdateRunInputs } from "../spec/runSpec";
 import type { StopRequest } from "./stopRequest";
 
@@ -96,6 +97,11 @@ export interface RunView {
   engineState?: RunState;
   /** Fleet Manager driver: the fleet's update run (ARM id) and the skips already sent to it. */
   fleetRun?: FleetRunRecord;
+  /**
+   * A run given an `autoUpgradeProfile`: the `managedClusterUpdate` its channel generated when it
+   * started (docs/rules.md §18); absent before, and for a run given its update.
+   */
+  generatedUpdate?: ManagedClusterUpdate;
 }
 
 /** How one call (`RunCall.drive`) ended. */

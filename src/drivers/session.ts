@@ -11,6 +11,7 @@ import type { MemberPlace, RunState } from "../engine/runState";
 import type { RunEvent } from "../model/status";
 import type { RunJournal } from "./journal";
 import type { UpdateRunInputs } from "../spec/runSpec";
+import { updateChoiceOf, type UpdateChoice } from "../model/autoUpgrade";
 import { httpProbe } from "../runtime/httpProbe";
 import { withHealthChecks } from "./healthChecks";
 import type { OpenBackend } from "./openBackend";
@@ -25,7 +26,7 @@ export interface RunChoice {
 }
 
 /** What makes the run: the fields a new engine is created from. */
-export type RunDefinition = Pick<UpdateRunInputs, "runName" | "members" | "strategy" | "managedClusterUpdate">;
+export type RunDefinition = Pick<UpdateRunInputs, "runName" | "members" | "strategy"> & UpdateChoice;
 
 import type { RunControls } from "./runDriver";
 
@@ -74,7 +75,7 @@ export function openSession(
 
 function newEngine(run: RunDefinition, opened: OpenBackend, options: EngineOptions): UpdateRunEngine {
   return UpdateRunEngine.create(
-    { name: run.runName, members: run.members, ...(run.strategy === undefined ? {} : { strategy: run.strategy }), managedClusterUpdate: run.managedClusterUpdate },
+    { name: run.runName, members: run.members, ...(run.strategy === undefined ? {} : { strategy: run.strategy }), ...updateChoiceOf(run) },
     opened.backend,
     options,
   );

@@ -5,6 +5,7 @@
  * a previous process left it.
  */
 import type { SkipTarget } from "../model/skip";
+import type { ManagedClusterUpdate } from "../model/update";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
 import type { ClusterBackend } from "./backend";
 import { EngineContext, type EngineOptions } from "./context";
@@ -141,9 +142,14 @@ export class UpdateRunEngine {
     return this.ctx.transitions.pending();
   }
 
-  /** What the run leaves for the next one (`results.ts`), read from the live state, not a copy of it. */
-  results(): { failedMembers: FailedMember[]; appliedNodeImageVersions: Array<{ version: string }> } {
-    return { failedMembers: failedMembers(this.ctx.run), appliedNodeImageVersions: appliedNodeImageVersions(this.ctx.run) };
+  /**
+   * What the run leaves for the next one (`results.ts`), read from the live state, not a copy of it;
+   * with an `autoUpgradeProfile`, the update its channel generated (docs/rules.md §18).
+   */
+  results(): { failedMembers: FailedMember[]; appliedNodeImageVersions: Array<{ version: string }>; generatedUpdate?: ManagedClusterUpdate } {
+    const run = this.ctx.run;
+    const generated = run.autoUpgradeProfile === undefined ? undefined : run.managedClusterUpdate;
+    return { failedMembers: failedMembers(run), appliedNodeImageVersions: appliedNodeImageVersions(run), ...(generated === undefined ? {} : { generatedUpdate: generated }) };
   }
 
   /** Members left out of the run because their group is in no stage (docs/rules.md §2 warning). */

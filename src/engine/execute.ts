@@ -7,6 +7,7 @@ import { BackendError, OPERATION_NOT_ALLOWED, isClusterGone, isPending, type Ans
 import { decideStart, type StartDecision } from "./checks";
 import type { EngineContext, MemberPlace } from "./context";
 import { selectRunImages } from "./imageSelection";
+import { generateRunUpdate } from "./autoUpgrade";
 import { relevantWindow } from "./priority";
 import { hasWait } from "./refresh";
 import { settleGroup, settleRun, settleStage } from "./settle";
@@ -17,7 +18,7 @@ import { markRunning } from "./running";
 import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
-import { isDone, isFinished, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
+import { isDone, isFinished, runUpdate, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 import type { GroupQueue, Rank } from "./readyQueue";
 import type { UpgradeType } from "../model/update";
 
@@ -33,7 +34,9 @@ export async function reconcile(ctx: EngineContext, now: number, mode: "act" | "
   await followUpgrades(ctx, now);
   // docs/rules.md §3.6: picks are made as of the run's start, even if it was stopped at that very instant.
   const startTime = ctx.run.startTime;
-  if (startTime !== undefined && ctx.run.selectedNodeImageVersions === undefined) await selectRunImages(ctx, startTime);
+  // docs/rules.md §18: a run given a channel gets its update at its start (once it is running).
+  if (ctx.run.managedClusterUpdate === undefined && ctx.run.control === "Running" && mode === "act") await generateRunUpdate(ctx, now);
+  if (startTime !== undefined && ctx.run.managedClusterUpdate !== undefined && ctx.run.selectedNodeImageVersions === undefined) await selectRunImages(ctx, startTime);
   if (ctx.run.control === "Running" && mode === "act") await advanceStages(ctx, now);
   settleRun(ctx, now, currentStages(ctx));
   // The pass's changes are persisted before its events go out (docs/behaviour.md, "Crashes").
@@ -295,7 +298,7 @@ async function startNextMember(
 
 /** Rank: the group's candidates not decided yet in this pass, in docs/rules.md §3.3 order (`readyQueue.ts`). */
 async function rankCandidates(ctx: EngineContext, queue: GroupQueue, now: number, decidedThisPass: Set<MemberRunState>): Promise<void> {
-  const type = ctx.run.managedClusterUpdate.upgrade.type;
+  const type = runUpdate(ctx.run).upgrade.type;
   for (const member of queue.toRank(now, decidedThisPass)) {
     const rank = rankOf(ctx, member, type, now);
     queue.ranked(member, isPending(rank) ? await rank : rank);
@@ -330,7 +333,7 @@ function decide(ctx: EngineContext, member: MemberRunState, cluster: ClusterInfo
 function decideWith(ctx: EngineContext, member: MemberRunState, cluster: ClusterInfo, offer: RegionOffer, now: number): StartDecision {
   return decideStart({
     member: member.name,
-    update: ctx.run.managedClusterUpdate,
+    update: runUpdate(ctx.run),
     selectedNodeImageVersions: ctx.run.selectedNodeImageVersions,
     cluster,
     offer,

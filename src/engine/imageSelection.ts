@@ -6,9 +6,10 @@
 import { isPending, type ClusterInfo } from "./backend";
 import type { EngineContext } from "./context";
 import { selectConsistentVersions } from "./nodeImages";
+import { runUpdate } from "./runState";
 
 export async function selectRunImages(ctx: EngineContext, now: number): Promise<void> {
-  const update = ctx.run.managedClusterUpdate;
+  const update = runUpdate(ctx.run);
   const selection = update.nodeImageSelection?.type ?? "Latest";
   if (update.upgrade.type === "ControlPlaneOnly" || selection === "Latest") {
     ctx.run.selectedNodeImageVersions = [];

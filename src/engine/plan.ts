@@ -6,20 +6,22 @@
 import { crossValidateRun, type ExcludedMember } from "../model/run";
 import { ValidationError } from "../model/common";
 import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, type UpdateRunStrategy } from "../model/strategy";
-import type { ManagedClusterUpdate } from "../model/update";
+import type { UpdateChoice } from "../model/autoUpgrade";
 import type { HealthCheck } from "../model/healthCheck";
 import { resolveConcurrency } from "./concurrency";
 import { resolveTolerance } from "./tolerance";
 import { gateRunState, groupRunState, memberRunState, runState, stageRunState, type Controlled, type GateRunState, type MemberRunState, type RunState, type StageRunState } from "./runState";
 import { gateId, type Gate } from "../model/strategy";
 
-export interface PlanInput {
+export type PlanInput = PlanDefinition & UpdateChoice;
+
+/** A run's name, members and strategy; with its update (`UpdateChoice`), a `PlanInput`. */
+export interface PlanDefinition {
   /** The run's name (used in events). */
   name: string;
   members: ReadonlyArray<{ name: string; group?: string; labels?: Readonly<Record<string, string>>; clusterResourceId?: string; healthCheck?: HealthCheck }>;
   /** Undefined: the default strategy, one stage and one group holding every member. */
   strategy?: UpdateRunStrategy;
-  managedClusterUpdate: ManagedClusterUpdate;
 }
 
 export const DEFAULT_GROUP_CONCURRENCY = 1;
@@ -61,7 +63,8 @@ export function planRun(input: PlanInput): RunState {
 
   return runState({
     name: input.name,
-    managedClusterUpdate: structuredClone(input.managedClusterUpdate),
+    managedClusterUpdate: input.managedClusterUpdate === undefined ? undefined : structuredClone(input.managedClusterUpdate),
+    autoUpgradeProfile: input.autoUpgradeProfile === undefined ? undefined : structuredClone(input.autoUpgradeProfile),
     strategy,
     excludedMembers: excluded satisfies ExcludedMember[],
     stages,

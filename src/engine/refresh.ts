@@ -92,12 +92,14 @@ export function refreshStage(ctx: EngineContext, stage: StageRunState, now: numb
 /** The run over its stages (as aggregated). */
 export function refreshRun(ctx: EngineContext, now: number): void {
   const run = ctx.run;
-  const state = aggregateRun(
+  // A run whose update could not be generated failed at its start, with no stage failed (§18).
+  const generationFailed = run.updateError !== undefined && run.control === "Halted";
+  const state = generationFailed ? "Failed" : aggregateRun(
     run.stages.map((s) => s.state),
     run.startTime !== undefined,
     haltPhase(ctx),
   );
-  const error = state === "Failed" ? summarize(run.stages.filter((s) => s.state === "Failed").map((s) => ({ name: s.name, error: s.error })), "Stage") : undefined;
+  const error = generationFailed ? run.updateError : state === "Failed" ? summarize(run.stages.filter((s) => s.state === "Failed").map((s) => ({ name: s.name, error: s.error })), "Stage") : undefined;
   ctx.transitions.transition(run, state, now, "run", run.name, undefined, error);
 }
 

@@ -15,6 +15,7 @@ import type { UpgradeRequest } from "./backend";
 import type { ExcludedMember } from "../model/run";
 import type { ErrorDetail, UpdateState } from "../model/status";
 import type { ManagedClusterUpdate } from "../model/update";
+import type { AutoUpgradeProfile } from "../model/autoUpgrade";
 import type { HealthCheck } from "../model/healthCheck";
 import type { UpdateRunStrategy } from "../model/strategy";
 
@@ -96,7 +97,15 @@ export type RunControl = "NotStarted" | "Running" | "Halting" | "Halted";
 
 export interface RunState extends Timed {
   name: string;
-  managedClusterUpdate: ManagedClusterUpdate;
+  /**
+   * What the run does to each member: as given, or generated from `autoUpgradeProfile` at the run's
+   * start (`autoUpgrade.ts`, docs/rules.md §18); undefined until then.
+   */
+  managedClusterUpdate?: ManagedClusterUpdate;
+  /** The channel the update is generated from, when the run was given one instead of an update. */
+  autoUpgradeProfile?: AutoUpgradeProfile;
+  /** Why the update could not be generated: the run failed at its start, nothing was touched (§18). */
+  updateError?: ErrorDetail;
   /** The strategy as snapshotted when the run was created (docs/rules.md §1). */
   strategy: UpdateRunStrategy;
   excludedMembers: ExcludedMember[];
@@ -108,6 +117,12 @@ export interface RunState extends Timed {
   /** Consistent/Custom node image picks, one per image family, once made (docs/rules.md §3.6). */
   selectedNodeImageVersions?: string[];
   stages: StageRunState[];
+}
+
+/** The run's update, once it exists: given, or generated at the run's start (docs/rules.md §18). */
+export function runUpdate(run: RunState): ManagedClusterUpdate {
+  if (run.managedClusterUpdate === undefined) throw new Error(`run ${run.name}: its update is generated when it starts (autoUpgradeProfile) and was not yet`);
+  return run.managedClusterUpdate;
 }
 
 /** Where a member sits in the run: its stage and group. */
@@ -201,11 +216,13 @@ export function stageRunState(s: Pick<StageRunState, "name" | "afterStageWaitInS
   };
 }
 
-export function runState(r: Pick<RunState, "name" | "managedClusterUpdate" | "strategy" | "excludedMembers" | "stages"> & Partial<RunState>): RunState {
+export function runState(r: Pick<RunState, "name" | "strategy" | "excludedMembers" | "stages"> & Partial<RunState>): RunState {
   return {
     name: r.name,
     ...timedFields(r),
     managedClusterUpdate: r.managedClusterUpdate,
+    autoUpgradeProfile: r.autoUpgradeProfile,
+    updateError: r.updateError,
     strategy: r.strategy,
     excludedMembers: r.excludedMembers,
     control: r.control ?? "NotStarted",

@@ -9,6 +9,7 @@ import { MemberSchema } from "./member";
 import type { SkipTarget } from "./skip";
 import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, UpdateRunStrategySchema, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema } from "./update";
+import { AutoUpgradeProfileSchema, updateChoiceIssues } from "./autoUpgrade";
 import { LabelSelectorError, matchesLabels, parseLabelSelector, type LabelSelector } from "./labelSelector";
 
 export const UpdateRunSpecSchema = z.strictObject({
@@ -17,7 +18,11 @@ export const UpdateRunSpecSchema = z.strictObject({
   strategy: UpdateRunStrategySchema.optional(),
   /** Name of a reusable strategy, resolved by the caller. Exclusive with `strategy`. */
   updateStrategyId: NameSchema.optional(),
-  managedClusterUpdate: ManagedClusterUpdateSchema,
+  managedClusterUpdate: ManagedClusterUpdateSchema.optional(),
+  /** Instead of `managedClusterUpdate`: generate it at the run's start (docs/rules.md §18). */
+  autoUpgradeProfile: AutoUpgradeProfileSchema.optional(),
+}).superRefine((spec, ctx) => {
+  for (const issue of updateChoiceIssues(spec)) ctx.addIssue({ code: "custom", path: [issue.path], message: issue.message });
 });
 export type UpdateRunSpec = z.infer<typeof UpdateRunSpecSchema>;
 

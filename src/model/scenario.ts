@@ -10,6 +10,7 @@ import { crossValidateRun, unknownSkipTargets, type ExcludedMember } from "./run
 import { SkipTargetSchema } from "./skip";
 import { GateApprovalSchema, UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema } from "./update";
+import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from "./autoUpgrade";
 
 export const DEFAULT_HORIZON_DAYS = 30;
 
@@ -60,12 +61,15 @@ export const ScenarioSchema = z
     /** Reusable strategies, referenced by `updateStrategyId`. */
     strategies: z.record(NameSchema, UpdateRunStrategySchema).optional(),
     updateStrategyId: NameSchema.optional(),
-    managedClusterUpdate: ManagedClusterUpdateSchema,
+    managedClusterUpdate: ManagedClusterUpdateSchema.optional(),
+    /** Instead of `managedClusterUpdate`: generate it when the run starts (docs/rules.md §18). */
+    autoUpgradeProfile: AutoUpgradeProfileSchema.optional(),
     actions: z.array(ScenarioActionSchema).default([]),
   })
   .superRefine((scenario, ctx) => {
     checkFleet(scenario, ctx);
     const add = (issue: FieldIssue) => ctx.addIssue({ code: "custom", path: parsePath(issue.path), message: issue.message });
+    for (const issue of updateChoiceIssues(scenario)) add(issue);
     const strategy = resolveScenarioStrategy(scenario);
     if (scenario.updateStrategyId !== undefined && scenario.strategy === undefined && strategy === undefined) {
       ctx.addIssue({ code: "custom", path: ["updateStrategyId"], message: `no strategy named '${scenario.updateStrategyId}' under strategies` });
@@ -91,7 +95,8 @@ export const ScenarioSchema = z
       });
     });
   }, unlessMalformed(CROSS_CHECKED));
-export type Scenario = z.infer<typeof ScenarioSchema>;
+/** A scenario: what the file says, with its update as the tagged `UpdateChoice` (exactly one is set). */
+export type Scenario = Omit<z.infer<typeof ScenarioSchema>, "managedClusterUpdate" | "autoUpgradeProfile"> & UpdateChoice;
 
 /** What is wrong with a scenario's `until` (issue 19: at most `MAX_HORIZON_DAYS` after `start`). */
 export function horizonProblems(start: number, until: string): string[] {
@@ -128,8 +133,10 @@ function dedupe(issues: FieldIssue[]): FieldIssue[] {
 /** Validate an already-parsed scenario object. */
 export function validateScenario(input: unknown): Scenario {
   const result = ScenarioSchema.safeParse(input, { error: friendlyErrors });
-  if (!result.success) throw new ValidationError(dedupe(toFieldIssues(result.error)));
-  return result.data;
+  // The shape's own refinement says "exactly one update" only when the rest is well formed: say it anyway.
+  const update = input !== null && typeof input === "object" && !Array.isArray(input) ? updateChoiceIssues(input as Record<string, unknown>) : [];
+  if (!result.success) throw new ValidationError(dedupe([...toFieldIssues(result.error), ...update]));
+  return result.data as Scenario;
 }
 
 /** Parse YAML or JSON text (JSON is YAML) into a validated scenario. */

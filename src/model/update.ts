@@ -57,7 +57,7 @@ export const ManagedClusterUpdateSchema = z
   });
 export type ManagedClusterUpdate = z.infer<typeof ManagedClusterUpdateSchema>;
 
-/** The Custom node image versions a run asks for (none unless its selection is Custom). */
-export function customImageVersions(update: ManagedClusterUpdate): string[] {
-  return (update.nodeImageSelection?.customNodeImageVersions ?? []).map((v) => v.version);
+/** The Custom node image versions a run asks for (none unless its selection is Custom; none for a run whose update is generated). */
+export function customImageVersions(update: ManagedClusterUpdate | undefined): string[] {
+  return (update?.nodeImageSelection?.customNodeImageVersions ?? []).map((v) => v.version);
 }

@@ -26,6 +26,7 @@ export async function buildPlanAndPrediction(world: PlanWorld): Promise<{ plan: 
     stages: schedule.stages,
     members: schedule.members,
     selectedNodeImageVersions: prediction.status.nodeImageSelection.selectedNodeImageVersions.map((v) => v.version),
+    ...(world.run.autoUpgradeProfile === undefined || prediction.managedClusterUpdate === undefined ? {} : { managedClusterUpdate: prediction.managedClusterUpdate }),
     findings: findings(world, prediction, schedule),
   };
   return { plan, prediction };

@@ -37,6 +37,7 @@ const SEVERITY_ORDER: Record<FindingSeverity, number> = { error: 0, warning: 1, 
 export function findings(world: PlanWorld, prediction: Prediction, schedule: Schedule): Finding[] {
   const ctx: FindingContext = { world, prediction, schedule, planned: new Map(schedule.members.map((m) => [m.name, m])) };
   const all = [
+    ...noUpgradeVersionFindings(ctx),
     ...upgradePathFindings(ctx),
     ...versionNotInRegionFindings(ctx),
     ...nodeImageNotInRegionFindings(ctx),
@@ -51,6 +52,12 @@ export function findings(world: PlanWorld, prediction: Prediction, schedule: Sch
   return all.map((f, i) => ({ f, i })).sort((a, b) => SEVERITY_ORDER[a.f.severity] - SEVERITY_ORDER[b.f.severity] || a.i - b.i).map(({ f }) => f);
 }
 
+/** NO_UPGRADE_VERSION: the run's `autoUpgradeProfile` finds no version at the start (docs/rules.md §18): the run fails then. */
+function noUpgradeVersionFindings(ctx: FindingContext): Finding[] {
+  const error = ctx.prediction.updateError;
+  return error === undefined ? [] : [{ severity: "error", code: "NO_UPGRADE_VERSION", message: `${error.message}. The run fails at its start; no member is touched.` }];
+}
+
 /** The planned members with the cluster each one is now. */
 function* membersWithClusters(ctx: FindingContext): Generator<{ member: PlannedMember; cluster: ClusterInfo }> {
   for (const member of ctx.schedule.members) {
@@ -61,7 +68,9 @@ function* membersWithClusters(ctx: FindingContext): Generator<{ member: PlannedM
 
 /** The control plane or (Full) a node pool is below the target version: the member needs a version change. */
 function needsVersionChange(ctx: FindingContext, cluster: ClusterInfo): boolean {
-  const { type, kubernetesVersion: target } = ctx.world.run.managedClusterUpdate.upgrade;
+  const update = ctx.prediction.managedClusterUpdate;
+  if (update === undefined) return false;
+  const { type, kubernetesVersion: target } = update.upgrade;
   if (type === "NodeImageOnly" || target === undefined) return false;
   if (compareDotted(cluster.kubernetesVersion, target) < 0) return true;
   return type === "Full" && cluster.nodePools.some((p) => compareDotted(p.orchestratorVersion, target) < 0);
@@ -73,7 +82,9 @@ function needsVersionChange(ctx: FindingContext, cluster: ClusterInfo): boolean 
  * skips rather than moves back is a warning; one whose upgrade AKS would refuse is an error.
  */
 function upgradePathFindings(ctx: FindingContext): Finding[] {
-  const { type, kubernetesVersion: target } = ctx.world.run.managedClusterUpdate.upgrade;
+  const update = ctx.prediction.managedClusterUpdate;
+  if (update === undefined) return [];
+  const { type, kubernetesVersion: target } = update.upgrade;
   if (type === "NodeImageOnly" || target === undefined) return [];
   const out: Finding[] = [];
   for (const { member, cluster } of membersWithClusters(ctx)) {
@@ -115,7 +126,7 @@ function refusalOf(name: string, cluster: ClusterInfo, region: Region, type: "Fu
 
 /** VERSION_NOT_IN_REGION: per region, the members that need the target version while the region does not offer it yet. */
 function versionNotInRegionFindings(ctx: FindingContext): Finding[] {
-  const target = ctx.world.run.managedClusterUpdate.upgrade.kubernetesVersion;
+  const target = ctx.prediction.managedClusterUpdate?.upgrade.kubernetesVersion;
   if (target === undefined) return [];
   const waiting = membersByRegion(ctx, (cluster) => needsVersionChange(ctx, cluster));
   return notOfferedFindings(ctx, waiting, `Kubernetes ${target}`, (offer) => offer.kubernetesVersions, target, "VERSION_NOT_IN_REGION");
@@ -123,8 +134,8 @@ function versionNotInRegionFindings(ctx: FindingContext): Finding[] {
 
 /** NODE_IMAGE_NOT_IN_REGION: a Custom image not offered (yet) where members with a pool of its family and older are. */
 function nodeImageNotInRegionFindings(ctx: FindingContext): Finding[] {
-  const update = ctx.world.run.managedClusterUpdate;
-  if (update.upgrade.type === "ControlPlaneOnly" || update.nodeImageSelection?.type !== "Custom") return [];
+  const update = ctx.prediction.managedClusterUpdate;
+  if (update === undefined || update.upgrade.type === "ControlPlaneOnly" || update.nodeImageSelection?.type !== "Custom") return [];
   const out: Finding[] = [];
   for (const { version } of update.nodeImageSelection.customNodeImageVersions ?? []) {
     const family = imageFamily(version);

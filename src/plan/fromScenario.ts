@@ -6,6 +6,7 @@
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../model/scenario";
 import type { Finding } from "./types";
 import { hasSimulatedFailure, stoppedClusters, withoutFailures, type PlanWorld } from "./world";
+import { updateChoiceOf } from "../model/autoUpgrade";
 
 export function worldFromScenario(scenario: Scenario): PlanWorld {
   const strategy = resolveScenarioStrategy(scenario);
@@ -14,7 +15,7 @@ export function worldFromScenario(scenario: Scenario): PlanWorld {
     fleet,
     start: Date.parse(scenario.start),
     horizon: scenarioHorizon(scenario),
-    run: { members: scenario.members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: scenario.managedClusterUpdate },
+    run: { members: scenario.members, ...(strategy === undefined ? {} : { strategy }), ...updateChoiceOf(scenario) },
     controls: { skip: [], approvals: [] },
     stopped: stoppedClusters(fleet),
     notes: ignoredSettings(scenario),

@@ -14,7 +14,8 @@ import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
 import { WindowTracker } from "../engine/priority";
 import type { ExcludedMember } from "../model/run";
-import type { RunEvent, UpdateRunStatus } from "../model/status";
+import type { ErrorDetail, RunEvent, UpdateRunStatus } from "../model/status";
+import type { ManagedClusterUpdate } from "../model/update";
 import { PendingPeriods } from "./pendingPeriods";
 import { PLAN_RUN_NAME, type PlanWorld } from "./world";
 
@@ -31,6 +32,10 @@ export interface Prediction {
   clustersAtEnd: ClusterSnapshot[];
   /** The simulated fleet's state as the run leaves it: where a chained run's next run starts from. */
   fleetStateAtEnd: () => FleetState;
+  /** The run's update: as given, or as generated at its start; undefined when none could be (`updateError`). */
+  managedClusterUpdate?: ManagedClusterUpdate;
+  /** Why the run's `autoUpgradeProfile` generated no update (docs/rules.md §18). */
+  updateError?: ErrorDetail;
   /** The engine's state at the end (what the run's outputs are read from). */
   engineState: () => RunState;
 }
@@ -48,7 +53,7 @@ export async function predict(world: PlanWorld): Promise<Prediction> {
   const watched = watchedBackend(fleet, lookedAt);
   const options = { onEvent: (e: RunEvent) => pending.onEvent(e) };
   const engine = world.resumeFrom === undefined ? UpdateRunEngine.create({ name: PLAN_RUN_NAME, ...world.run }, watched, options) : UpdateRunEngine.resume(world.resumeFrom, watched, options);
-  const reasons = new ReasonTracker(world, engine, lookedAt, pending, offers);
+  const reasons = new ReasonTracker(engine, lookedAt, pending, offers);
   await drive(engine, clock, { until: world.horizon, actions: controlActions(world), onPass: () => reasons.afterPass(clock.now()) });
 
   return {
@@ -60,6 +65,8 @@ export async function predict(world: PlanWorld): Promise<Prediction> {
     clustersAtEnd: fleet.snapshot().clusters,
     fleetStateAtEnd: () => fleet.toState(),
     engineState: () => engine.snapshot(),
+    ...(engine.live.managedClusterUpdate === undefined ? {} : { managedClusterUpdate: engine.live.managedClusterUpdate }),
+    ...(engine.live.updateError === undefined ? {} : { updateError: engine.live.updateError }),
   };
 }
 
@@ -97,7 +104,6 @@ class ReasonTracker {
   private selected: string[] | undefined;
 
   constructor(
-    private readonly world: PlanWorld,
     private readonly engine: UpdateRunEngine,
     /** Members the engine read in the current pass (`watchedBackend`), emptied after each. */
     private readonly lookedAt: Map<string, ClusterInfo>,
@@ -113,7 +119,10 @@ class ReasonTracker {
       if (!this.pending.isPending(member) || offer === undefined) continue;
       // The run's image picks are made at its first pass and never change: read them once.
       this.selected ??= this.engine.status().nodeImageSelection.selectedNodeImageVersions.map((v) => v.version);
-      const decision = decideStart({ member, update: this.world.run.managedClusterUpdate, selectedNodeImageVersions: this.selected, cluster, offer, windows: this.windows, now });
+      // A member is looked at only once the run has its update (given, or generated at its start).
+      const update = this.engine.live.managedClusterUpdate;
+      if (update === undefined) continue;
+      const decision = decideStart({ member, update, selectedNodeImageVersions: this.selected, cluster, offer, windows: this.windows, now });
       if (decision.kind === "pending") this.pending.reasonChanged(member, now, decision.message);
     }
     lookedAt.clear();

@@ -1,11 +1,12 @@
 /** What every run-spec world shares: the run, the controls it already carries, and what the plan assumes about them. */
 import type { UpdateRunInputs } from "../spec/runSpec";
+import { updateChoiceOf } from "../model/autoUpgrade";
 import type { Finding } from "./types";
 import type { PlanWorld } from "./world";
 
 export function runSpecPart(inputs: UpdateRunInputs): Pick<PlanWorld, "run" | "controls"> {
   return {
-    run: { members: inputs.members, ...(inputs.strategy === undefined ? {} : { strategy: inputs.strategy }), managedClusterUpdate: inputs.managedClusterUpdate },
+    run: { members: inputs.members, ...(inputs.strategy === undefined ? {} : { strategy: inputs.strategy }), ...updateChoiceOf(inputs) },
     controls: { skip: inputs.skip, approvals: inputs.approvals },
   };
 }

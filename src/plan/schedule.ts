@@ -6,7 +6,7 @@ import { relevantWindow, WindowTracker, type PriorityClass } from "../engine/pri
 import type { UpdateStatus } from "../model/status";
 import type { Prediction } from "./predict";
 import type { PlannedMember, PlannedStage, PriorityClassName } from "./types";
-import type { PlanWorld } from "./world";
+import { plannedUpgradeType, type PlanWorld } from "./world";
 
 export const PRIORITY_CLASS_NAMES: Record<PriorityClass, PriorityClassName> = { 1: "open", 2: "opensSoon", 3: "noWindow", 4: "closed" };
 
@@ -16,7 +16,7 @@ export interface Schedule {
 }
 
 export function readSchedule(world: PlanWorld, prediction: Prediction): Schedule {
-  const type = world.run.managedClusterUpdate.upgrade.type;
+  const type = plannedUpgradeType(prediction.managedClusterUpdate === undefined ? world.run : { managedClusterUpdate: prediction.managedClusterUpdate });
   const windows = new WindowTracker();
   const stages: PlannedStage[] = [];
   const members: PlannedMember[] = [];

@@ -4,6 +4,7 @@
  * absent, not null, as in the status (docs/rules.md §5).
  */
 import type { UpdateState } from "../model/status";
+import type { ManagedClusterUpdate } from "../model/update";
 
 /** docs/rules.md §3.3's candidate classes, by name: window open now, opens within 4 h, no window, closed. */
 export type PriorityClassName = "open" | "opensSoon" | "noWindow" | "closed";
@@ -64,6 +65,7 @@ export type FindingCode =
   | "NODE_IMAGE_STALE"
   | "GATE_AWAITS_APPROVAL"
   | "NOT_FINISHED_BY_HORIZON"
+  | "NO_UPGRADE_VERSION"
   | "PLAN_ASSUMPTION";
 
 /** One pre-flight finding. `code` is stable (scripts test it); `message` is for people. */
@@ -85,6 +87,8 @@ export interface Plan {
   members: PlannedMember[];
   /** Consistent picks or Custom versions, as the run would record them. */
   selectedNodeImageVersions: string[];
+  /** The run's update: as given, or as its `autoUpgradeProfile` generates it at the planned start (docs/rules.md §18). */
+  managedClusterUpdate?: ManagedClusterUpdate;
   findings: Finding[];
 }
 

@@ -5,10 +5,12 @@
  * world: the plan predicts the run as it goes when nothing fails and nobody acts.
  */
 import type { FleetState } from "../backends/simulator";
-import type { PlanInput } from "../engine/plan";
+import type { PlanDefinition } from "../engine/plan";
+import type { UpdateChoice } from "../model/autoUpgrade";
 import type { RunState } from "../engine/runState";
 import type { Fleet, SimulatedCluster } from "../model/fleet";
 import type { SkipTarget } from "../model/skip";
+import type { UpgradeType } from "../model/update";
 import type { Finding } from "./types";
 
 export interface PlanWorld {
@@ -20,7 +22,7 @@ export interface PlanWorld {
   start: number;
   /** Nothing is predicted past this instant. */
   horizon: number;
-  run: Omit<PlanInput, "name">;
+  run: Omit<PlanDefinition, "name"> & UpdateChoice;
   /** A run already created (the engine's state): the plan continues it instead of creating one. */
   resumeFrom?: RunState;
   /** Skips and approvals already decided (a run spec's `skip` and `approvals`), applied at the start. */
@@ -53,4 +55,10 @@ export function hasSimulatedFailure(cluster: SimulatedCluster): boolean {
 /** Names of the clusters described as stopped. */
 export function stoppedClusters(fleet: Fleet): Set<string> {
   return new Set(fleet.members.filter((m) => m.simulation?.powerState === "Stopped").map((m) => m.name));
+}
+
+/** The kind of upgrade the run makes, before its update is generated too (an `autoUpgradeProfile`'s channel says). */
+export function plannedUpgradeType(run: UpdateChoice): UpgradeType {
+  if (run.managedClusterUpdate !== undefined) return run.managedClusterUpdate.upgrade.type;
+  return run.autoUpgradeProfile.channel === "NodeImage" ? "NodeImageOnly" : "Full";
 }

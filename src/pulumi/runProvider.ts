@@ -15,7 +15,7 @@ import { ValidationError } from "../model/common";
 import type { StoredRun } from "../drivers/runDriver";
 import { printPlanSummary } from "../plan/forRun";
 import { canonicalJson, identityValue } from "../spec/identity";
-import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs } from "../spec/runSpec";
+import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs, type UpdateRunInputs } from "../spec/runSpec";
 import { containsUnknown } from "../spec/unknowns";
 import { driverFor } from "../drivers/driverFor";
 import { BackendConfigSchema } from "../spec/runSpec";
@@ -86,7 +86,7 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
 export async function remove(id: string, props: Props): Promise<void> {
   // The journal goes too, so a run created again later with the same inputs is a new run.
   const parsed = UpdateRunInputsSchema.safeParse(pickInputs(props));
-  if (parsed.success) await forgetRun(parsed.data, storedRun(id, props), projectDirOf(props));
+  if (parsed.success) await forgetRun(parsed.data as UpdateRunInputs, storedRun(id, props), projectDirOf(props));
 }
 
 /** A run that did not finish is kept by Pulumi with its inputs (and `__provider`) and its status. */

@@ -105,6 +105,7 @@ function outputsOf(view: RunView): UpdateRunOutputs {
       // Issue 11: stored in the stack, so without the members' health checks (their URLs may hold secrets).
       engineState: view.engineState,
       fleetRun: view.fleetRun,
+      generatedUpdate: view.generatedUpdate,
     }),
   ) as UpdateRunOutputs;
 }

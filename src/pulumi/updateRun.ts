@@ -91,6 +91,18 @@ export interface ManagedClusterUpdateArgs {
   nodeImageSelection?: pulumi.Input<NodeImageSelectionArgs | undefined>;
 }
 
+/** Fleet Manager's `AutoUpgradeProfileProperties` that shape a run (docs/rules.md §18). */
+export interface AutoUpgradeProfileArgs {
+  /** `Stable`, `Rapid`, `NodeImage` or `TargetKubernetesVersion`. */
+  channel: pulumi.Input<"Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion">;
+  /** `major.minor` (e.g. "1.33"), with `TargetKubernetesVersion` only: the minor whose latest patch is taken. */
+  targetKubernetesVersion?: pulumi.Input<string>;
+  /** With `TargetKubernetesVersion` only: allow a minor older than N-2 that AKS supports long-term. */
+  longTermSupport?: pulumi.Input<boolean>;
+  /** `Latest` (default) or `Consistent`. */
+  nodeImageSelection?: pulumi.Input<{ type: pulumi.Input<"Latest" | "Consistent"> }>;
+}
+
 export interface UpdateRunArgs {
   /** Where the clusters are. */
   backend: pulumi.Input<BackendArgs>;
@@ -103,8 +115,15 @@ export interface UpdateRunArgs {
    * an `UpdateStrategy` with `backend.azureFleet`'s `updateStrategyId`. Fleet snapshots it at creation.
    */
   updateStrategyId?: pulumi.Input<string>;
-  /** What to do to each member: upgrade type, Kubernetes version, node image selection. */
-  managedClusterUpdate: pulumi.Input<ManagedClusterUpdateArgs>;
+  /** What to do to each member: upgrade type, Kubernetes version, node image selection. Exactly one of this and `autoUpgradeProfile`. */
+  managedClusterUpdate?: pulumi.Input<ManagedClusterUpdateArgs>;
+  /**
+   * Instead of `managedClusterUpdate` (issue 22): the update is generated when the run starts, from the
+   * versions AKS offers in the members' regions then — `Rapid`: the latest patch of the newest minor;
+   * `Stable`: of the minor before it; `TargetKubernetesVersion`: of `targetKubernetesVersion`
+   * (`major.minor`); `NodeImage`: the newest node images. The result is the `generatedUpdate` output.
+   */
+  autoUpgradeProfile?: pulumi.Input<AutoUpgradeProfileArgs>;
   /** "Running" (default) runs to the end; "Stopped" lets in-flight upgrades finish and starts no more; "NotStarted" holds a new run. */
   state?: pulumi.Input<"Running" | "Stopped" | "NotStarted">;
   /** Items to skip, all at once: Member, Group, Stage or AfterStageWait (by the stage's name). */
@@ -186,6 +205,11 @@ export class UpdateRun extends pulumi.dynamic.Resource {
    * already sent to it (so each is sent once). Absent on the other backends.
    */
   declare readonly fleetRun: pulumi.Output<{ id: string; skipsSent: Array<{ type: string; name: string }> } | undefined>;
+  /**
+   * With `autoUpgradeProfile`: the `managedClusterUpdate` the channel generated when the run started
+   * (upgrade type, the Kubernetes version it chose, node image selection). Absent otherwise.
+   */
+  declare readonly generatedUpdate: pulumi.Output<ManagedClusterUpdateArgs | undefined>;
 
   constructor(name: string, args: UpdateRunArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -206,6 +230,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         drift: undefined,
         engineState: undefined,
         fleetRun: undefined,
+        generatedUpdate: undefined,
       },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...UPDATE_RUN_SECRET_OUTPUTS] },
     );

@@ -19,7 +19,9 @@ import { isoInstant } from "../model/common";
 import type { ExcludedMember } from "../model/run";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario, type ScenarioAction } from "../model/scenario";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
+import type { ManagedClusterUpdate } from "../model/update";
 import { gateIdsFor, type UpdateRunStrategy } from "../model/strategy";
+import { updateChoiceOf } from "../model/autoUpgrade";
 
 export interface SimulationResult {
   status: UpdateRunStatus;
@@ -39,6 +41,8 @@ export interface SimulationReport {
   failedMembers: FailedMember[];
   /** One image per family the run applied, as a promotion run takes them (issue 5). */
   appliedNodeImageVersions: Array<{ version: string }>;
+  /** With an `autoUpgradeProfile`: the update its channel generated at the run's start (docs/rules.md §18). */
+  generatedUpdate?: ManagedClusterUpdate;
 }
 
 export const SCENARIO_RUN_NAME = "scenario";
@@ -73,7 +77,7 @@ export async function runScenario(scenario: Scenario, target: ScenarioTarget): P
       name: target.runName ?? SCENARIO_RUN_NAME,
       members: target.members ?? scenario.members,
       ...(strategy === undefined ? {} : { strategy }),
-      managedClusterUpdate: scenario.managedClusterUpdate,
+      ...updateChoiceOf(scenario),
     },
     target.backend,
     {

@@ -28,6 +28,7 @@ import { driverFor } from "../drivers/driverFor";
 import type { RunControls, RunReport } from "../drivers/runDriver";
 import { SCENARIO_RUN_NAME } from "./simulateScenario";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION, type ArmSimulationReport } from "./viaArmEmulator";
+import { updateChoiceOf } from "../model/autoUpgrade";
 
 /** The emulator serves one fleet, `fleet`, whose members are the scenario's clusters in their groups. */
 export const EMULATOR_FLEET_ID = `/subscriptions/${EMULATOR_SUBSCRIPTION}/resourceGroups/${EMULATOR_RESOURCE_GROUP}/providers/Microsoft.ContainerService/fleets/fleet`;
@@ -137,7 +138,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       backend: { azureFleet: { fleetId: EMULATOR_FLEET_ID, credential: "emulator", apiVersion } },
       members: [],
       ...definition,
-      managedClusterUpdate: scenario.managedClusterUpdate,
+      ...updateChoiceOf(scenario),
       state: "Running",
       skip: [],
       approvals: [],

@@ -9,6 +9,7 @@ import { crossValidateRun, unknownSkipTargets } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";
 import { UpdateRunStrategySchema, unknownApprovals } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
+import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from "../model/autoUpgrade";
 import { FLEET_CHILD_NAME, FleetIdSchema, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { unsupportedInRun } from "../backends/azureFleet/unsupported";
 import { CLIENT_FLEET_API_VERSIONS } from "../backends/azureFleet/wire";
@@ -119,7 +120,10 @@ export const UpdateRunInputsSchema = z.strictObject({
   strategy: UpdateRunStrategySchema.optional(),
   /** Issue 12, azureFleet only: the ARM id of a fleet update strategy (an `UpdateStrategy`'s `updateStrategyId`), instead of `strategy`. */
   updateStrategyId: z.string({ error: "must be the ARM id of a fleet update strategy" }).min(1, "must not be empty").optional(),
-  managedClusterUpdate: ManagedClusterUpdateSchema,
+  /** What the run does to each member. Exactly one of this and `autoUpgradeProfile`. */
+  managedClusterUpdate: ManagedClusterUpdateSchema.optional(),
+  /** Issue 22: generate `managedClusterUpdate` at the run's start from an upgrade channel (docs/rules.md §18). */
+  autoUpgradeProfile: AutoUpgradeProfileSchema.optional(),
   state: z.enum(RUN_STATES, { error: `must be one of ${RUN_STATES.join(", ")}` }).default("Running"),
   skip: z.array(SkipTargetSchema).default([]),
   timeoutMinutes: callMinutes().default(DEFAULT_TIMEOUT_MINUTES),
@@ -128,10 +132,11 @@ export const UpdateRunInputsSchema = z.strictObject({
   /** Issue 5: return successfully when the next step is further away than this; unset = wait in place. */
   returnAfterMinutes: callMinutes().optional(),
 });
-export type UpdateRunInputs = z.infer<typeof UpdateRunInputsSchema>;
+/** A run's inputs, parsed: the update is the tagged `UpdateChoice` (exactly one of the two is set). */
+export type UpdateRunInputs = Omit<z.infer<typeof UpdateRunInputsSchema>, "managedClusterUpdate" | "autoUpgradeProfile"> & UpdateChoice;
 
 /** Inputs that change what the run is: a change of any of them is a new run (replace). */
-export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate"] as const;
+export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile"] as const;
 /** Inputs applied to the same run in place. */
 export const RUN_CONTROL_FIELDS = ["state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes"] as const;
 
@@ -154,6 +159,7 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
   const inputs = withFleetDefaults(withoutProvider(raw));
   const parsed = UpdateRunInputsSchema.safeParse(inputs, { error: friendlyErrors });
   const issues = parsed.success ? [] : toFieldIssues(parsed.error);
+  if (!containsUnknown(inputs)) issues.push(...updateChoiceIssues(inputs));
   if (parsed.success && !containsUnknown(inputs)) {
     const { strategy, members, backend } = parsed.data;
     // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
@@ -184,7 +190,7 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
         issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${name}'` });
       }
       const { apiVersion } = backend.azureFleet;
-      issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }) }));
+      issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }), autoUpgradeProfile: parsed.data.autoUpgradeProfile }));
     }
     if (backend.azure !== undefined) {
       members.forEach((m, i) => {
@@ -200,5 +206,5 @@ export function parseRunInputs(raw: Record<string, unknown>): UpdateRunInputs {
   const issues = checkRunInputs(raw);
   if (containsUnknown(withoutProvider(raw))) issues.push({ path: "(inputs)", message: "values are still unknown" });
   if (issues.length > 0) throw new ValidationError(issues);
-  return UpdateRunInputsSchema.parse(withFleetDefaults(withoutProvider(raw)));
+  return UpdateRunInputsSchema.parse(withFleetDefaults(withoutProvider(raw))) as UpdateRunInputs;
 }

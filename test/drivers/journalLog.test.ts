@@ -23,6 +23,7 @@ import { isFramed } from "../../src/runtime/recordLog";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
 import { toRunActions } from "../../src/simulation/simulateScenario";
 import { scenarioArb } from "../engine/arbitraries";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "journal-log-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -55,7 +56,7 @@ async function runJournaled(scenario: Scenario, compaction: { compactMinBytes?: 
     },
   };
   const strategy = resolveScenarioStrategy(scenario);
-  engine = UpdateRunEngine.create({ name: "r", members: scenario.members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: scenario.managedClusterUpdate }, fleet, options);
+  engine = UpdateRunEngine.create({ name: "r", members: scenario.members, ...(strategy === undefined ? {} : { strategy }), ...updateChoiceOf(scenario) }, fleet, options);
   await drive(engine, clock, { until: scenarioHorizon(scenario), actions: [{ at: clock.now(), start: true }, ...toRunActions(scenario)], onActionRefused: () => {} });
   return { journal, afterCommits, engine };
 }

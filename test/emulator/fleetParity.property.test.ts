@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { UpdateRun, UpdateRunStatus } from "@azure/arm-containerservicefleet";
 import { startArmEmulator } from "../../src/emulator";
-import { ScenarioSchema } from "../../src/model/scenario";
+import { validateScenario } from "../../src/model/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 import { simulateScenarioViaFleet } from "../../src/simulation/viaFleetEmulator";
 import type { UpdateRunStatus as OurStatus } from "../../src/model/status";
@@ -72,7 +72,7 @@ describe("server-side runs follow SPEC's rules as simulate does", () => {
     const outcomes = new Set<string>();
     await fc.assert(
       fc.asyncProperty(world, async (doc) => {
-        const scenario = ScenarioSchema.parse(doc);
+        const scenario = validateScenario(doc);
         const local = await simulateScenario(scenario);
         const emulator = await startArmEmulator({ fleet: { regions: scenario.regions, members: scenario.members }, msPerSimulatedMinute: 2, startAt: START, throttling: false });
         try {
@@ -129,7 +129,7 @@ describe("issue 21: limits sent through our Fleet client, at the api-version tha
     const seen = new Set<string>();
     await fc.assert(
       fc.asyncProperty(limitedWorld, async (doc) => {
-        const scenario = ScenarioSchema.parse(doc);
+        const scenario = validateScenario(doc);
         const apiVersion = JSON.stringify(doc.strategy).includes("maxAllowedFailures") ? "2026-06-02-preview" : "2026-06-01";
         const local = await simulateScenario(scenario);
         const viaFleet = await simulateScenarioViaFleet(scenario, { apiVersion, msPerSimulatedMinute: 2, throttling: false });

@@ -11,6 +11,7 @@ import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { parseScenario } from "../../src/model/scenario";
 import { START, member, scenario } from "./helpers";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 /** The simulated fleet, but the clusters named in `gone` answer 404 as ARM does for a deleted cluster. */
 function withGone(fleet: SimulatedFleet, gone: Set<string>): ClusterBackend {
@@ -33,7 +34,7 @@ async function run(strategy: string, gone: Set<string>, goneAt?: { member: strin
   const parsed = parseScenario(scenario({ members: [member("a", { group: "g" }), member("b", { group: "g" }), member("c", { group: "g" })], strategy }));
   const clock = new VirtualClock(Date.parse(START));
   const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-  const engine = UpdateRunEngine.create({ name: "run", members: parsed.members.map((m) => ({ name: m.name, group: m.group as string })), strategy: parsed.strategy, managedClusterUpdate: parsed.managedClusterUpdate }, withGone(fleet, gone));
+  const engine = UpdateRunEngine.create({ name: "run", members: parsed.members.map((m) => ({ name: m.name, group: m.group as string })), strategy: parsed.strategy, ...updateChoiceOf(parsed) }, withGone(fleet, gone));
   engine.start(clock.now());
   await drive(engine, clock, {
     until: Date.parse(START) + 24 * 3600_000,

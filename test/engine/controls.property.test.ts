@@ -26,6 +26,7 @@ import type { GateStatus, UpdateRunStatus, UpdateState } from "../../src/model/s
 import { gateIdsFor } from "../../src/model/strategy";
 import { runScenario, toRunActions, type SimulationReport } from "../../src/simulation/simulateScenario";
 import { approvedWithoutObstaclesArb, controlledScenarioArb, failingScenarioArb, toleratedFailuresArb } from "./controlsArbitraries";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 /** Cases per property; `PROPERTY_RUNS=2000 npx vitest run test/engine/controls.property.test.ts` to hunt harder. */
 const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
@@ -199,7 +200,7 @@ async function simulateWatching(scenario: Scenario, watchers: Watchers): Promise
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
   const strategy = resolveScenarioStrategy(scenario);
   const engine = UpdateRunEngine.create(
-    { name: "scenario", members: scenario.members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: scenario.managedClusterUpdate },
+    { name: "scenario", members: scenario.members, ...(strategy === undefined ? {} : { strategy }), ...updateChoiceOf(scenario) },
     fleet,
   );
   const watched = new Proxy(engine, {
@@ -507,8 +508,8 @@ describe("gates, failure tolerance and health checks over random fleets and stra
         fc.asyncProperty(scenariosArb, async (scenario) => {
           const { result } = await simulate(scenario);
           const ops = operationsByCluster(result.clusters);
-          const { type, kubernetesVersion: target } = scenario.managedClusterUpdate.upgrade;
-          const selection = scenario.managedClusterUpdate.nodeImageSelection?.type ?? "Latest";
+          const { type, kubernetesVersion: target } = scenario.managedClusterUpdate!.upgrade;
+          const selection = scenario.managedClusterUpdate!.nodeImageSelection?.type ?? "Latest";
           const recorded = result.status.nodeImageSelection.selectedNodeImageVersions.map((v) => v.version);
           const problems: string[] = [];
           for (const m of allMembers(result.status)) {

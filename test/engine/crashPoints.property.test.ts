@@ -42,6 +42,7 @@ import { redeliverTo } from "../../src/events/sink";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
 import type { RunEvent, UpdateRunStatus } from "../../src/model/status";
 import { scenarioArb } from "./arbitraries";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "crash-points-"));
@@ -92,7 +93,7 @@ async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<number>, 
   };
 
   const strategy = resolveScenarioStrategy(scenario);
-  const definition = { name: "crash", members: scenario.members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: scenario.managedClusterUpdate };
+  const definition = { name: "crash", members: scenario.members, ...(strategy === undefined ? {} : { strategy }), ...updateChoiceOf(scenario) };
   const files = [path.join(dir, `${++runCounter}-a.jsonl`), path.join(dir, `${runCounter}-b.jsonl`)];
   // Issue 23: the session's journal itself (a log of deltas, intents alone, compacted often here).
   const journalFile = path.join(dir, `${runCounter}-journal.json`);

@@ -12,6 +12,7 @@ import { UpdateRunEngine } from "../../src/engine/engine";
 import { clusterMismatch } from "../../src/engine/healthCheck";
 import { parseScenario, resolveScenarioStrategy } from "../../src/model/scenario";
 import { IMAGE, START, member, scenario, simulate } from "./helpers";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");
 const PROBE = "{url: 'https://a.example.test/healthz', settleSeconds: 120, retries: 2, intervalSeconds: 30}";
@@ -73,7 +74,7 @@ describe("the member's probe", () => {
         return { ok, detail: `GET ${url} answered ${ok ? 200 : 503}` };
       };
       const engine = UpdateRunEngine.create(
-        { name: "r", members: parsed.members, strategy: resolveScenarioStrategy(parsed), managedClusterUpdate: parsed.managedClusterUpdate },
+        { name: "r", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed) },
         fleet,
         { probe },
       );

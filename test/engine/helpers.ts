@@ -11,6 +11,7 @@ import { UpdateRunEngine } from "../../src/engine/engine";
 import { parseScenario, resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
 import type { MemberUpdateStatus, RunEvent, UpdateGroupStatus, UpdateStageStatus, UpdateStatus } from "../../src/model/status";
 import { simulateScenario, type SimulationReport } from "../../src/simulation/simulateScenario";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 export const START = "2026-12-05T00:00:00Z"; // a Saturday
 
@@ -314,7 +315,7 @@ export async function driveScenario(yaml: string, options: { until?: string } = 
   const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
   const events: RunEvent[] = [];
   const engine = UpdateRunEngine.create(
-    { name: "scenario", members: parsed.members, strategy: resolveScenarioStrategy(parsed), managedClusterUpdate: parsed.managedClusterUpdate },
+    { name: "scenario", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed) },
     fleet,
     { onEvent: (e) => events.push(e) },
   );

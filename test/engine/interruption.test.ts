@@ -13,6 +13,7 @@ import { UpdateRunEngine } from "../../src/engine/engine";
 import type { RunState } from "../../src/engine/runState";
 import { parseScenario } from "../../src/model/scenario";
 import type { RunEvent } from "../../src/model/status";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 const scenario = parseScenario(`
 start: 2026-12-05T00:00:00Z
@@ -31,7 +32,7 @@ async function interruptedRun(firstBackend?: (fleet: SimulatedFleet, clock: Virt
   const start = Date.parse(scenario.start);
   const clock = new VirtualClock(start);
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
-  const run = { name: "r", members: scenario.members, managedClusterUpdate: scenario.managedClusterUpdate };
+  const run = { name: "r", members: scenario.members, ...updateChoiceOf(scenario) };
   const checkpoints: RunState[] = [];
   const first = UpdateRunEngine.create(run, firstBackend?.(fleet, clock) ?? fleet, { checkpoint: () => checkpoints.push(first.snapshot()) });
   first.start(start);
@@ -59,7 +60,7 @@ it("without the intent, a cluster found at target is Skipped as already there", 
   const start = Date.parse(scenario.start);
   const clock = new VirtualClock(start);
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
-  const run = { name: "r", members: scenario.members, managedClusterUpdate: scenario.managedClusterUpdate };
+  const run = { name: "r", members: scenario.members, ...updateChoiceOf(scenario) };
   const first = UpdateRunEngine.create(run, fleet, {});
   const before = first.snapshot();
   first.start(start);

@@ -17,6 +17,7 @@ import type { SkipTarget } from "../../src/model/skip";
 import { RunEventSchema, UpdateRunStatusSchema, type RunEvent, type UpdateRunStatus, type UpdateState } from "../../src/model/status";
 import { simulateScenario, type SimulationResult } from "../../src/simulation/simulateScenario";
 import { IMAGE_DATES, scenarioArb, withoutObstacles } from "./arbitraries";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 /** Cases per property; `PROPERTY_RUNS=5000 npx vitest run ...` to hunt harder. */
 const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
@@ -224,7 +225,7 @@ async function simulateWatching(scenario: Scenario, watchers: Watchers): Promise
   const clock = new VirtualClock(start);
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
   const engine: UpdateRunEngine = UpdateRunEngine.create(
-    { name: "scenario", members: scenario.members, strategy: resolveScenarioStrategy(scenario), managedClusterUpdate: scenario.managedClusterUpdate },
+    { name: "scenario", members: scenario.members, strategy: resolveScenarioStrategy(scenario), ...updateChoiceOf(scenario) },
     fleet,
     { onEvent: (event) => watchers.onEvent?.(event, engine.status()) },
   );
@@ -612,7 +613,7 @@ describe("engine properties over random fleets and strategies", () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (scenario) => {
         const { result } = await simulateScenario(scenario);
-        const type = scenario.managedClusterUpdate.upgrade.type;
+        const type = scenario.managedClusterUpdate!.upgrade.type;
         const problems: string[] = [];
         for (const [cluster, ops] of operationsByCluster(result)) {
           const configs = scenario.members.find((m) => m.name === cluster)?.maintenanceConfigurations;
@@ -738,7 +739,7 @@ describe("engine properties over random fleets and strategies", () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (scenario) => {
         const { result } = await simulateScenario(scenario);
-        const { type, kubernetesVersion: target } = scenario.managedClusterUpdate.upgrade;
+        const { type, kubernetesVersion: target } = scenario.managedClusterUpdate!.upgrade;
         const newest = (image: string) => image.endsWith(`-${IMAGE_DATES[IMAGE_DATES.length - 1]}`);
         const ops = operationsByCluster(result);
         const problems: string[] = [];
@@ -766,8 +767,8 @@ describe("engine properties over random fleets and strategies", () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (scenario) => {
         const { result } = await simulateScenario(scenario);
-        const { type, kubernetesVersion: target } = scenario.managedClusterUpdate.upgrade;
-        const selection = scenario.managedClusterUpdate.nodeImageSelection?.type ?? "Latest";
+        const { type, kubernetesVersion: target } = scenario.managedClusterUpdate!.upgrade;
+        const selection = scenario.managedClusterUpdate!.nodeImageSelection?.type ?? "Latest";
         const start = ms(scenario.start);
         const offeredAt = (region: string, t: number) =>
           (scenario.regions[region]?.nodeImages ?? []).filter((o) => o.availableAt === undefined || ms(o.availableAt) <= t).map((o) => o.version);
@@ -777,7 +778,7 @@ describe("engine properties over random fleets and strategies", () => {
 
         // What the run records: Consistent = per family, the newest version offered at the start in every region using it.
         let expected: string[] = [];
-        if (type !== "ControlPlaneOnly" && selection === "Custom") expected = (scenario.managedClusterUpdate.nodeImageSelection?.customNodeImageVersions ?? []).map((v) => v.version);
+        if (type !== "ControlPlaneOnly" && selection === "Custom") expected = (scenario.managedClusterUpdate!.nodeImageSelection?.customNodeImageVersions ?? []).map((v) => v.version);
         if (type !== "ControlPlaneOnly" && selection === "Consistent") {
           const regionsOf = new Map<string, Set<string>>();
           for (const m of runMembers) for (const p of m.nodePools) regionsOf.set(family(p.nodeImageVersion), (regionsOf.get(family(p.nodeImageVersion)) ?? new Set()).add(m.region));

@@ -24,6 +24,7 @@ import {
   startAt,
   stopAt,
 } from "./helpers";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 const NOT_STARTED_STOPPED = "Not started: the run was stopped before this member was reached.";
 
@@ -1115,7 +1116,7 @@ describe("§5 status: a NotStarted member always says why", () => {
     expect(messages(created.engine)).toEqual({ "a-2": "Waiting for its turn in group 'a' (1 member at a time)." });
 
     const fresh = UpdateRunEngine.create(
-      { name: "fresh", members: created.scenario.members, strategy: created.scenario.strategy, managedClusterUpdate: created.scenario.managedClusterUpdate },
+      { name: "fresh", members: created.scenario.members, strategy: created.scenario.strategy, ...updateChoiceOf(created.scenario) },
       created.fleet,
     );
     expect(messages(fresh)).toEqual({

@@ -13,6 +13,7 @@ const DIR = resolve(__dirname, "../scenarios");
 
 /** `run state, end | member state, ...` in status-tree order, as each file's `# Expected:` comment describes. */
 const EXPECTED: Record<string, string> = {
+  "auto-upgrade-stable.yaml": "Completed 2026-12-05T06:10:00Z | eu-1 Completed, us-1 Completed, eu-2 Completed",
   "at-or-past-target.yaml": "Completed 2026-12-05T00:10:00Z | at Skipped, ahead Skipped, behind Completed",
   "busy-cluster.yaml": "Completed 2026-12-05T03:10:00Z | busy-1 Completed, free-1 Completed",
   "control-plane-only.yaml": "Completed 2026-12-05T00:10:00Z | cp-1 Completed, cp-done Skipped",

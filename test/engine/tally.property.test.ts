@@ -19,6 +19,7 @@ import { toRunActions } from "../../src/simulation/simulateScenario";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
 import { scenarioArb } from "./arbitraries";
 import { controlledScenarioArb, failingScenarioArb } from "./controlsArbitraries";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
 
@@ -60,7 +61,7 @@ async function runChecked(scenario: Scenario): Promise<void> {
   const clock = new VirtualClock(start);
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
   const strategy = resolveScenarioStrategy(scenario);
-  let engine = UpdateRunEngine.create({ name: "scenario", members: scenario.members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: scenario.managedClusterUpdate }, fleet);
+  let engine = UpdateRunEngine.create({ name: "scenario", members: scenario.members, ...(strategy === undefined ? {} : { strategy }), ...updateChoiceOf(scenario) }, fleet);
   engine.start(start);
   const horizon = scenarioHorizon(scenario);
   const actions: RunAction[] = toRunActions(scenario);

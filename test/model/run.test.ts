@@ -208,6 +208,6 @@ describe("run spec shape", () => {
   });
 
   it("requires managedClusterUpdate", () => {
-    expectIssue(() => validateRun({ members: [] }), "managedClusterUpdate", "is required");
+    expectIssue(() => validateRun({ members: [] }), "managedClusterUpdate", "is required (or autoUpgradeProfile, to generate the update when the run starts)");
   });
 });

@@ -167,7 +167,7 @@ describe("docs/rules.md §7: text that is not a scenario", () => {
       expect.arrayContaining([
         { path: "regions", message: "is required" },
         { path: "members", message: "is required" },
-        { path: "managedClusterUpdate", message: "is required" },
+        { path: "managedClusterUpdate", message: "is required (or autoUpgradeProfile, to generate the update when the run starts)" },
       ]),
     );
   });
@@ -282,6 +282,6 @@ describe("docs/rules.md §7: the shared example scenarios", () => {
       ["canary", ["canary"], 3600],
       ["production", ["prod-eu", "prod-us"], undefined],
     ]);
-    expect(scenario.managedClusterUpdate.nodeImageSelection?.type).toBe("Consistent");
+    expect(scenario.managedClusterUpdate!.nodeImageSelection?.type).toBe("Consistent");
   });
 });

@@ -13,6 +13,7 @@ import { isoInstant } from "../../src/model/common";
 import { planRun } from "../../src/plan/forRun";
 import { parseRunInputs } from "../../src/spec/runSpec";
 import { readFleetState } from "../../src/backends/simulator/stateFile";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 const IMAGE = "AKSUbuntu-2204gen2containerd-202610.01.0";
 const FLEET = `regions: {westeurope: {kubernetesVersions: [{version: 1.31.2}, {version: 1.32.0}], nodeImages: [{version: ${IMAGE}}]}}
@@ -32,7 +33,7 @@ describe("the plan of a run under way", () => {
       managedClusterUpdate: { upgrade: { type: "ControlPlaneOnly", kubernetesVersion: "1.32.0" } },
     });
     const { fleet, clock, flush } = openFileBackedFleet(inputs.backend.simulator!, dir);
-    const engine = UpdateRunEngine.create({ name: "rollout", members: inputs.members, managedClusterUpdate: inputs.managedClusterUpdate }, fleet);
+    const engine = UpdateRunEngine.create({ name: "rollout", members: inputs.members, ...updateChoiceOf(inputs) }, fleet);
     const startedAt = clock.now();
     engine.start(startedAt);
     await engine.reconcile(startedAt);

@@ -113,7 +113,8 @@ export function failedMembersOf(status: UpdateRunStatus): FailedMember[] {
  * the selected versions once a member Completed; with Latest (each member got its region's newest at
  * its start, which the status does not record) nothing.
  */
-export function appliedImagesOf(status: UpdateRunStatus, update: ManagedClusterUpdate): Array<{ version: string }> {
+export function appliedImagesOf(status: UpdateRunStatus, update: ManagedClusterUpdate | undefined): Array<{ version: string }> {
+  if (update === undefined) return [];
   const type = update.nodeImageSelection?.type ?? "Latest";
   if (type === "Latest" || update.upgrade.type === "ControlPlaneOnly") return [];
   const anyCompleted = status.stages.some((s) => s.groups.some((g) => g.members.some((m) => m.status.state === "Completed")));

@@ -63,8 +63,9 @@ export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, p
 }
 
 /** Refusals for an `UpdateRun` on the azureFleet backend: its strategy at its api-version, its members' probes. */
-export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[]; apiVersion?: ClientFleetApiVersion }): FieldIssue[] {
+export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[]; apiVersion?: ClientFleetApiVersion; autoUpgradeProfile?: unknown }): FieldIssue[] {
   const issues = unsupportedInStrategy(input.strategy, "strategy.", input.apiVersion);
+  if (input.autoUpgradeProfile !== undefined) issues.push({ path: "autoUpgradeProfile", message: "is not sent to Fleet Manager yet (Fleet generates runs from auto-upgrade profiles; this client does not create them yet): give a managedClusterUpdate, or use the simulator or azure backend" });
   input.members.forEach((m, i) => {
     if (m.labels !== undefined) issues.push({ path: `members[${i}].labels`, message: "on Fleet Manager a member's labels are the fleet member's own: set them on the fleet member, not in the run" });
     if (m.healthCheck !== undefined) {

@@ -12,6 +12,7 @@ import { UpdateRunEngine } from "../../../src/engine/engine";
 import type { RunState } from "../../../src/engine/runState";
 import { parseScenario, resolveScenarioStrategy, type Scenario } from "../../../src/model/scenario";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../../src/simulation/viaArmEmulator";
+import { updateChoiceOf } from "../../../src/model/autoUpgrade";
 
 export interface ArmRun {
   scenario: Scenario;
@@ -56,7 +57,7 @@ export async function startArmRun(yaml: string, emulatorOptions: Partial<ArmEmul
   const run: ArmRun = {
     scenario,
     emulator,
-    engine: UpdateRunEngine.create({ name: "run", members, ...(strategy === undefined ? {} : { strategy }), managedClusterUpdate: scenario.managedClusterUpdate }, backendFor(emulator), options),
+    engine: UpdateRunEngine.create({ name: "run", members, ...(strategy === undefined ? {} : { strategy }), ...updateChoiceOf(scenario) }, backendFor(emulator), options),
     checkpoints,
     client: new ContainerServiceClient(emulatorCredential, EMULATOR_SUBSCRIPTION, { endpoint: emulator.url, tlsOptions: { ca: emulator.certificatePem }, retryOptions: { retryDelayInMs: 5 } }),
     driveFor: (minutes) => drive(run.engine, emulator.clock, minutes === undefined ? {} : { until: Date.parse(scenario.start) + minutes * 60_000 }),
