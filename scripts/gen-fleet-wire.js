@@ -40,6 +40,7 @@ function generate(version) {
     }
     if (property.type === "array") return `z.array(${type(property.items)})`;
     if (property.type === "integer") return "z.number().int()";
+    if (property.type === "boolean") return "z.boolean()";
     if (property.type === "string") {
       const rules = {};
       for (const key of ["minLength", "maxLength", "pattern"]) if (property[key] !== undefined) rules[key] = property[key];
@@ -64,7 +65,7 @@ function generate(version) {
 
   const lines = [];
   lines.push("/**");
-  lines.push(` * Fleet Manager api-version ${version}: the update-run, update-strategy, skip and gate definitions of`);
+  lines.push(` * Fleet Manager api-version ${version}: the update-run, update-strategy, skip, gate and auto-upgrade profile definitions of`);
   lines.push(" * its `fleets.json`, as zod schemas (strict: a field the version lacks is refused; read-only fields");
   lines.push(" * optional; request enums exact, read-only states extensible strings).");
   lines.push(" *");
@@ -121,6 +122,8 @@ function generate(version) {
   lines.push("  SkipProperties,");
   if (has("Gate")) lines.push("  Gate,");
   if (gatePatch !== undefined) lines.push(gatePatch === "GatePatch" ? "  GatePatch," : `  GatePatch: ${gatePatch},`);
+  if (has("AutoUpgradeProfile")) lines.push("  AutoUpgradeProfile,");
+  if (has("GenerateResponse")) lines.push("  GenerateResponse,");
   lines.push("  definitions,");
   lines.push("  enums,");
   lines.push("} satisfies FleetWireSchemas;");

@@ -25,6 +25,7 @@ import { SubscriptionThrottle, type ThrottlingOptions } from "./core/throttling"
 import { FleetManager } from "./fleet/fleetManager";
 import { fleetRoutes } from "./fleet/fleetRoutes";
 import type { FleetDeclaration } from "./fleet/fleetState";
+import { autoUpgradeRoutes } from "./fleet/autoUpgradeRoutes";
 import { gateRoutes } from "./fleet/gateRoutes";
 import { updateRunRoutes } from "./fleet/updateRunRoutes";
 import { updateStrategyRoutes } from "./fleet/updateStrategyRoutes";
@@ -138,7 +139,7 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   const server = createArmServer(
     {
       ctx,
-      routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes, ...fleetRoutes(fleetManager), ...updateStrategyRoutes(fleetManager), ...updateRunRoutes(fleetManager), ...gateRoutes(fleetManager)],
+      routes: [...clusterRoutes, ...agentPoolRoutes, ...lifecycleRoutes, ...locationRoutes, ...fleetRoutes(fleetManager), ...updateStrategyRoutes(fleetManager), ...updateRunRoutes(fleetManager), ...gateRoutes(fleetManager), ...autoUpgradeRoutes(fleetManager)],
       log,
       ...(throttle ? { throttle } : {}),
       ...(faults ? { faults } : {}),

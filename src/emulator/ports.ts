@@ -18,6 +18,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { Clock } from "../engine/clock";
+import type { OfferedKubernetesVersion } from "../engine/autoUpgradeChannel";
 import type { Fleet, SimulatedCluster } from "../model/fleet";
 import type { SimulatedFleet } from "../backends/simulator";
 
@@ -152,6 +153,12 @@ export interface ArmClusters {
   lifecycleOperation(name: string): { endAt: number } | undefined;
   /** The same, as a GET of the cluster shows it now (the simulated fleet settled first): which kind, if any. */
   lifecycleOperationShown(name: string): Promise<"delete" | "abort" | undefined>;
+  /**
+   * What `GET locations/{region}/kubernetesVersions` lists now, one entry per patch with its minor's
+   * `isPreview` and `capabilities.supportPlan` (an auto-upgrade channel's choices); undefined for a
+   * region the emulator does not have.
+   */
+  kubernetesVersionsOffered(region: string): OfferedKubernetesVersion[] | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

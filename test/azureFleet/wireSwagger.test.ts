@@ -89,6 +89,22 @@ describe.each(FLEET_API_VERSIONS)("api-version %s", (version) => {
     });
   });
 
+  test("auto-upgrade profiles (versions.ts): the channels and generateUpdateRun the definitions have", () => {
+    const f = FLEET_API_FEATURES[version];
+    const profileFields = Object.keys(official.AutoUpgradeProfileProperties?.properties ?? {});
+    expect({
+      channels: official.UpgradeChannel?.enum,
+      targetFields: ["targetKubernetesVersion", "longTermSupport"].filter((field) => profileFields.includes(field)),
+      generateUpdateRun: official.GenerateResponse !== undefined && profileFields.includes("autoUpgradeProfileStatus"),
+      schemas: [ours.AutoUpgradeProfile !== undefined, ours.GenerateResponse !== undefined],
+    }).toEqual({
+      channels: [...f.autoUpgradeChannels],
+      targetFields: f.autoUpgradeChannels.includes("TargetKubernetesVersion") ? ["targetKubernetesVersion", "longTermSupport"] : [],
+      generateUpdateRun: f.generateUpdateRun,
+      schemas: [true, f.generateUpdateRun],
+    });
+  });
+
   test.each(objects.map(([name]) => name))("%s has exactly the official fields, nested as officially", (name) => {
     const definition = official[name] as SwaggerDefinition;
     const schema = ours.definitions[name] as unknown as Schema;

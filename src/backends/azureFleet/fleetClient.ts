@@ -14,7 +14,7 @@ import { isRestError, type PipelinePolicy } from "@azure/core-rest-pipeline";
 import { credentialProblem } from "../azure/credentials";
 import { parseFleetId, type FleetId } from "./fleetId";
 import { FleetRestOperations } from "./restOperations";
-import { DEFAULT_FLEET_API_VERSION, type ClientFleetApiVersion, type WireGate, type WireManagedClusterUpdate, type WireStrategy, type WireUpdateRun, type WireUpdateStrategy } from "./wire";
+import { DEFAULT_FLEET_API_VERSION, FLEET_API_FEATURES, FIRST_VERSION_WITH, type ClientFleetApiVersion, type WireAutoUpgradeProfile, type WireAutoUpgradeProfileProperties, type WireGate, type WireManagedClusterUpdate, type WireStrategy, type WireUpdateRun, type WireUpdateStrategy } from "./wire";
 
 export interface FleetClientOptions {
   /** ARM id of the `Microsoft.ContainerService/fleets` resource. */
@@ -182,6 +182,46 @@ export class FleetClient {
 
   async deleteStrategy(name: string, eTag?: string): Promise<void> {
     await this.call(() => this.client.fleetUpdateStrategies.delete(this.fleet.resourceGroup, this.fleet.fleetName, name, { ...(eTag === undefined ? {} : { ifMatch: eTag }), ...this.lro }), { notFound: true });
+  }
+
+  /**
+   * Issue 22: create (or update) the auto-upgrade profile `name` with `disabled: true`, whatever
+   * `profile` says: Fleet then starts no run from it by itself; `generateUpdateRun` makes the one we start.
+   * A channel or field the api-version lacks is refused here, naming it (no request is sent).
+   */
+  async putAutoUpgradeProfile(name: string, profile: Omit<WireAutoUpgradeProfileProperties, "disabled">): Promise<WireAutoUpgradeProfile> {
+    const features = FLEET_API_FEATURES[this.apiVersion];
+    const lacking = [
+      ...(features.autoUpgradeChannels.includes(profile.channel) ? [] : [`channel ${profile.channel} (from api-version ${FIRST_VERSION_WITH[`UpgradeChannel.${profile.channel}`] ?? "?"})`]),
+      ...(["targetKubernetesVersion", "longTermSupport"] as const)
+        .filter((field) => profile[field] !== undefined && !features.autoUpgradeChannels.includes("TargetKubernetesVersion"))
+        .map((field) => `${field} (from api-version ${FIRST_VERSION_WITH[field] ?? "?"})`),
+    ];
+    if (lacking.length > 0) throw new FleetRequestError(undefined, "UnsupportedByApiVersion", `autoUpgradeProfile: api-version ${this.apiVersion} has no ${lacking.join(", no ")}`);
+    return this.call(() => this.rest.putAutoUpgradeProfile(name, { ...profile, disabled: true }));
+  }
+
+  /**
+   * Issue 22: Fleet's `generateUpdateRun` for the profile (long-running, followed by the SDK's poller):
+   * the name and ARM id of the update run it made, NotStarted. Refused at an api-version without the action.
+   */
+  async generateUpdateRun(profileName: string): Promise<{ name: string; id: string }> {
+    if (!FLEET_API_FEATURES[this.apiVersion].generateUpdateRun) {
+      throw new FleetRequestError(undefined, "UnsupportedByApiVersion", `autoUpgradeProfile: api-version ${this.apiVersion} has no generateUpdateRun (it is in 2025-03-01 and from 2026-06-01)`);
+    }
+    const generated = await this.call(() => this.client.autoUpgradeProfileOperations.generateUpdateRun(this.fleet.resourceGroup, this.fleet.fleetName, profileName, this.lro));
+    // The id must be a run of this fleet: anything else (an operation's id, say) is not a run to start.
+    const prefix = `${this.fleetPath()}/updateRuns/`.toLowerCase();
+    const name = generated.id.slice(prefix.length);
+    if (!generated.id.toLowerCase().startsWith(prefix) || name === "" || name.includes("/")) {
+      throw new FleetRequestError(undefined, "UnexpectedGenerateResponse", `generateUpdateRun of profile '${profileName}' answered id ${JSON.stringify(generated.id)}, not an update run of ${this.fleetPath()}`);
+    }
+    return { name, id: generated.id };
+  }
+
+  /** Issue 22: delete the auto-upgrade profile (long-running; nothing when it is already gone). Its generated runs stay. */
+  async deleteAutoUpgradeProfile(name: string): Promise<void> {
+    await this.call(() => this.client.autoUpgradeProfiles.delete(this.fleet.resourceGroup, this.fleet.fleetName, name, this.lro), { notFound: true });
   }
 
   private fleetPath(): string {

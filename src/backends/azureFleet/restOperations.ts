@@ -11,7 +11,7 @@ import type { TokenCredential } from "@azure/core-auth";
 import { createHttpPoller, type OperationState, type ResourceLocationConfig } from "@azure/core-lro";
 import type { PipelinePolicy } from "@azure/core-rest-pipeline";
 import type { FleetId } from "./fleetId";
-import type { ClientFleetApiVersion, WireGate, WireStrategy, WireUpdateRun, WireUpdateStrategy } from "./wire";
+import type { ClientFleetApiVersion, WireAutoUpgradeProfile, WireAutoUpgradeProfileProperties, WireGate, WireStrategy, WireUpdateRun, WireUpdateStrategy } from "./wire";
 
 const FLEET = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/fleets/{fleetName}";
 
@@ -72,6 +72,16 @@ export class FleetRestOperations {
     const condition: Record<string, string> = eTag === undefined ? { "if-none-match": "*" } : { "if-match": eTag };
     return this.longRunning<WireUpdateStrategy>("azure-async-operation", ["200", "201"], () =>
       this.at(`${FLEET}/updateStrategies/{updateStrategyName}`, name).put({ body: { properties: { strategy } }, contentType: "application/json", headers: condition }),
+    );
+  }
+
+  /**
+   * Create or update an auto-upgrade profile (a long-running PUT, followed to its end). Through the REST
+   * client: SDK 2.0.0's serializer drops `targetKubernetesVersion` and `longTermSupport`.
+   */
+  async putAutoUpgradeProfile(name: string, properties: WireAutoUpgradeProfileProperties): Promise<WireAutoUpgradeProfile> {
+    return this.longRunning<WireAutoUpgradeProfile>("azure-async-operation", ["200", "201"], () =>
+      this.at(`${FLEET}/autoUpgradeProfiles/{autoUpgradeProfileName}`, name).put({ body: { properties }, contentType: "application/json" }),
     );
   }
 

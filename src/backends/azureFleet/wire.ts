@@ -171,3 +171,25 @@ export interface WireGateTargetRun {
   timing?: string;
 }
 
+
+/**
+ * Issue 22: an auto-upgrade profile as this client writes and reads it (`AutoUpgradeProfileProperties`;
+ * `targetKubernetesVersion` and `longTermSupport` from 2026-06-01, sent only then). The client always
+ * creates profiles `disabled: true`: Fleet then starts nothing from them on its own; runs come only from
+ * `generateUpdateRun`, which the client starts and follows.
+ */
+export interface WireAutoUpgradeProfileProperties {
+  channel: "Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion";
+  updateStrategyId?: string;
+  nodeImageSelection?: { type: "Latest" | "Consistent" };
+  disabled?: boolean;
+  targetKubernetesVersion?: string;
+  longTermSupport?: boolean;
+}
+
+export interface WireAutoUpgradeProfile {
+  id?: string;
+  name?: string;
+  eTag?: string;
+  properties?: WireAutoUpgradeProfileProperties & { provisioningState?: string };
+}

@@ -3,10 +3,20 @@
  * simulated fleet behind the managedClusters routes, minus the clusters deleted through ARM, and
  * busy while ARM deletes the cluster or a pool, or cancels an aborted upgrade (`lifecycle.ts`).
  */
+import type { OfferedKubernetesVersion } from "../../engine/autoUpgradeChannel";
 import type { SimulatedCluster } from "../../model/fleet";
 import { findMember } from "../core/context";
 import type { ArmClusters } from "../ports";
 import { isDeleted, readCluster, type ViewSource } from "./clusterView";
+import { kubernetesVersionList } from "./offers";
+
+/** One minor of ARM's `KubernetesVersionListResult.values`. */
+interface ListedMinor {
+  version: string;
+  isPreview?: boolean;
+  capabilities?: { supportPlan?: string[] };
+  patchVersions: Record<string, unknown>;
+}
 
 export function armClusters(source: ViewSource): ArmClusters {
   return {
@@ -30,6 +40,20 @@ export function armClusters(source: ViewSource): ArmClusters {
       if (view.deleting !== undefined || view.deletingPools.size > 0) return "delete";
       if (view.canceling !== undefined) return "abort";
       return undefined;
+    },
+
+    kubernetesVersionsOffered(region: string): OfferedKubernetesVersion[] | undefined {
+      const offers = source.fleet.regions[region];
+      if (offers === undefined) return undefined;
+      // Read off the very body the kubernetesVersions route answers, so a channel chooses among what a client sees.
+      const listed = kubernetesVersionList(offers, source.clock.now()).values as ListedMinor[];
+      return listed.flatMap((minor) =>
+        Object.keys(minor.patchVersions).map((version) => ({
+          version,
+          ...(minor.isPreview === true ? { isPreview: true } : {}),
+          supportPlan: minor.capabilities?.supportPlan ?? [],
+        })),
+      );
     },
   };
 }

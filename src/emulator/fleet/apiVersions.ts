@@ -9,7 +9,7 @@ import { FLEET_API_FEATURES, isFleetApiVersion, supportedApiVersions, WIRE_SCHEM
 import { ArmError } from "../core/armErrors";
 import type { ArmRequest } from "../ports";
 
-export type FleetResourceType = "fleets" | "fleets/members" | "fleets/updateStrategies" | "fleets/updateRuns" | "fleets/gates";
+export type FleetResourceType = Parameters<typeof supportedApiVersions>[0];
 
 /** What a Fleet route answers in: the request's api-version, its features and its schemas. */
 export interface FleetApi {

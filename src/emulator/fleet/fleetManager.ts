@@ -11,6 +11,7 @@ import type { RunEvent } from "../../model/status";
 import { ArmError, resourceNotFound } from "../core/armErrors";
 import { checkSubscription } from "../core/context";
 import type { ArmClusters, ArmReply, ArmRequest, ArmScope, EmulatorContext, OperationSource } from "../ports";
+import { InstantOperations } from "./autoUpgradeProfiles";
 import { EmulatedClusterBackend } from "./fleetBackend";
 import { fleetOperationResult, fleetOperationStatus, FleetOperationRegistry } from "./fleetOperations";
 import { memberClusterId } from "./fleetResources";
@@ -29,9 +30,13 @@ export class FleetManager implements OperationSource {
   readonly operations = new FleetOperationRegistry();
   private readonly backend: EmulatedClusterBackend;
 
+  /** Deletions of auto-upgrade profiles: done at once, answered 202 as Fleet's examples do (`autoUpgradeProfiles.ts`). */
+  readonly instantOperations = new InstantOperations();
+
   constructor(
     world: Fleet,
-    clusters: ArmClusters,
+    /** ARM's clusters: a run's members, and what their regions offer (auto-upgrade channels). */
+    readonly clusters: ArmClusters,
     private readonly time: RunClock,
     declarations?: readonly FleetDeclaration[],
   ) {
@@ -101,13 +106,13 @@ export class FleetManager implements OperationSource {
   /** `OperationSource`: a run's start, stop or skip at the shared `Azure-AsyncOperation` URL. */
   operationStatus(operationId: string): Promise<ArmReply> | undefined {
     const op = this.operations.get(operationId);
-    return op === undefined ? undefined : fleetOperationStatus(op, this.time.clock);
+    return op === undefined ? this.instantOperations.status(operationId) : fleetOperationStatus(op, this.time.clock);
   }
 
   /** `OperationSource`: the same at the shared `Location` URL. */
   operationResult(operationId: string, baseUrl: string): Promise<ArmReply> | undefined {
     const op = this.operations.get(operationId);
-    return op === undefined ? undefined : fleetOperationResult(baseUrl, op, this.time.clock);
+    return op === undefined ? this.instantOperations.result(operationId) : fleetOperationResult(baseUrl, op, this.time.clock);
   }
 
   close(): void {

@@ -101,6 +101,7 @@ function fullRunProperties(run: RunRecord): { strategy: UpdateRunStrategy; statu
     strategy: run.strategy ?? defaultStrategy(),
     managedClusterUpdate: run.managedClusterUpdate,
     status: run.engine.status(),
+    ...(run.autoUpgradeProfileId === undefined ? {} : { autoUpgradeProfileId: run.autoUpgradeProfileId }),
   };
 }
 

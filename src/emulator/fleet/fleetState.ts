@@ -47,6 +47,8 @@ export interface RunRecord {
   name: string;
   /** As the PUT gave it (a full ARM id, or absent). */
   updateStrategyId?: string;
+  /** The auto-upgrade profile whose `generateUpdateRun` made the run (its ARM id; read-only on the wire). */
+  autoUpgradeProfileId?: string;
   /** The strategy the run uses: inline, or copied from the referenced strategy at creation. */
   strategy?: UpdateRunStrategy;
   managedClusterUpdate: ManagedClusterUpdate;

@@ -33,7 +33,7 @@ function existingRun(manager: FleetManager, ctx: EmulatorContext, request: ArmRe
 }
 
 /** The strategy an `updateStrategyId` names: an update strategy of this fleet (full ARM id, or its bare name). */
-function referencedStrategy(fleet: FleetRecord, scope: ArmScope, id: string): RunSpec["strategy"] {
+export function referencedStrategy(fleet: FleetRecord, scope: ArmScope, id: string): RunSpec["strategy"] {
   const prefix = `${fleetId(scope, fleet.name)}/updateStrategies/`.toLowerCase();
   const name = id.includes("/") ? (id.toLowerCase().startsWith(prefix) ? id.slice(prefix.length) : undefined) : id;
   const found = name === undefined || name.includes("/") ? undefined : fleet.strategies.get(key(name));

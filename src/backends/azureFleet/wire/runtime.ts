@@ -87,6 +87,10 @@ export interface FleetWireSchemas {
   Gate?: z.ZodType;
   /** The gate PATCH body: `GatePatch` (`GateUpdate` at 2025-04-01-preview). */
   GatePatch?: z.ZodType;
+  /** `fleets/{f}/autoUpgradeProfiles/{name}` (every version we know). */
+  AutoUpgradeProfile?: z.ZodType;
+  /** The result of `autoUpgradeProfiles/{name}/generateUpdateRun` (absent at 2025-04-01-preview, which has no such action). */
+  GenerateResponse?: z.ZodType;
   /** Each swagger definition by name. */
   definitions: Readonly<Record<string, z.ZodObject>>;
   /** Each swagger enum's values by name. */

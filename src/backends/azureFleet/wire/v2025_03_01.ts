@@ -1,5 +1,5 @@
 /**
- * Fleet Manager api-version 2025-03-01: the update-run, update-strategy, skip and gate definitions of
+ * Fleet Manager api-version 2025-03-01: the update-run, update-strategy, skip, gate and auto-upgrade profile definitions of
  * its `fleets.json`, as zod schemas (strict: a field the version lacks is refused; read-only fields
  * optional; request enums exact, read-only states extensible strings).
  *
@@ -12,13 +12,47 @@ import { ErrorDetail, enumOf, object, proxyResource, str, type FleetWireSchemas 
 export const API_VERSION = "2025-03-01";
 
 export const enums = {
+  AutoUpgradeLastTriggerStatus: ["Succeeded","Failed"] as const,
+  AutoUpgradeNodeImageSelectionType: ["Latest","Consistent"] as const,
+  AutoUpgradeProfileProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   FleetUpdateStrategyProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   ManagedClusterUpgradeType: ["Full","NodeImageOnly","ControlPlaneOnly"] as const,
   NodeImageSelectionType: ["Latest","Consistent","Custom"] as const,
   TargetType: ["Member","Group","Stage","AfterStageWait"] as const,
   UpdateRunProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   UpdateState: ["NotStarted","Running","Stopping","Stopped","Skipped","Failed","Completed"] as const,
+  UpgradeChannel: ["Stable","Rapid","NodeImage"] as const,
 };
+
+export const AutoUpgradeNodeImageSelection = object("AutoUpgradeNodeImageSelection", {
+  type: enumOf(API_VERSION, "AutoUpgradeNodeImageSelectionType", enums.AutoUpgradeNodeImageSelectionType),
+});
+export type AutoUpgradeNodeImageSelection = z.infer<typeof AutoUpgradeNodeImageSelection>;
+
+export const AutoUpgradeProfileStatus = object("AutoUpgradeProfileStatus", {
+  lastTriggeredAt: z.string().optional(),
+  lastTriggerStatus: z.string().optional(),
+  lastTriggerError: ErrorDetail.nullable().optional(),
+  lastTriggerUpgradeVersions: z.array(z.string()).optional(),
+});
+export type AutoUpgradeProfileStatus = z.infer<typeof AutoUpgradeProfileStatus>;
+
+export const AutoUpgradeProfileProperties = object("AutoUpgradeProfileProperties", {
+  provisioningState: z.string().optional(),
+  updateStrategyId: z.string().optional(),
+  channel: enumOf(API_VERSION, "UpgradeChannel", enums.UpgradeChannel),
+  nodeImageSelection: AutoUpgradeNodeImageSelection.optional(),
+  disabled: z.boolean().optional(),
+  autoUpgradeProfileStatus: AutoUpgradeProfileStatus.optional(),
+});
+export type AutoUpgradeProfileProperties = z.infer<typeof AutoUpgradeProfileProperties>;
+
+export const AutoUpgradeProfile = object("AutoUpgradeProfile", {
+  ...proxyResource,
+  properties: AutoUpgradeProfileProperties.optional(),
+  eTag: z.string().optional(),
+});
+export type AutoUpgradeProfile = z.infer<typeof AutoUpgradeProfile>;
 
 export const UpdateGroup = object("UpdateGroup", {
   name: str({"minLength":1,"maxLength":50,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"}),
@@ -49,6 +83,11 @@ export const FleetUpdateStrategy = object("FleetUpdateStrategy", {
   eTag: z.string().optional(),
 });
 export type FleetUpdateStrategy = z.infer<typeof FleetUpdateStrategy>;
+
+export const GenerateResponse = object("GenerateResponse", {
+  id: z.string().optional(),
+});
+export type GenerateResponse = z.infer<typeof GenerateResponse>;
 
 export const ManagedClusterUpgradeSpec = object("ManagedClusterUpgradeSpec", {
   type: enumOf(API_VERSION, "ManagedClusterUpgradeType", enums.ManagedClusterUpgradeType),
@@ -153,8 +192,13 @@ export type UpdateRun = z.infer<typeof UpdateRun>;
 
 /** Each definition by its swagger name. */
 export const definitions = {
+  AutoUpgradeNodeImageSelection,
+  AutoUpgradeProfile,
+  AutoUpgradeProfileProperties,
+  AutoUpgradeProfileStatus,
   FleetUpdateStrategy,
   FleetUpdateStrategyProperties,
+  GenerateResponse,
   ManagedClusterUpdate,
   ManagedClusterUpgradeSpec,
   MemberUpdateStatus,
@@ -181,6 +225,8 @@ export const schemas = {
   UpdateRunStatus,
   FleetUpdateStrategy,
   SkipProperties,
+  AutoUpgradeProfile,
+  GenerateResponse,
   definitions,
   enums,
 } satisfies FleetWireSchemas;

@@ -1,5 +1,5 @@
 /**
- * Fleet Manager api-version 2025-04-01-preview: the update-run, update-strategy, skip and gate definitions of
+ * Fleet Manager api-version 2025-04-01-preview: the update-run, update-strategy, skip, gate and auto-upgrade profile definitions of
  * its `fleets.json`, as zod schemas (strict: a field the version lacks is refused; read-only fields
  * optional; request enums exact, read-only states extensible strings).
  *
@@ -12,6 +12,8 @@ import { ErrorDetail, enumOf, object, proxyResource, str, trackedResource, type 
 export const API_VERSION = "2025-04-01-preview";
 
 export const enums = {
+  AutoUpgradeNodeImageSelectionType: ["Latest","Consistent"] as const,
+  AutoUpgradeProfileProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   FleetUpdateStrategyProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   GateProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   GateState: ["Pending","Completed"] as const,
@@ -23,7 +25,29 @@ export const enums = {
   Timing: ["Before","After"] as const,
   UpdateRunProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   UpdateState: ["NotStarted","Running","Stopping","Stopped","Skipped","Failed","Pending","Completed"] as const,
+  UpgradeChannel: ["Stable","Rapid","NodeImage"] as const,
 };
+
+export const AutoUpgradeNodeImageSelection = object("AutoUpgradeNodeImageSelection", {
+  type: enumOf(API_VERSION, "AutoUpgradeNodeImageSelectionType", enums.AutoUpgradeNodeImageSelectionType),
+});
+export type AutoUpgradeNodeImageSelection = z.infer<typeof AutoUpgradeNodeImageSelection>;
+
+export const AutoUpgradeProfileProperties = object("AutoUpgradeProfileProperties", {
+  provisioningState: z.string().optional(),
+  updateStrategyId: z.string().optional(),
+  channel: enumOf(API_VERSION, "UpgradeChannel", enums.UpgradeChannel),
+  nodeImageSelection: AutoUpgradeNodeImageSelection.optional(),
+  disabled: z.boolean().optional(),
+});
+export type AutoUpgradeProfileProperties = z.infer<typeof AutoUpgradeProfileProperties>;
+
+export const AutoUpgradeProfile = object("AutoUpgradeProfile", {
+  ...proxyResource,
+  properties: AutoUpgradeProfileProperties.optional(),
+  eTag: z.string().optional(),
+});
+export type AutoUpgradeProfile = z.infer<typeof AutoUpgradeProfile>;
 
 export const GateConfiguration = object("GateConfiguration", {
   displayName: str({"minLength":1,"maxLength":100,"pattern":"^[A-Za-z0-9].*$"}).optional(),
@@ -226,6 +250,9 @@ export type UpdateRun = z.infer<typeof UpdateRun>;
 
 /** Each definition by its swagger name. */
 export const definitions = {
+  AutoUpgradeNodeImageSelection,
+  AutoUpgradeProfile,
+  AutoUpgradeProfileProperties,
   FleetUpdateStrategy,
   FleetUpdateStrategyProperties,
   Gate,
@@ -265,6 +292,7 @@ export const schemas = {
   SkipProperties,
   Gate,
   GatePatch: GateUpdate,
+  AutoUpgradeProfile,
   definitions,
   enums,
 } satisfies FleetWireSchemas;

@@ -1,5 +1,5 @@
 /**
- * Fleet Manager api-version 2026-06-02-preview: the update-run, update-strategy, skip and gate definitions of
+ * Fleet Manager api-version 2026-06-02-preview: the update-run, update-strategy, skip, gate and auto-upgrade profile definitions of
  * its `fleets.json`, as zod schemas (strict: a field the version lacks is refused; read-only fields
  * optional; request enums exact, read-only states extensible strings).
  *
@@ -12,6 +12,9 @@ import { ErrorDetail, enumOf, object, proxyResource, str, type FleetWireSchemas 
 export const API_VERSION = "2026-06-02-preview";
 
 export const enums = {
+  AutoUpgradeLastTriggerStatus: ["Succeeded","Failed"] as const,
+  AutoUpgradeNodeImageSelectionType: ["Latest","Consistent"] as const,
+  AutoUpgradeProfileProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   DayOfWeek: ["Monday","Tuesday","Wednesday","Thursday","Friday","Saturday","Sunday"] as const,
   FleetUpdateStrategyProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   GateProvisioningState: ["Succeeded","Failed","Canceled"] as const,
@@ -23,7 +26,41 @@ export const enums = {
   Timing: ["Before","After"] as const,
   UpdateRunProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   UpdateState: ["NotStarted","Running","Stopping","Stopped","Skipped","Failed","Pending","Completed"] as const,
+  UpgradeChannel: ["Stable","Rapid","NodeImage","TargetKubernetesVersion"] as const,
 };
+
+export const AutoUpgradeNodeImageSelection = object("AutoUpgradeNodeImageSelection", {
+  type: enumOf(API_VERSION, "AutoUpgradeNodeImageSelectionType", enums.AutoUpgradeNodeImageSelectionType),
+});
+export type AutoUpgradeNodeImageSelection = z.infer<typeof AutoUpgradeNodeImageSelection>;
+
+export const AutoUpgradeProfileStatus = object("AutoUpgradeProfileStatus", {
+  lastTriggeredAt: z.string().optional(),
+  lastTriggerStatus: z.string().optional(),
+  lastTriggerError: ErrorDetail.nullable().optional(),
+  lastTriggerUpgradeVersions: z.array(z.string()).optional(),
+  lastTriggerMessage: z.string().optional(),
+});
+export type AutoUpgradeProfileStatus = z.infer<typeof AutoUpgradeProfileStatus>;
+
+export const AutoUpgradeProfileProperties = object("AutoUpgradeProfileProperties", {
+  provisioningState: z.string().optional(),
+  updateStrategyId: z.string().optional(),
+  channel: enumOf(API_VERSION, "UpgradeChannel", enums.UpgradeChannel),
+  nodeImageSelection: AutoUpgradeNodeImageSelection.optional(),
+  disabled: z.boolean().optional(),
+  autoUpgradeProfileStatus: AutoUpgradeProfileStatus.optional(),
+  targetKubernetesVersion: z.string().optional(),
+  longTermSupport: z.boolean().optional(),
+});
+export type AutoUpgradeProfileProperties = z.infer<typeof AutoUpgradeProfileProperties>;
+
+export const AutoUpgradeProfile = object("AutoUpgradeProfile", {
+  ...proxyResource,
+  properties: AutoUpgradeProfileProperties.optional(),
+  eTag: z.string().optional(),
+});
+export type AutoUpgradeProfile = z.infer<typeof AutoUpgradeProfile>;
 
 export const MemberSelector = object("MemberSelector", {
   byLabel: str({"maxLength":512}),
@@ -132,6 +169,11 @@ export const GatePatch = object("GatePatch", {
   properties: GatePatchProperties.optional(),
 });
 export type GatePatch = z.infer<typeof GatePatch>;
+
+export const GenerateResponse = object("GenerateResponse", {
+  id: z.string().optional(),
+});
+export type GenerateResponse = z.infer<typeof GenerateResponse>;
 
 export const ManagedClusterUpgradeSpec = object("ManagedClusterUpgradeSpec", {
   type: enumOf(API_VERSION, "ManagedClusterUpgradeType", enums.ManagedClusterUpgradeType),
@@ -254,6 +296,10 @@ export type UpdateRun = z.infer<typeof UpdateRun>;
 
 /** Each definition by its swagger name. */
 export const definitions = {
+  AutoUpgradeNodeImageSelection,
+  AutoUpgradeProfile,
+  AutoUpgradeProfileProperties,
+  AutoUpgradeProfileStatus,
   FleetUpdateStrategy,
   FleetUpdateStrategyProperties,
   Gate,
@@ -262,6 +308,7 @@ export const definitions = {
   GatePatchProperties,
   GateProperties,
   GateTarget,
+  GenerateResponse,
   ManagedClusterUpdate,
   ManagedClusterUpgradeSpec,
   MemberSelector,
@@ -295,6 +342,8 @@ export const schemas = {
   SkipProperties,
   Gate,
   GatePatch,
+  AutoUpgradeProfile,
+  GenerateResponse,
   definitions,
   enums,
 } satisfies FleetWireSchemas;

@@ -41,9 +41,18 @@ export interface FleetApiFeatures {
   scheduledStartGates: boolean;
   /** `UpdateState` values (an extensible enum: a response may carry others). */
   updateStates: readonly string[];
+  /**
+   * `fleets/{f}/autoUpgradeProfiles` (every version here): `UpgradeChannel` values — `TargetKubernetesVersion`
+   * (with `targetKubernetesVersion`, `longTermSupport`) from 2026-06-01.
+   */
+  autoUpgradeChannels: readonly string[];
+  /** `autoUpgradeProfiles/{p}/generateUpdateRun` and the profile's `autoUpgradeProfileStatus` (not at 2025-04-01-preview). */
+  generateUpdateRun: boolean;
 }
 
 const STATES_2025_03_01 = ["NotStarted", "Running", "Stopping", "Stopped", "Skipped", "Failed", "Completed"] as const;
+const THREE_CHANNELS = ["Stable", "Rapid", "NodeImage"] as const;
+const FOUR_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion"] as const;
 const STATES_WITH_PENDING = ["NotStarted", "Running", "Stopping", "Stopped", "Skipped", "Failed", "Pending", "Completed"] as const;
 
 export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatures>> = {
@@ -59,6 +68,8 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     memberSelector: false,
     scheduledStartGates: false,
     updateStates: STATES_2025_03_01,
+    autoUpgradeChannels: THREE_CHANNELS,
+    generateUpdateRun: true,
   },
   "2025-04-01-preview": {
     version: "2025-04-01-preview",
@@ -72,6 +83,8 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     memberSelector: false,
     scheduledStartGates: false,
     updateStates: STATES_WITH_PENDING,
+    autoUpgradeChannels: THREE_CHANNELS,
+    generateUpdateRun: false,
   },
   "2026-06-01": {
     version: "2026-06-01",
@@ -85,6 +98,8 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     memberSelector: false,
     scheduledStartGates: false,
     updateStates: STATES_WITH_PENDING,
+    autoUpgradeChannels: FOUR_CHANNELS,
+    generateUpdateRun: true,
   },
   "2026-06-02-preview": {
     version: "2026-06-02-preview",
@@ -98,6 +113,8 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     memberSelector: true,
     scheduledStartGates: true,
     updateStates: STATES_WITH_PENDING,
+    autoUpgradeChannels: FOUR_CHANNELS,
+    generateUpdateRun: true,
   },
 };
 
@@ -114,9 +131,16 @@ export const FIRST_VERSION_WITH: Readonly<Record<string, FleetApiVersion>> = {
   scheduledStartConfiguration: "2026-06-02-preview",
   "GateType.ScheduledStart": "2026-06-02-preview",
   "GateState.Skipped": "2026-06-01",
+  targetKubernetesVersion: "2026-06-01",
+  longTermSupport: "2026-06-01",
+  "UpgradeChannel.TargetKubernetesVersion": "2026-06-01",
 };
 
 /** ARM's answer for an api-version a resource type does not have: the supported ones, newest last. */
-export function supportedApiVersions(type: "fleets" | "fleets/members" | "fleets/updateStrategies" | "fleets/updateRuns" | "fleets/gates"): FleetApiVersion[] {
-  return FLEET_API_VERSIONS.filter((v) => type !== "fleets/gates" || FLEET_API_FEATURES[v].gates);
+export function supportedApiVersions(
+  type: "fleets" | "fleets/members" | "fleets/updateStrategies" | "fleets/updateRuns" | "fleets/gates" | "fleets/autoUpgradeProfiles" | "fleets/autoUpgradeProfiles/generateUpdateRun",
+): FleetApiVersion[] {
+  if (type === "fleets/gates") return FLEET_API_VERSIONS.filter((v) => FLEET_API_FEATURES[v].gates);
+  if (type === "fleets/autoUpgradeProfiles/generateUpdateRun") return FLEET_API_VERSIONS.filter((v) => FLEET_API_FEATURES[v].generateUpdateRun);
+  return [...FLEET_API_VERSIONS];
 }
