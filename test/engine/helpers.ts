@@ -124,6 +124,8 @@ export interface ScenarioSpec {
   strategy?: string;
   /** `managedClusterUpdate`, as a YAML flow mapping; default ControlPlaneOnly to 1.32.0. */
   update?: string;
+  /** `autoUpgradeProfile`, as a YAML flow mapping, instead of `update` (docs/rules.md §18). */
+  autoUpgradeProfile?: string;
   actions?: string[];
 }
 
@@ -145,7 +147,8 @@ export function scenario(spec: ScenarioSpec): string {
   }
   lines.push("members:", ...spec.members);
   if (spec.strategy !== undefined) lines.push(`strategy: ${spec.strategy}`);
-  lines.push(`managedClusterUpdate: ${spec.update ?? CONTROL_PLANE_TO_1_32}`);
+  if (spec.autoUpgradeProfile !== undefined) lines.push(`autoUpgradeProfile: ${spec.autoUpgradeProfile}`);
+  else lines.push(`managedClusterUpdate: ${spec.update ?? CONTROL_PLANE_TO_1_32}`);
   if (spec.actions !== undefined && spec.actions.length > 0) lines.push("actions:", ...spec.actions.map((a) => `  - ${a}`));
   return lines.join("\n") + "\n";
 }
