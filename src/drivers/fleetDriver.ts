@@ -14,10 +14,11 @@ import { FleetRequestError, type FleetClient } from "../backends/azureFleet/flee
 import { appliedImagesOf, failedMembersOf, fromFleetStatus } from "../backends/azureFleet/fromFleet";
 import { gateResources } from "../backends/azureFleet/gateResources";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
-import { fromFleetStrategy } from "../backends/azureFleet/toFleet";
+import { fromFleetManagedClusterUpdate, fromFleetStrategy } from "../backends/azureFleet/toFleet";
+import type { ManagedClusterUpdate } from "../model/update";
 import type { AzureFleetBackendConfig, UpdateRunInputs } from "../spec/runSpec";
 import type { Clock } from "../engine/clock";
-import { checkFleetRun, runFleetSession, type FleetRunRecord } from "./fleetSession";
+import { checkFleetRun, findFleetRun, runFleetSession, type FleetRunRecord } from "./fleetSession";
 import { readOnlyAzureBackend } from "./openAzure";
 import { openFleetClient } from "./openFleet";
 import { GateRefusedError, type DriveOptions, type GateView, type PlanView, type RunCall, type RunControls, type RunDriver, type RunReport, type RunSelection, type RunView, type StoredRun } from "./runDriver";
@@ -68,11 +69,13 @@ export class FleetManagerDriver implements RunDriver {
   async observe(inputs: UpdateRunInputs, stored: StoredRun): Promise<RunView> {
     const client = this.client();
     const { excluded } = await checkFleetRun(inputs, client);
-    const run = await client.getRun(inputs.runName);
-    if (run === undefined) throw new Error(`update run '${inputs.runName}' is not in fleet '${client.fleet.fleetName}' (deleted outside Pulumi?)`);
+    const found = await findFleetRun(inputs, client, stored.fleetRun);
+    if (found === undefined) throw new Error(`update run '${inputs.runName}' is not in fleet '${client.fleet.fleetName}' (deleted outside Pulumi?)`);
+    const { run, name } = found;
     const status = fromFleetStatus(run.properties?.status);
     const strategySnapshot = fromFleetStrategy(run.properties?.strategy) ?? inputs.strategy ?? { stages: [] };
-    return fleetView(inputs, stored.fleetRun ?? { id: run.id ?? client.runId(inputs.runName), skipsSent: [] }, status, strategySnapshot, excluded);
+    const generated = inputs.autoUpgradeProfile === undefined ? undefined : fromFleetManagedClusterUpdate(run.properties?.managedClusterUpdate);
+    return fleetView(inputs, stored.fleetRun ?? { id: run.id ?? client.runId(name), skipsSent: [] }, status, strategySnapshot, excluded, generated);
   }
 
   async gates(inputs: UpdateRunInputs): Promise<GateView[]> {
@@ -135,21 +138,27 @@ export class FleetManagerDriver implements RunDriver {
    * Delete the fleet's update run record — which touches no cluster — so that a run created again
    * with this name is a new run. A run still in flight is not deleted: stop it first.
    */
-  async forget(inputs: UpdateRunInputs, _stored: StoredRun): Promise<void> {
+  async forget(inputs: UpdateRunInputs, stored: StoredRun): Promise<void> {
     const client = this.client();
-    const run = await client.getRun(inputs.runName);
-    if (run === undefined) return;
-    const state = run.properties?.status?.status?.state;
-    if (state === "Running" || state === "Stopping") {
-      throw new Error(`update run '${inputs.runName}' of fleet '${client.fleet.fleetName}' is ${state}: set state: "Stopped" and run \`pulumi up\` before deleting it (deleting never stops a run)`);
+    const found = await findFleetRun(inputs, client, stored.fleetRun);
+    if (found !== undefined) {
+      const state = found.run.properties?.status?.status?.state;
+      if (state === "Running" || state === "Stopping") {
+        throw new Error(`update run '${found.name}' of fleet '${client.fleet.fleetName}' is ${state}: set state: "Stopped" and run \`pulumi up\` before deleting it (deleting never stops a run)`);
+      }
+      await client.deleteRun(found.name);
     }
-    await client.deleteRun(inputs.runName);
+    // docs/rules.md §18: the disabled profile the run was generated from, and the strategy kept for it.
+    if (inputs.autoUpgradeProfile !== undefined) {
+      await client.deleteAutoUpgradeProfile(inputs.runName);
+      if (inputs.strategy !== undefined) await client.deleteStrategy(inputs.runName);
+    }
   }
 
   private async runOf(inputs: UpdateRunInputs, client: FleetClient) {
-    const run = await client.getRun(inputs.runName);
-    if (run === undefined) throw new GateRefusedError([`fleet '${client.fleet.fleetName}' has no update run '${inputs.runName}': start it first (fleet-update run), or list the gate ids under approvals in the run's spec`]);
-    return { run, status: fromFleetStatus(run.properties?.status) };
+    const found = await findFleetRun(inputs, client);
+    if (found === undefined) throw new GateRefusedError([`fleet '${client.fleet.fleetName}' has no update run '${inputs.runName}': start it first (fleet-update run), or list the gate ids under approvals in the run's spec`]);
+    return { run: found.run, status: fromFleetStatus(found.run.properties?.status) };
   }
 }
 
@@ -203,7 +212,7 @@ class FleetRunCall implements RunCall {
     });
     this.latest = result.status;
     this.record = result.record;
-    const view = fleetView(this.inputs, result.record, result.status, result.strategySnapshot, result.excludedMembers);
+    const view = fleetView(this.inputs, result.record, result.status, result.strategySnapshot, result.excludedMembers, result.generatedUpdate);
     return { ...view, end: result.end, busy: view.summary.members.Running > 0 || result.status.status.state === "Stopping" };
   }
 
@@ -214,7 +223,7 @@ class FleetRunCall implements RunCall {
 }
 
 /** Fleet's status as our outputs: `summary`, `failedMembers`, … derived from it. Drift is not read on Fleet Manager. */
-function fleetView(inputs: UpdateRunInputs, record: FleetRunRecord, status: UpdateRunStatus, strategySnapshot: UpdateRunStrategy, excludedMembers: ExcludedMember[]): RunView {
+function fleetView(inputs: UpdateRunInputs, record: FleetRunRecord, status: UpdateRunStatus, strategySnapshot: UpdateRunStrategy, excludedMembers: ExcludedMember[], generatedUpdate?: ManagedClusterUpdate): RunView {
   return {
     id: record.id,
     executes: "server",
@@ -224,8 +233,9 @@ function fleetView(inputs: UpdateRunInputs, record: FleetRunRecord, status: Upda
     selectedNodeImageVersions: status.nodeImageSelection.selectedNodeImageVersions.map((v) => v.version),
     excludedMembers,
     failedMembers: failedMembersOf(status),
-    appliedNodeImageVersions: appliedImagesOf(status, inputs.managedClusterUpdate),
+    appliedNodeImageVersions: appliedImagesOf(status, inputs.managedClusterUpdate ?? generatedUpdate),
     drift: [],
     fleetRun: record,
+    ...(generatedUpdate === undefined ? {} : { generatedUpdate }),
   };
 }

@@ -219,6 +219,21 @@ export class FleetClient {
     return { name, id: generated.id };
   }
 
+  /**
+   * Issue 22: names of the fleet's update runs that `generateUpdateRun` made from the profile
+   * `profileName` (their `autoUpgradeProfileId` names it), as the fleet lists them.
+   */
+  async runsGeneratedBy(profileName: string): Promise<string[]> {
+    const suffix = `/autoUpgradeProfiles/${profileName}`.toLowerCase();
+    return this.call(async () => {
+      const out: string[] = [];
+      for await (const run of this.client.updateRuns.listByFleet(this.fleet.resourceGroup, this.fleet.fleetName)) {
+        if (run.name !== undefined && run.properties?.autoUpgradeProfileId?.toLowerCase().endsWith(suffix) === true) out.push(run.name);
+      }
+      return out;
+    });
+  }
+
   /** Issue 22: delete the auto-upgrade profile (long-running; nothing when it is already gone). Its generated runs stay. */
   async deleteAutoUpgradeProfile(name: string): Promise<void> {
     await this.call(() => this.client.autoUpgradeProfiles.delete(this.fleet.resourceGroup, this.fleet.fleetName, name, this.lro), { notFound: true });

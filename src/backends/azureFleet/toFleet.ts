@@ -77,6 +77,21 @@ export function toFleetManagedClusterUpdate(update: ManagedClusterUpdate): Fleet
 }
 
 /**
+ * A generated run's update as Fleet returns it, in our model (docs/rules.md §18): the upgrade and a
+ * Latest or Consistent selection (a profile generates no Custom one); undefined when there is none.
+ */
+export function fromFleetManagedClusterUpdate(update: FleetManagedClusterUpdate | undefined): ManagedClusterUpdate | undefined {
+  const type = update?.upgrade?.type;
+  if (type !== "Full" && type !== "ControlPlaneOnly" && type !== "NodeImageOnly") return undefined;
+  const version = update?.upgrade.kubernetesVersion ?? undefined;
+  const selection = update?.nodeImageSelection?.type;
+  return {
+    upgrade: { type, ...(version === undefined ? {} : { kubernetesVersion: version }) },
+    ...(selection === "Latest" || selection === "Consistent" ? { nodeImageSelection: { type: selection } } : {}),
+  };
+}
+
+/**
  * Whether a run found in the fleet does what ours asks (same upgrade and node image selection): an
  * existing run of the same name with another target is refused, never attached to.
  */
