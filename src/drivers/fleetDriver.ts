@@ -11,9 +11,10 @@ import type { ExcludedMember } from "../model/run";
 import type { UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
-import { appliedImagesOf, failedMembersOf, fromFleetStatus } from "../backends/azureFleet/fromFleet";
+import { appliedImagesOf, failedMembersOf } from "../backends/azureFleet/fromFleet";
 import { gateResources } from "../backends/azureFleet/gateResources";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
+import { ScheduledStartInstants } from "../backends/azureFleet/scheduledStarts";
 import { fromFleetStrategy } from "../backends/azureFleet/toFleet";
 import type { AzureFleetBackendConfig, UpdateRunInputs } from "../spec/runSpec";
 import type { Clock } from "../engine/clock";
@@ -70,7 +71,7 @@ export class FleetManagerDriver implements RunDriver {
     const { excluded } = await checkFleetRun(inputs, client);
     const run = await client.getRun(inputs.runName);
     if (run === undefined) throw new Error(`update run '${inputs.runName}' is not in fleet '${client.fleet.fleetName}' (deleted outside Pulumi?)`);
-    const status = fromFleetStatus(run.properties?.status);
+    const status = await new ScheduledStartInstants(client).statusOf(run);
     const strategySnapshot = fromFleetStrategy(run.properties?.strategy) ?? inputs.strategy ?? { stages: [] };
     return fleetView(inputs, stored.fleetRun ?? { id: run.id ?? client.runId(inputs.runName), skipsSent: [] }, status, strategySnapshot, excluded);
   }
@@ -149,7 +150,7 @@ export class FleetManagerDriver implements RunDriver {
   private async runOf(inputs: UpdateRunInputs, client: FleetClient) {
     const run = await client.getRun(inputs.runName);
     if (run === undefined) throw new GateRefusedError([`fleet '${client.fleet.fleetName}' has no update run '${inputs.runName}': start it first (fleet-update run), or list the gate ids under approvals in the run's spec`]);
-    return { run, status: fromFleetStatus(run.properties?.status) };
+    return { run, status: await new ScheduledStartInstants(client).statusOf(run) };
   }
 }
 
@@ -166,6 +167,8 @@ class FleetRunCall implements RunCall {
   private latest: UpdateRunStatus | undefined;
   private record: FleetRunRecord | undefined;
   private readonly pollIntervalSeconds: number | undefined;
+  /** Kept across drives, so each ScheduledStart gate resource is read once. */
+  private readonly scheduledStarts: ScheduledStartInstants;
 
   constructor(
     private readonly inputs: UpdateRunInputs,
@@ -177,6 +180,7 @@ class FleetRunCall implements RunCall {
     this.whereKept = config.fleetId;
     this.record = previous;
     this.pollIntervalSeconds = config.pollIntervalSeconds;
+    this.scheduledStarts = new ScheduledStartInstants(client);
   }
 
   get id(): string | undefined {
@@ -199,6 +203,7 @@ class FleetRunCall implements RunCall {
       ...(options.stop === undefined ? {} : { stop: options.stop }),
       ...(clock === undefined ? {} : { clock }),
       ...(nextReadAt === undefined ? {} : { nextReadAt }),
+      scheduledStarts: this.scheduledStarts,
       onEvent: (event) => options.onEvent(event),
     });
     this.latest = result.status;

@@ -39,6 +39,12 @@ export interface FleetApiFeatures {
   memberSelector: boolean;
   /** `ScheduledStart` gates: `scheduledStartConfiguration` on a gate configuration, `scheduledStartProperties` on the gate. */
   scheduledStartGates: boolean;
+  /**
+   * A fleet member's `labels` (`FleetMemberProperties`, `FleetMemberUpdateProperties`): what a
+   * `memberSelector` selects by. Read from the full `fleets.json` of each version (from 2026-06-01;
+   * 2025-04-01-preview has none), not from the trimmed fixtures, which hold no member definitions.
+   */
+  memberLabels: boolean;
   /** `UpdateState` values (an extensible enum: a response may carry others). */
   updateStates: readonly string[];
 }
@@ -58,6 +64,7 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     maxAllowedFailures: false,
     memberSelector: false,
     scheduledStartGates: false,
+    memberLabels: false,
     updateStates: STATES_2025_03_01,
   },
   "2025-04-01-preview": {
@@ -71,6 +78,7 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     maxAllowedFailures: false,
     memberSelector: false,
     scheduledStartGates: false,
+    memberLabels: false,
     updateStates: STATES_WITH_PENDING,
   },
   "2026-06-01": {
@@ -84,6 +92,7 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     maxAllowedFailures: false,
     memberSelector: false,
     scheduledStartGates: false,
+    memberLabels: true,
     updateStates: STATES_WITH_PENDING,
   },
   "2026-06-02-preview": {
@@ -97,6 +106,7 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     maxAllowedFailures: true,
     memberSelector: true,
     scheduledStartGates: true,
+    memberLabels: true,
     updateStates: STATES_WITH_PENDING,
   },
 };
