@@ -18,7 +18,7 @@
  */
 import type { FieldIssue } from "../../model/common";
 import type { Member } from "../../model/member";
-import type { Gate, UpdateRunStrategy } from "../../model/strategy";
+import { isImplicitGroup, type Gate, type UpdateRunStrategy } from "../../model/strategy";
 import { DEFAULT_FLEET_API_VERSION, FIRST_VERSION_WITH, FLEET_API_FEATURES, type ClientFleetApiVersion } from "./wire";
 
 /** Where the api-version in use was chosen, as the refusals name it. */
@@ -30,11 +30,6 @@ function scheduledGates(gates: Gate[] | undefined, at: string, apiVersion: Clien
   return (gates ?? []).flatMap((g, i) =>
     g.type === "ScheduledStart" ? [{ path: `${at}[${i}].type`, message: `Fleet Manager takes ScheduledStart gates from api-version ${FIRST_VERSION_WITH["GateType.ScheduledStart"]} (${chosenBy} is ${apiVersion})` }] : [],
   );
-}
-
-/** The group `withImplicitGroup` (model/strategy.ts) wrote out for a stage with a selector and no groups. */
-function isImplicitGroup(stage: UpdateRunStrategy["stages"][number], group: UpdateRunStrategy["stages"][number]["groups"][number]): boolean {
-  return stage.groups.length === 1 && group.name === stage.name && stage.memberSelector !== undefined && group.memberSelector?.byLabel === stage.memberSelector.byLabel;
 }
 
 type Limit = "maxConcurrency" | "maxAllowedFailures";

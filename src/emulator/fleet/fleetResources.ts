@@ -12,7 +12,7 @@ import type { FleetApiFeatures } from "../../backends/azureFleet/wire/index";
 import { defaultStrategy } from "../../engine/plan";
 import { isoInstant } from "../../model/common";
 import type { GateStatus, UpdateRunStatus } from "../../model/status";
-import type { Gate, UpdateRunStrategy } from "../../model/strategy";
+import { isImplicitGroup, type Gate, type UpdateRunStrategy } from "../../model/strategy";
 import { clusterId } from "../core/context";
 import type { ArmScope } from "../ports";
 import { gateArmId } from "./fleetGates";
@@ -90,7 +90,7 @@ export function strategyBody(scope: ArmScope, fleet: FleetRecord, strategy: Stra
  * one). Before 2026-06-02-preview that drops `memberSelector` and ScheduledStart gates (their type is
  * no `GateType` value there): an older reader sees the approval gates, whose positions then shift.
  */
-export function strategyAt(strategy: UpdateRunStrategy, api: FleetApiFeatures): UpdateRunStrategy {
+export function strategyAt(strategy: UpdateRunStrategy, api: FleetApiFeatures): { stages: Array<Omit<UpdateRunStrategy["stages"][number], "groups"> & { groups?: UpdateRunStrategy["stages"][number]["groups"] }> } {
   const gatesAt = (gates: Gate[] | undefined): Gate[] | undefined => (gates === undefined || api.scheduledStartGates ? gates : gates.filter((g) => g.type !== "ScheduledStart"));
   const controls = <T extends { maxConcurrency?: string; maxAllowedFailures?: string; memberSelector?: unknown; beforeGates?: Gate[]; afterGates?: Gate[] }>(item: T): T => {
     const out = { ...item };
@@ -107,7 +107,14 @@ export function strategyAt(strategy: UpdateRunStrategy, api: FleetApiFeatures): 
     }
     return out;
   };
-  return { stages: strategy.stages.map((stage) => ({ ...controls(stage), groups: stage.groups.map(controls) })) };
+  // Shown as written: a stage chosen by label with no groups is echoed without the implicit group our
+  // model wrote out for it, as Fleet's UpdateStrategies_CreateOrUpdate example echoes such a stage.
+  const shown = (stage: UpdateRunStrategy["stages"][number]) => {
+    const { groups, ...rest } = controls(stage);
+    if (api.memberSelector && groups.length === 1 && isImplicitGroup(stage, groups[0] as (typeof groups)[number])) return rest;
+    return { ...rest, groups: groups.map(controls) };
+  };
+  return { stages: strategy.stages.map(shown) };
 }
 
 /** The run's properties with every field any version has (the eTag is taken over these). */
