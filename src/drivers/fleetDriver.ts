@@ -11,11 +11,12 @@ import type { ExcludedMember } from "../model/run";
 import type { UpdateRunStatus } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
-import { appliedImagesOf, failedMembersOf, fromFleetStatus } from "../backends/azureFleet/fromFleet";
+import { appliedImagesOf, failedMembersOf } from "../backends/azureFleet/fromFleet";
 import { gateResources } from "../backends/azureFleet/gateResources";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
 import { fromFleetManagedClusterUpdate, fromFleetStrategy } from "../backends/azureFleet/toFleet";
 import type { ManagedClusterUpdate } from "../model/update";
+import { ScheduledStartInstants } from "../backends/azureFleet/scheduledStarts";
 import type { AzureFleetBackendConfig, UpdateRunInputs } from "../spec/runSpec";
 import type { Clock } from "../engine/clock";
 import { checkFleetRun, findFleetRun, runFleetSession, type FleetRunRecord } from "./fleetSession";
@@ -72,7 +73,7 @@ export class FleetManagerDriver implements RunDriver {
     const found = await findFleetRun(inputs, client, stored.fleetRun);
     if (found === undefined) throw new Error(`update run '${inputs.runName}' is not in fleet '${client.fleet.fleetName}' (deleted outside Pulumi?)`);
     const { run, name } = found;
-    const status = fromFleetStatus(run.properties?.status);
+    const status = await new ScheduledStartInstants(client).statusOf(run);
     const strategySnapshot = fromFleetStrategy(run.properties?.strategy) ?? inputs.strategy ?? { stages: [] };
     const generated = inputs.autoUpgradeProfile === undefined ? undefined : fromFleetManagedClusterUpdate(run.properties?.managedClusterUpdate);
     return fleetView(inputs, stored.fleetRun ?? { id: run.id ?? client.runId(name), skipsSent: [] }, status, strategySnapshot, excluded, generated);
@@ -158,7 +159,7 @@ export class FleetManagerDriver implements RunDriver {
   private async runOf(inputs: UpdateRunInputs, client: FleetClient) {
     const found = await findFleetRun(inputs, client);
     if (found === undefined) throw new GateRefusedError([`fleet '${client.fleet.fleetName}' has no update run '${inputs.runName}': start it first (fleet-update run), or list the gate ids under approvals in the run's spec`]);
-    return { run: found.run, status: fromFleetStatus(found.run.properties?.status) };
+    return { run: found.run, status: await new ScheduledStartInstants(client).statusOf(found.run) };
   }
 }
 
@@ -175,6 +176,8 @@ class FleetRunCall implements RunCall {
   private latest: UpdateRunStatus | undefined;
   private record: FleetRunRecord | undefined;
   private readonly pollIntervalSeconds: number | undefined;
+  /** Kept across drives, so each ScheduledStart gate resource is read once. */
+  private readonly scheduledStarts: ScheduledStartInstants;
 
   constructor(
     private readonly inputs: UpdateRunInputs,
@@ -186,6 +189,7 @@ class FleetRunCall implements RunCall {
     this.whereKept = config.fleetId;
     this.record = previous;
     this.pollIntervalSeconds = config.pollIntervalSeconds;
+    this.scheduledStarts = new ScheduledStartInstants(client);
   }
 
   get id(): string | undefined {
@@ -208,6 +212,7 @@ class FleetRunCall implements RunCall {
       ...(options.stop === undefined ? {} : { stop: options.stop }),
       ...(clock === undefined ? {} : { clock }),
       ...(nextReadAt === undefined ? {} : { nextReadAt }),
+      scheduledStarts: this.scheduledStarts,
       onEvent: (event) => options.onEvent(event),
     });
     this.latest = result.status;

@@ -14,8 +14,8 @@ import { unknownApprovals, type UpdateRunStrategy } from "../model/strategy";
 import { canonicalJson } from "../spec/identity";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
-import { fromFleetStatus } from "../backends/azureFleet/fromFleet";
 import { GateApprover } from "../backends/azureFleet/gateResources";
+import { ScheduledStartInstants } from "../backends/azureFleet/scheduledStarts";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
 import { statusChanges } from "../backends/azureFleet/statusEvents";
 import { fromFleetManagedClusterUpdate, fromFleetStrategy, sameManagedClusterUpdate, toFleetManagedClusterUpdate, toFleetStrategy } from "../backends/azureFleet/toFleet";
@@ -71,6 +71,11 @@ export interface FleetSessionOptions {
    * deadline or `returnAfterMinutes`.
    */
   nextReadAt?: (now: number, nextPoll: number) => number;
+  /**
+   * The ScheduledStart instants read so far (an earlier call of the same client), so each gate
+   * resource is read once. Default: a new reader.
+   */
+  scheduledStarts?: ScheduledStartInstants;
 }
 
 const ENDED: ReadonlySet<UpdateState> = new Set(["Completed", "Failed", "Skipped", "Stopped"]);
@@ -241,13 +246,14 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   const record: FleetRunRecord = { id: run.id ?? client.runId(fleetRunName), skipsSent: [...(options.previous?.skipsSent ?? [])] };
 
   let seen: UpdateRunStatus | undefined = options.lastSeen;
-  const observe = (r: UpdateRun): UpdateRunStatus => {
-    const status = fromFleetStatus(r.properties?.status);
+  const scheduledStarts = options.scheduledStarts ?? new ScheduledStartInstants(client);
+  const observe = async (r: UpdateRun): Promise<UpdateRunStatus> => {
+    const status = await scheduledStarts.statusOf(r);
     for (const event of statusChanges(inputs.runName, seen, status, now())) options.onEvent?.(event);
     seen = status;
     return status;
   };
-  let status = observe(run);
+  let status = await observe(run);
 
   // The controls answer with the run as SDK 2.0.0 reads it (without gates): read it again after one.
   const reread = async (): Promise<UpdateRunStatus> => {

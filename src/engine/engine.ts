@@ -6,6 +6,7 @@
  */
 import type { SkipTarget } from "../model/skip";
 import type { ManagedClusterUpdate } from "../model/update";
+import type { ScheduledStartConfiguration } from "../model/strategy";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
 import type { ClusterBackend } from "./backend";
 import { EngineContext, type EngineOptions } from "./context";
@@ -57,9 +58,18 @@ export class UpdateRunEngine {
     approve(this.ctx, gateIds, now);
   }
 
-  /** Gate ids of the run, with their state: what `approve` takes. */
-  gates(): Array<{ gateId: string; displayName: string; state: UpdateState }> {
-    return [...allGates(this.ctx.run)].map(({ gate }) => ({ gateId: gate.gateId, displayName: gate.displayName, state: gate.state }));
+  /**
+   * Gate ids of the run, with their state: what `approve` takes. A ScheduledStart gate also carries its
+   * configuration and, once reached, the instant it opens (Fleet's gate resource shows both).
+   */
+  gates(): Array<{ gateId: string; displayName: string; state: UpdateState; scheduledStart?: ScheduledStartConfiguration; absoluteStartTime?: number }> {
+    return [...allGates(this.ctx.run)].map(({ gate }) => ({
+      gateId: gate.gateId,
+      displayName: gate.displayName,
+      state: gate.state,
+      ...(gate.scheduledStart === undefined ? {} : { scheduledStart: gate.scheduledStart }),
+      ...(gate.absoluteStartTime === undefined ? {} : { absoluteStartTime: gate.absoluteStartTime }),
+    }));
   }
 
   /** Look at the world at `now`, act, and say when to look again. */

@@ -99,6 +99,27 @@ function withImplicitGroup(stage: unknown): unknown {
   return { ...stage, groups: [{ name, memberSelector, ...(maxConcurrency === undefined ? {} : { maxConcurrency }) }] };
 }
 
+/**
+ * Whether `group` is the group `withImplicitGroup` wrote out for `stage`: its only group, named after
+ * it, with its selector and `maxConcurrency` and nothing else. Where a strategy is shown or refused as
+ * the user wrote it (Fleet's echo of a strategy, a field refused at Check), that group is left out.
+ */
+export function isImplicitGroup(
+  stage: { name: string; memberSelector?: { byLabel: string } | undefined; maxConcurrency?: string | undefined; groups: readonly unknown[] },
+  group: { name: string; memberSelector?: { byLabel: string } | undefined; maxConcurrency?: string | undefined; maxAllowedFailures?: string | undefined; beforeGates?: unknown; afterGates?: unknown },
+): boolean {
+  return (
+    stage.memberSelector !== undefined &&
+    stage.groups.length === 1 &&
+    group.name === stage.name &&
+    group.memberSelector?.byLabel === stage.memberSelector.byLabel &&
+    group.maxConcurrency === stage.maxConcurrency &&
+    group.maxAllowedFailures === undefined &&
+    group.beforeGates === undefined &&
+    group.afterGates === undefined
+  );
+}
+
 const StageShapeSchema = z.strictObject({
   name: NameSchema,
   groups: z

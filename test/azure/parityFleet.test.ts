@@ -4,8 +4,9 @@
  * backend's client, in the same states (run, stages, waits, groups, members), with the same cluster
  * versions and the same upgrades, as in process. Each file runs at 2026-06-01 (GA, the default) when
  * that version has its features (`maxConcurrency` included), else at 2026-06-02-preview
- * (`maxAllowedFailures`), every request at that version. Files no version takes are refused naming
- * the field, and listed.
+ * (`maxAllowedFailures`; issue 22's `memberSelector` and ScheduledStart gates), every request at that
+ * version. Every file is taken by one of them; a file no version takes would be refused naming the
+ * field, and listed.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { FIRST_VERSION_WITH } from "../../src/backends/azureFleet/wire";
@@ -53,6 +54,9 @@ describe("scenarios through Fleet Manager (the emulator's) end as in process", (
     }
     // maxConcurrency is Fleet's at GA: the files using it run there.
     expect(fleetFiles.filter((f) => JSON.stringify(f.scenario.strategy ?? {}).includes("maxConcurrency") && f.apiVersion === "2026-06-01").length).toBeGreaterThan(3);
-    expect(fleetFiles.length).toBeGreaterThan(30);
+    // Issue 22: label selection and ScheduledStart gates run at the preview, so no file is left out.
+    expect(fleetFiles.filter((f) => f.label === "suite/label-selected-groups.yaml" || f.label === "suite/scheduled-start-gate.yaml").map((f) => f.apiVersion)).toEqual(["2026-06-02-preview", "2026-06-02-preview"]);
+    expect(excluded.map((e) => e.file.label)).toEqual([]);
+    expect(fleetFiles.length).toBe(files.length);
   });
 });

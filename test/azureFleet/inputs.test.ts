@@ -83,16 +83,33 @@ describe("features Fleet Manager lacks at the api-version in use are refused, na
     }
   });
 
-  it("memberSelector and ScheduledStart gates, which our engine runs, are not sent to Fleet yet: refused naming the field, at every version", () => {
+  it("memberSelector and ScheduledStart gates: taken at 2026-06-02-preview, refused before it naming each field and that version", () => {
     const scheduled = { type: "ScheduledStart", scheduledStartConfiguration: { startDay: "Monday", startTime: "10:00", utcOffset: "+00:00" } };
     const strategy = { stages: [{ name: "s", memberSelector: { byLabel: "env=prod" }, groups: [{ name: "g", beforeGates: [scheduled] }] }] };
-    for (const apiVersion of ["2026-06-01", "2026-06-02-preview"]) {
+    expect(checkRunInputs(inputs({ strategy, backend: { azureFleet: { fleetId: FLEET_ID, apiVersion: "2026-06-02-preview" } } }))).toEqual([]);
+    for (const apiVersion of ["2026-06-01", "2025-04-01-preview"]) {
       const got = checkRunInputs(inputs({ strategy, backend: { azureFleet: { fleetId: FLEET_ID, apiVersion } } }));
-      expect(got.map((i) => i.path).sort()).toEqual(["strategy.stages[0].groups[0].beforeGates[0].type", "strategy.stages[0].memberSelector"]);
-      for (const issue of got) expect(issue.message).toMatch(/not sent to Fleet Manager yet/);
+      expect(got.map((i) => `${i.path}: ${i.message}`)).toEqual([
+        `strategy.stages[0].memberSelector: Fleet Manager takes memberSelector from api-version 2026-06-02-preview (backend.azureFleet.apiVersion is ${apiVersion})`,
+        `strategy.stages[0].groups[0].beforeGates[0].type: Fleet Manager takes ScheduledStart gates from api-version 2026-06-02-preview (backend.azureFleet.apiVersion is ${apiVersion})`,
+      ]);
     }
-    // The same strategy is taken by the simulated fleet.
-    expect(checkRunInputs(inputs({ strategy, backend: { simulator: { fleetFile: "fleet.yaml" } }, members: [{ name: "a", group: "g", labels: { env: "prod" } }] }))).toEqual([]);
+    // The default version is GA: refused there too.
+    expect(checkRunInputs(inputs({ strategy })).map((i) => i.path)).toHaveLength(2);
+  });
+
+  it("a stage chosen by label with no groups is refused once, at the stage's selector (not at the implicit group written out for it)", () => {
+    const strategy = { stages: [{ name: "web", memberSelector: { byLabel: "tier=web" }, maxConcurrency: "2" }] };
+    expect(checkRunInputs(inputs({ strategy, backend: { azureFleet: { fleetId: FLEET_ID, apiVersion: "2026-06-01" } } })).map((i) => i.path)).toEqual(["strategy.stages[0].memberSelector"]);
+  });
+
+  it("a run's members[].labels stays refused at every version: on Fleet the labels are the fleet member's own", () => {
+    const members = [{ name: "a", labels: { env: "prod" } }];
+    for (const apiVersion of ["2026-06-01", "2026-06-02-preview"]) {
+      const got = checkRunInputs(inputs({ members, backend: { azureFleet: { fleetId: FLEET_ID, apiVersion } } }));
+      expect(got.map((i) => i.path)).toEqual(["members[0].labels"]);
+      expect(got[0]?.message).toMatch(/fleet member's own/);
+    }
   });
 
   it("a member's health probe, at every version", () => {

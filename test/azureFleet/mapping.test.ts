@@ -11,6 +11,7 @@ import { statusChanges } from "../../src/backends/azureFleet/statusEvents";
 import { fromFleetStrategy, sameManagedClusterUpdate, toFleetManagedClusterUpdate, toFleetStrategy } from "../../src/backends/azureFleet/toFleet";
 import { summarize } from "../../src/engine/summary";
 import { UpdateRunStatusSchema } from "../../src/model/status";
+import { UpdateRunStrategySchema } from "../../src/model/strategy";
 import { newSkipTargets } from "../../src/drivers/fleetSession";
 
 /** Fleet's JSON writes instants in its own precision; ours are ISO 8601 ending in Z. */
@@ -158,5 +159,30 @@ describe("gates in Fleet's status", () => {
     expect(gatesToApprove(["canary/after/0", "canary/after/1", "prod/before/0", "canary/after/0", "nowhere/after/0"], gated)).toEqual(["aaaa"]);
     expect(gatesToApprove([], gated)).toEqual([]);
     expect(gatesToApprove(["canary/after/0"], undefined)).toEqual([]);
+  });
+});
+
+describe("issue 22: selectors and ScheduledStart gates in Fleet's strategy shape", () => {
+  it("are sent with Fleet's names and read back as they went; a stage chosen by label keeps the implicit group our model wrote out", () => {
+    const ours = UpdateRunStrategySchema.parse({
+      stages: [
+        { name: "web", memberSelector: { byLabel: "tier=web" }, maxConcurrency: "2" },
+        {
+          name: "prod",
+          memberSelector: { byLabel: "env in (prod, staging)" },
+          beforeGates: [{ type: "ScheduledStart", displayName: "Production window", scheduledStartConfiguration: { startDay: "Tuesday", startTime: "09:00", utcOffset: "+01:00" } }],
+          groups: [{ name: "eu", memberSelector: { byLabel: "region=eu" } }],
+        },
+      ],
+    });
+    const sent = toFleetStrategy(ours);
+    expect(sent.stages[0]).toEqual({ name: "web", memberSelector: { byLabel: "tier=web" }, maxConcurrency: "2", groups: [{ name: "web", memberSelector: { byLabel: "tier=web" }, maxConcurrency: "2" }] });
+    expect(sent.stages[1]?.beforeGates).toEqual([{ type: "ScheduledStart", displayName: "Production window", scheduledStartConfiguration: { startDay: "Tuesday", startTime: "09:00", utcOffset: "+01:00" } }]);
+    expect(fromFleetStrategy(sent)).toEqual(ours);
+  });
+
+  it("a strategy written in Fleet with a stage selector and no groups reads as our model writes it: one implicit group named after the stage", () => {
+    const theirs = { stages: [{ name: "stage2", maxConcurrency: "50%", memberSelector: { byLabel: "env=production" } }] };
+    expect(fromFleetStrategy(theirs)).toEqual(UpdateRunStrategySchema.parse(theirs));
   });
 });

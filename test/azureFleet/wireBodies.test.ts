@@ -1,6 +1,6 @@
 /**
  * Issue 21: what the client sends is valid at the api-version it sends it in. Over random strategies
- * (limits, gates, waits), each version the client speaks either refuses the strategy at Check
+ * (limits, gates, waits; issue 22: label selectors and ScheduledStart gates), each version the client speaks either refuses the strategy at Check
  * (`unsupportedInStrategy`, naming each field it lacks) or takes it: then the body sent parses
  * against that version's official definitions (`WIRE_SCHEMAS`, generated from its swagger) and comes
  * back as it went (`fromFleetStrategy`, which `attachable()` compares). Fleet's status at the newest
@@ -16,8 +16,16 @@ import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../src/model
 
 const concurrency = fc.option(fc.oneof(fc.integer({ min: 1, max: 60 }).map(String), fc.integer({ min: 1, max: 100 }).map((p) => `${p}%`)), { nil: undefined });
 const tolerance = fc.option(fc.oneof(fc.integer({ min: 0, max: 9 }).map(String), fc.integer({ min: 0, max: 100 }).map((p) => `${p}%`)), { nil: undefined });
-const gates = fc.option(fc.array(fc.record({ type: fc.constant("Approval" as const), displayName: fc.option(fc.constantFrom("QA", "Canary looks good"), { nil: undefined }) }), { minLength: 1, maxLength: 2 }), { nil: undefined });
-const limits = fc.record({ maxConcurrency: concurrency, maxAllowedFailures: tolerance, beforeGates: gates, afterGates: gates });
+const approval = fc.record({ type: fc.constant("Approval" as const), displayName: fc.option(fc.constantFrom("QA", "Canary looks good"), { nil: undefined }) });
+const scheduledStart = fc.record({
+  type: fc.constant("ScheduledStart" as const),
+  displayName: fc.option(fc.constant("Production window"), { nil: undefined }),
+  scheduledStartConfiguration: fc.record({ startDay: fc.constantFrom("Monday", "Tuesday", "Sunday"), startTime: fc.constantFrom("00:00", "09:00", "23:59"), utcOffset: fc.constantFrom("+01:00", "-05:00", "+14:00", "-14:00") }),
+});
+const gates = fc.option(fc.array(approval, { minLength: 1, maxLength: 2 }), { nil: undefined });
+const beforeGates = fc.option(fc.array(fc.oneof(approval, scheduledStart), { minLength: 1, maxLength: 2 }), { nil: undefined });
+const selector = fc.option(fc.constantFrom("env=prod", "tier in (web, api), !canary", "ring notin (0)"), { nil: undefined }).map((byLabel) => (byLabel === undefined ? undefined : { byLabel }));
+const limits = fc.record({ maxConcurrency: concurrency, maxAllowedFailures: tolerance, memberSelector: selector, beforeGates, afterGates: gates });
 
 const strategies = fc
   .array(fc.record({ stage: limits, wait: fc.option(fc.constantFrom(0, 600, 3600), { nil: undefined }), groups: fc.array(limits, { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 3 })
@@ -36,15 +44,29 @@ function limitPaths(strategy: UpdateRunStrategy, limit: "maxConcurrency" | "maxA
   ]);
 }
 
+/** Every `memberSelector` and ScheduledStart gate the strategy sets, as the paths a refusal names. */
+function issue22Paths(strategy: UpdateRunStrategy): string[] {
+  const at = (item: UpdateRunStrategy["stages"][number] | UpdateRunStrategy["stages"][number]["groups"][number], path: string) => [
+    ...(item.memberSelector === undefined ? [] : [`${path}.memberSelector`]),
+    ...(item.beforeGates ?? []).flatMap((g, i) => (g.type === "ScheduledStart" ? [`${path}.beforeGates[${i}].type`] : [])),
+  ];
+  return strategy.stages.flatMap((stage, s) => [...at(stage, `strategy.stages[${s}]`), ...stage.groups.flatMap((group, g) => at(group, `strategy.stages[${s}].groups[${g}]`))]);
+}
+
 describe.each(CLIENT_FLEET_API_VERSIONS)("api-version %s", (version) => {
   const features = FLEET_API_FEATURES[version];
   const schemas = WIRE_SCHEMAS[version];
 
-  it("refuses exactly the limits the version lacks; what it takes is a valid body there and reads back as it went", () => {
+  it("refuses exactly the fields the version lacks; what it takes is a valid body there and reads back as it went", () => {
     fc.assert(
       fc.property(strategies, (strategy) => {
         const refused = unsupportedInStrategy(strategy, "strategy.", version).map((i) => i.path).sort();
-        const lacking = [...(features.maxConcurrency ? [] : limitPaths(strategy, "maxConcurrency")), ...(features.maxAllowedFailures ? [] : limitPaths(strategy, "maxAllowedFailures"))].sort();
+        const lacking = [
+          ...(features.maxConcurrency ? [] : limitPaths(strategy, "maxConcurrency")),
+          ...(features.maxAllowedFailures ? [] : limitPaths(strategy, "maxAllowedFailures")),
+          // The preview has both or neither.
+          ...(features.memberSelector && features.scheduledStartGates ? [] : issue22Paths(strategy)),
+        ].sort();
         expect(refused).toEqual(lacking);
         if (refused.length > 0) return;
         const body = { properties: { strategy: toFleetStrategy(strategy), managedClusterUpdate: toFleetManagedClusterUpdate({ upgrade: { type: "Full", kubernetesVersion: "1.32.0" }, nodeImageSelection: { type: "Latest" } }) } };

@@ -117,14 +117,38 @@ describe("a field or an enum value the version does not have: 400 naming it", ()
     expect(problems(answer)).toEqual(['properties.state: the value "Skipped" is not valid for GateState at api-version 2025-04-01-preview (it is in api-version 2026-06-01); allowed: Pending, Completed']);
   });
 
-  test("memberSelector and ScheduledStart gates at 2026-06-02-preview: valid there, not run by the emulator yet", async () => {
-    const answer = await raw(emulator, "PUT", at("2026-06-02-preview", "/updateStrategies/s"), {
-      body: stage({ memberSelector: { byLabel: "env=prod" }, beforeGates: [{ type: "ScheduledStart", scheduledStartConfiguration: { startDay: "Friday", startTime: "18:00", utcOffset: "-05:00" } }] }),
-    });
+  test("memberSelector at 2026-06-01: an unknown member, naming 2026-06-02-preview", async () => {
+    const answer = await raw(emulator, "PUT", at("2026-06-01", "/updateStrategies/s"), { body: stage({ memberSelector: { byLabel: "env=prod" } }, { memberSelector: { byLabel: "tier=web" } }) });
+    expect(answer.body.error.code).toBe("InvalidRequestContent");
     expect(problems(answer)).toEqual([
-      "properties.strategy.stages[0].memberSelector: label selection (memberSelector.byLabel) is valid at this api-version, but the emulator's engine does not run it yet",
-      "properties.strategy.stages[0].beforeGates[0].type: ScheduledStart gates are valid at this api-version, but the emulator's engine does not run them yet",
+      "properties.strategy.stages[0].groups[0].memberSelector: Could not find member 'memberSelector' on object of type 'UpdateGroup' at api-version 2026-06-01; it is in api-version 2026-06-02-preview",
+      "properties.strategy.stages[0].memberSelector: Could not find member 'memberSelector' on object of type 'UpdateStage' at api-version 2026-06-01; it is in api-version 2026-06-02-preview",
     ]);
+  });
+
+  test("memberSelector and ScheduledStart gates at 2026-06-02-preview: taken, and read back as written", async () => {
+    const scheduled = { type: "ScheduledStart", displayName: "Friday evening", scheduledStartConfiguration: { startDay: "Friday", startTime: "18:00", utcOffset: "-05:00" } };
+    const body = stage({ memberSelector: { byLabel: "env=prod" }, beforeGates: [scheduled] }, { memberSelector: { byLabel: "tier in (web, api)" } });
+    const answer = await raw(emulator, "PUT", at("2026-06-02-preview", "/updateStrategies/s"), { body });
+    expect(answer.status).toBe(201);
+    expect(answer.body.properties.strategy).toEqual(body.properties.strategy);
+  });
+
+  test("a selector that does not parse, or a ScheduledStart gate without its configuration or as an after-gate: 400 naming the field", async () => {
+    const answer = await raw(emulator, "PUT", at("2026-06-02-preview", "/updateStrategies/s"), {
+      body: stage({ beforeGates: [{ type: "ScheduledStart" }], afterGates: [{ type: "ScheduledStart", scheduledStartConfiguration: { startDay: "Friday", startTime: "18:00", utcOffset: "+00:00" } }] }, { memberSelector: { byLabel: "env in (prod" } }),
+    });
+    const got = problems(answer);
+    expect(got.some((p) => /^properties\.strategy\.stages\[0\]\.groups\[0\]\.memberSelector\.byLabel: .*position \d+/.test(p))).toBe(true);
+    expect(got.some((p) => p.startsWith("properties.strategy.stages[0].beforeGates[0].scheduledStartConfiguration: is required"))).toBe(true);
+    expect(got.some((p) => p.startsWith("properties.strategy.stages[0].afterGates[0].type: a ScheduledStart gate holds a start"))).toBe(true);
+  });
+
+  test("a ScheduledStart configuration outside Fleet's patterns (a utcOffset past +14:00), by the version's pattern", async () => {
+    const answer = await raw(emulator, "PUT", at("2026-06-02-preview", "/updateStrategies/s"), {
+      body: stage({ beforeGates: [{ type: "ScheduledStart", scheduledStartConfiguration: { startDay: "Friday", startTime: "18:00", utcOffset: "+15:00" } }] }),
+    });
+    expect(problems(answer).map((p) => p.split(":")[0])).toEqual(["properties.strategy.stages[0].beforeGates[0].scheduledStartConfiguration.utcOffset"]);
   });
 
   test("both updateStrategyId and strategy: 400 (the swagger: setting both is invalid)", async () => {

@@ -11,11 +11,11 @@
  *   _Stop). The creates are sent with the bodies those examples show (the read-only fields left out),
  *   and a 2026-06-01 gate is compared with the 2026-06-02-preview gate examples, whose Approval gate has
  *   the same definition but for `scheduledStartProperties` (absent on Approval gates).
- * - 2026-06-02-preview: `memberSelector` (label selection) and the ScheduledStart gate are left out of
- *   requests and expectations: the version has them, but the emulator's engine does not run them yet
- *   (their 400 is tested in fleetApiVersions.test.ts); the stage selected only by label gets a group.
- *   UpdateRuns_CreateOrUpdate sets both `updateStrategyId` and `strategy`, which the same swagger calls
- *   invalid ("Setting both ... is invalid"): the replay sends the strategy only.
+ * - 2026-06-02-preview: the examples are replayed with their `memberSelector`s and ScheduledStart gate
+ *   (issue 22): fleet1's members carry the labels the examples select by (`tier=frontend`,
+ *   `env=production`). UpdateRuns_CreateOrUpdate sets both `updateStrategyId` and `strategy`, which
+ *   the same swagger calls invalid ("Setting both ... is invalid"): the replay sends the strategy only.
+ *   The ScheduledStart gate resource is compared with Gates_ListByFleet's ScheduledStart gate.
  * - Kubernetes 1.26.1 is not offered by the emulated region: runs target 1.32.0 (a value, not a shape).
  * 2025-04-01-preview's Gates_Get is replayed too: its gate shape differs from the later versions'.
  */
@@ -67,17 +67,12 @@ function shapeDiff(expected: unknown, actual: unknown, at = ""): string[] {
   ];
 }
 
-/** `value` without the fields the emulator's engine does not run yet (see the header). */
-function withoutSelectorsAndSchedules<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withoutSelectorsAndSchedules).filter((g) => (g as { type?: string } | undefined)?.type !== "ScheduledStart" && !/Friday/.test(String((g as { displayName?: string } | undefined)?.displayName))) as T;
+/** `value` without `updateStrategyId` (see the header: the examples set it beside an inline strategy). */
+function withoutStrategyReference<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutStrategyReference) as T;
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (k !== "memberSelector" && k !== "updateStrategyId") out[k] = withoutSelectorsAndSchedules(v);
-  // A stage selected by label only: give it a group of ours (its status shows the group too).
-  if (typeof out.name === "string" && out.name === "stage2" && (out.groups === undefined || (Array.isArray(out.groups) && out.groups.length === 0))) {
-    out.groups = "status" in out ? out.groups : [{ name: "group-b" }];
-  }
-  for (const timing of ["beforeGates", "afterGates"]) if (Array.isArray(out[timing]) && (out[timing] as unknown[]).length === 0) delete out[timing];
+  for (const [k, v] of Object.entries(value)) if (k !== "updateStrategyId") out[k] = withoutStrategyReference(v);
   return out as T;
 }
 
@@ -92,13 +87,22 @@ const at = (version: string, rest: string) => `${FLEET1}${rest}${rest.includes("
 
 let emulator: ArmEmulator;
 beforeEach(async () => {
-  // fleet1: member-one in group-a (canary-1), member-two in group-b (prod-1); upgrades take 10 simulated
+  // fleet1: member-one in group-a (canary-1, tier=frontend), member-two in group-b (prod-1,
+  // env=production), the labels the 2026-06-02-preview examples select by; upgrades take 10 simulated
   // minutes, 1 s of real time (100 ms per simulated minute), so a stop finds one in flight.
   emulator = await startArmEmulator({
     fleet: groupedFleet(),
     msPerSimulatedMinute: 100,
     throttling: false,
-    fleets: [{ name: "fleet1", members: [{ name: "member-one", cluster: "canary-1", group: "group-a" }, { name: "member-two", cluster: "prod-1", group: "group-b" }] }],
+    fleets: [
+      {
+        name: "fleet1",
+        members: [
+          { name: "member-one", cluster: "canary-1", group: "group-a", labels: { tier: "frontend" } },
+          { name: "member-two", cluster: "prod-1", group: "group-b", labels: { env: "production" } },
+        ],
+      },
+    ],
   });
 });
 afterEach(async () => {
@@ -204,23 +208,23 @@ describe("2026-06-02-preview", () => {
 
   test("update strategies: create", async () => {
     const create = example(V, "UpdateStrategies_CreateOrUpdate.json");
-    const request = withoutSelectorsAndSchedules(create.parameters.resource);
+    const request = withoutStrategyReference(create.parameters.resource);
     const put = await raw(emulator, "PUT", at(V, "/updateStrategies/strategy1"), { body: request });
     expect(put.status).toBe(201);
-    expect(shapeDiff(withoutSelectorsAndSchedules(create.responses["201"]?.body), put.body)).toEqual([]);
+    expect(shapeDiff(withoutStrategyReference(create.responses["201"]?.body), put.body)).toEqual([]);
     checkWire(V, (s) => s.FleetUpdateStrategy, put.body);
   });
 
   test("update runs: create, get, start, delete; gates get and list", async () => {
     const create = example(V, "UpdateRuns_CreateOrUpdate.json");
-    const resource = withoutSelectorsAndSchedules(create.parameters.resource) as { properties: Record<string, Json> };
+    const resource = withoutStrategyReference(create.parameters.resource) as { properties: Record<string, Json> };
     const put = await raw(emulator, "PUT", at(V, "/updateRuns/run1"), { body: { properties: { ...resource.properties, managedClusterUpdate: FULL_132 } } });
     expect(put.status).toBe(201);
-    expect(shapeDiff(withoutSelectorsAndSchedules(create.responses["201"]?.body), put.body)).toEqual([]);
+    expect(shapeDiff(withoutStrategyReference(create.responses["201"]?.body), put.body)).toEqual([]);
     checkWire(V, (s) => s.UpdateRun, put.body);
 
     const get = example(V, "UpdateRuns_Get.json");
-    const getBody = withoutSelectorsAndSchedules(get.responses["200"]?.body) as { properties: { strategy: Json } };
+    const getBody = withoutStrategyReference(get.responses["200"]?.body) as { properties: { strategy: Json } };
     // The Get example's run also has maxAllowedFailures: made from its own strategy.
     expect((await raw(emulator, "PUT", at(V, "/updateRuns/run2"), { body: { properties: { strategy: getBody.properties.strategy, managedClusterUpdate: FULL_132 } } })).status).toBe(201);
     const got = await raw(emulator, "GET", at(V, "/updateRuns/run2"));
@@ -230,7 +234,7 @@ describe("2026-06-02-preview", () => {
     expect(got.body.properties.status.stages.map((s: { maxAllowedFailures: number }) => s.maxAllowedFailures)).toEqual([2, 1]); // "25%" of 1 member: ceil = 1
 
     const start = example(V, "UpdateRuns_Start.json");
-    const startBody = withoutSelectorsAndSchedules(start.responses["200"]?.body) as { properties: { strategy: Json } };
+    const startBody = withoutStrategyReference(start.responses["200"]?.body) as { properties: { strategy: Json } };
     expect((await raw(emulator, "PUT", at(V, "/updateRuns/run3"), { body: { properties: { strategy: startBody.properties.strategy, managedClusterUpdate: FULL_132 } } })).status).toBe(201);
     const started = await raw(emulator, "POST", at(V, "/updateRuns/run3/start"));
     expect(Object.keys(start.responses)).toContain(String(started.status));
@@ -253,6 +257,25 @@ describe("2026-06-02-preview", () => {
     expect(shapeDiff(gateGet.responses["200"]?.body, gate.body)).toEqual([]);
     expect(gate.headers.etag).toBe(gate.body.eTag);
     checkWire(V, (s) => s.Gate as z.ZodType, gate.body);
+
+    // The example's stage2 alone: chosen by label, held by its ScheduledStart gate (Friday 18:00 -05:00).
+    const stage2 = (resource.properties.strategy as { stages: Json[] }).stages[1] as Json;
+    expect((await raw(emulator, "PUT", at(V, "/updateRuns/run4"), { body: { properties: { strategy: { stages: [stage2] }, managedClusterUpdate: FULL_132 } } })).status).toBe(201);
+    await raw(emulator, "POST", at(V, "/updateRuns/run4/start"));
+    await waitFor(V, "run4", (b) => b.properties.status.status.state === "Pending");
+    const scheduledGate = (list.responses["200"]?.body as { value: Json[] }).value[1];
+    const scheduled = (await raw(emulator, "GET", at(V, "/gates"))).body.value.find((g: { properties: { gateType: string } }) => g.properties.gateType === "ScheduledStart");
+    expect(shapeDiff(scheduledGate, scheduled)).toEqual([]);
+    checkWire(V, (s) => s.Gate as z.ZodType, scheduled);
+    expect(scheduled.properties.target.updateRunProperties).toEqual({ name: "run4", stage: "stage2", timing: "Before" });
+    // The next Friday 18:00 at -05:00 (23:00 UTC), a Friday, from the emulator's clock.
+    const opens = new Date(scheduled.properties.scheduledStartProperties.absoluteStartTime);
+    expect([opens.getUTCDay(), opens.getUTCHours(), opens.getUTCMinutes()]).toEqual([5, 23, 0]);
+    expect(opens.getTime()).toBeGreaterThan(emulator.clock.now());
+    expect(opens.getTime() - emulator.clock.now()).toBeLessThanOrEqual(7 * 24 * 3_600_000);
+    const run4 = await raw(emulator, "GET", at(V, "/updateRuns/run4"));
+    expect(run4.body.properties.status.stages[0].groups.map((g: { name: string; members: Array<{ name: string }> }) => [g.name, g.members.map((m) => m.name)])).toEqual([["stage2", ["member-two"]]]);
+    await raw(emulator, "POST", at(V, "/updateRuns/run4/stop"));
 
     const del = example(V, "UpdateRuns_Delete.json");
     await raw(emulator, "POST", at(V, "/updateRuns/run1/stop"));

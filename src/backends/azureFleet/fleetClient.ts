@@ -40,6 +40,8 @@ export interface FleetMemberInfo {
   name: string;
   group?: string;
   clusterResourceId: string;
+  /** The fleet member's labels, which a strategy's `memberSelector` selects by (docs/rules.md §16). */
+  labels?: Record<string, string>;
 }
 
 /** Requests sent, by method, and 429s answered (each retried by the SDK). */
@@ -126,14 +128,24 @@ export class FleetClient {
     return `${this.fleetPath()}/updateStrategies/${name}`;
   }
 
+  /** Through the REST client: SDK 2.0.0's deserializer drops a member's `labels`. */
   async listMembers(): Promise<FleetMemberInfo[]> {
-    return this.call(async () => {
-      const out: FleetMemberInfo[] = [];
-      for await (const m of this.client.fleetMembers.listByFleet(this.fleet.resourceGroup, this.fleet.fleetName)) {
-        out.push({ name: m.name ?? "", clusterResourceId: m.properties?.clusterResourceId ?? "", ...(m.properties?.group ? { group: m.properties.group } : {}) });
-      }
-      return out;
+    const members = await this.call(() => this.rest.listMembers());
+    return members.map((m) => {
+      const p = m.properties;
+      const labels = p?.labels;
+      return {
+        name: m.name ?? "",
+        clusterResourceId: p?.clusterResourceId ?? "",
+        ...(p?.group ? { group: p.group } : {}),
+        ...(labels !== undefined && labels !== null && Object.keys(labels).length > 0 ? { labels: { ...labels } } : {}),
+      };
     });
+  }
+
+  /** A gate resource by name (the last segment of a status's `gateId`), or undefined when there is none. */
+  async getGate(name: string): Promise<WireGate | undefined> {
+    return this.call(() => this.rest.getGate(name), { notFound: true });
   }
 
   /** The run, or undefined when the fleet has none of that name. */

@@ -4,13 +4,43 @@
  * shows it (2026-06-02-preview, when the strategy sets a tolerance) or else counted from the members,
  * gates named by our ids, and what a run leaves for the next (`failedMembers`,
  * `appliedNodeImageVersions`) derived from the status alone.
+ *
+ * ScheduledStart gates (2026-06-02-preview): Fleet's run status lists them as any gate (`displayName`,
+ * `gateId`, `status`); their configuration is in the run's strategy and the instant they open,
+ * `absoluteStartTime`, only on the gate resource (`scheduledStarts.ts` reads it). Both go into our
+ * gate status's `scheduledStartProperties`, as the engine shows it, so a run waiting for one is not
+ * taken for a run waiting for an approval (`drivers/waiting.ts`).
  */
 import { isoInstant } from "../../model/common";
 import type { FailedMember } from "../../engine/results";
 import { UPDATE_STATES, type GateStatus, type MemberUpdateStatus, type UpdateGroupStatus, type UpdateRunStatus, type UpdateStageStatus, type UpdateState, type UpdateStatus } from "../../model/status";
 import { gateId } from "../../model/strategy";
 import type { ManagedClusterUpdate } from "../../model/update";
-import type { WireGatesStatus, WireMemberStatus as FleetMember, WireRunStatus as FleetStatus, WireUpdateStatus as FleetUpdateStatus } from "./wire";
+import type { WireGateConfiguration, WireGatesStatus, WireMemberStatus as FleetMember, WireRunStatus as FleetStatus, WireStrategy, WireUpdateStatus as FleetUpdateStatus } from "./wire";
+
+/** What the status needs besides itself for ScheduledStart gates: the run's strategy, and the instants read from gate resources (by our gate id). */
+export interface ScheduledStartSources {
+  strategy?: WireStrategy | null;
+  absoluteStartTimes?: ReadonlyMap<string, string>;
+}
+
+/** Each ScheduledStart gate's configuration in the strategy, by our gate id. */
+export function scheduledStartConfigurations(strategy: WireStrategy | null | undefined): Map<string, NonNullable<WireGateConfiguration["scheduledStartConfiguration"]>> {
+  const out = new Map<string, NonNullable<WireGateConfiguration["scheduledStartConfiguration"]>>();
+  const add = (gates: WireGateConfiguration[] | null | undefined, stage: string, group: string | undefined, timing: "before" | "after") =>
+    gates?.forEach((g, i) => {
+      if (g.type === "ScheduledStart" && g.scheduledStartConfiguration) out.set(gateId(stage, group, timing, i), g.scheduledStartConfiguration);
+    });
+  for (const stage of strategy?.stages ?? []) {
+    add(stage.beforeGates, stage.name, undefined, "before");
+    add(stage.afterGates, stage.name, undefined, "after");
+    for (const group of stage.groups ?? []) {
+      add(group.beforeGates, stage.name, group.name, "before");
+      add(group.afterGates, stage.name, group.name, "after");
+    }
+  }
+  return out;
+}
 
 const KNOWN: ReadonlySet<string> = new Set(UPDATE_STATES);
 
@@ -47,9 +77,21 @@ function statusOf(s: FleetUpdateStatus | undefined): UpdateStatus {
  * names them), so approvals and reports read the same on every backend; Fleet's own gate id (an ARM
  * id) is what `gateResources.ts` maps them to.
  */
-function gatesOf(item: WireGatesStatus, stage: string, group: string | undefined): Pick<UpdateStageStatus, "beforeGates" | "afterGates"> {
+function gatesOf(item: WireGatesStatus, stage: string, group: string | undefined, scheduled: Scheduled): Pick<UpdateStageStatus, "beforeGates" | "afterGates"> {
   const render = (gates: WireGatesStatus["beforeGates"], timing: "before" | "after"): GateStatus[] | undefined =>
-    gates === undefined || gates === null || gates.length === 0 ? undefined : gates.map((g, i) => ({ displayName: g.displayName ?? "Approval", gateId: gateId(stage, group, timing, i), status: statusOf(g.status) }));
+    gates === undefined || gates === null || gates.length === 0
+      ? undefined
+      : gates.map((g, i) => {
+          const id = gateId(stage, group, timing, i);
+          const config = scheduled.configurations.get(id);
+          const at = instant(scheduled.absoluteStartTimes?.get(id));
+          return {
+            displayName: g.displayName ?? "Approval",
+            gateId: id,
+            status: statusOf(g.status),
+            ...(config === undefined ? {} : { scheduledStartProperties: { startDay: config.startDay, startTime: config.startTime, utcOffset: config.utcOffset, ...(at === undefined ? {} : { absoluteStartTime: at.at }) } }),
+          };
+        });
   const before = render(item.beforeGates, "before");
   const after = render(item.afterGates, "after");
   return { ...(before === undefined ? {} : { beforeGates: before }), ...(after === undefined ? {} : { afterGates: after }) };
@@ -74,18 +116,24 @@ function countOf(shown: number | null | undefined, counted: number): number {
   return typeof shown === "number" ? shown : counted;
 }
 
-export function fromFleetStatus(status: FleetStatus | undefined): UpdateRunStatus {
+interface Scheduled {
+  configurations: ReadonlyMap<string, NonNullable<WireGateConfiguration["scheduledStartConfiguration"]>>;
+  absoluteStartTimes: ReadonlyMap<string, string> | undefined;
+}
+
+export function fromFleetStatus(status: FleetStatus | undefined, sources: ScheduledStartSources = {}): UpdateRunStatus {
+  const scheduled: Scheduled = { configurations: scheduledStartConfigurations(sources.strategy), absoluteStartTimes: sources.absoluteStartTimes };
   const stages: UpdateStageStatus[] = (status?.stages ?? []).map((stage) => {
     const groups: UpdateGroupStatus[] = (stage.groups ?? []).map((group) => {
       const members = (group.members ?? []).map(memberOf);
-      return { name: group.name ?? "", status: statusOf(group.status), failureCount: countOf(group.failureCount, failures(members)), ...gatesOf(group, stage.name ?? "", group.name ?? ""), members };
+      return { name: group.name ?? "", status: statusOf(group.status), failureCount: countOf(group.failureCount, failures(members)), ...gatesOf(group, stage.name ?? "", group.name ?? "", scheduled), members };
     });
     const wait = stage.afterStageWaitStatus;
     return {
       name: stage.name ?? "",
       status: statusOf(stage.status),
       failureCount: countOf(stage.failureCount, groups.reduce((n, g) => n + g.failureCount, 0)),
-      ...gatesOf(stage, stage.name ?? "", undefined),
+      ...gatesOf(stage, stage.name ?? "", undefined, scheduled),
       ...(wait === undefined || wait === null ? {} : { afterStageWaitStatus: { status: statusOf(wait.status), waitDurationInSeconds: wait.waitDurationInSeconds ?? 0 } }),
       groups,
     };

@@ -1,9 +1,11 @@
 /**
  * Issue 12: on Fleet Manager the members are the fleet's (`fleets/{f}/members`, each with its group).
  * A program's `members` is a check, not a selection: Fleet updates every member of the fleet whose
- * group is in the strategy (every member without one), so a listed member must be in the fleet with
- * that group, and a program that lists members must list every member the run will update. A program
- * that lists none uses the fleet's.
+ * group is in the strategy (every member without one) or that a `memberSelector` selects by the fleet
+ * member's `labels` (2026-06-02-preview), so a listed member must be in the fleet with that group, and
+ * a program that lists members must list every member the run will update. A program that lists none
+ * uses the fleet's. Labels are the fleet member's own: they are read from the fleet, never from the
+ * program (whose `members[].labels` is refused on this backend, `unsupported.ts`).
  */
 import type { FieldIssue } from "../../model/common";
 import type { Member } from "../../model/member";
@@ -15,7 +17,7 @@ export interface FleetMembersCheck {
   issues: FieldIssue[];
   /** The run's members: the fleet's. */
   members: Member[];
-  /** Fleet members the run leaves out (group in no stage). */
+  /** Fleet members the run leaves out (group in no stage, or selected by no group). */
   excluded: ExcludedMember[];
 }
 
@@ -36,7 +38,12 @@ export function checkMembersAgainstFleet(program: readonly Member[], fleet: read
       issues.push({ path: `members[${i}].clusterResourceId`, message: `member '${m.name}' of fleet '${fleetName}' is cluster ${found.clusterResourceId}` });
     }
   });
-  const members: Member[] = fleet.map((m) => ({ name: m.name, clusterResourceId: m.clusterResourceId, ...(m.group === undefined ? {} : { group: m.group }) }));
+  const members: Member[] = fleet.map((m) => ({
+    name: m.name,
+    clusterResourceId: m.clusterResourceId,
+    ...(m.group === undefined ? {} : { group: m.group }),
+    ...(m.labels === undefined ? {} : { labels: m.labels }),
+  }));
   const cross = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) });
   issues.push(...cross.issues.filter((i) => !i.path.startsWith("members")));
   if (program.length > 0) {

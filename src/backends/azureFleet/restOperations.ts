@@ -1,6 +1,6 @@
 /**
  * The Fleet requests whose bodies `@azure/arm-containerservicefleet` 2.0.0 cannot carry (update run and
- * update strategy bodies with gates, the gates themselves; `wire.ts` says why), sent through the Azure
+ * update strategy bodies with gates, the gates themselves, fleet members' `labels`; `wire.ts` says why), sent through the Azure
  * SDK's own REST client (`@azure-rest/core-client`: the pipeline the Fleet SDK is built on, with its
  * bearer-token, retry and 429 policies) and followed with `@azure/core-lro`'s poller, as the SDK's
  * generated operations are. Nothing here builds a URL by hand beyond the path template, signs a
@@ -11,7 +11,7 @@ import type { TokenCredential } from "@azure/core-auth";
 import { createHttpPoller, type OperationState, type ResourceLocationConfig } from "@azure/core-lro";
 import type { PipelinePolicy } from "@azure/core-rest-pipeline";
 import type { FleetId } from "./fleetId";
-import type { ClientFleetApiVersion, WireAutoUpgradeProfile, WireAutoUpgradeProfileProperties, WireGate, WireStrategy, WireUpdateRun, WireUpdateStrategy } from "./wire";
+import type { ClientFleetApiVersion, WireAutoUpgradeProfile, WireAutoUpgradeProfileProperties, WireFleetMember, WireGate, WireStrategy, WireUpdateRun, WireUpdateStrategy } from "./wire";
 
 const FLEET = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.ContainerService/fleets/{fleetName}";
 
@@ -83,6 +83,25 @@ export class FleetRestOperations {
     return this.longRunning<WireAutoUpgradeProfile>("azure-async-operation", ["200", "201"], () =>
       this.at(`${FLEET}/autoUpgradeProfiles/{autoUpgradeProfileName}`, name).put({ body: { properties }, contentType: "application/json" }),
     );
+  }
+
+  /** A gate resource (a ScheduledStart gate's `absoluteStartTime` is only there), or undefined when there is none of that name. */
+  async getGate(name: string): Promise<WireGate | undefined> {
+    return this.getOrNothing<WireGate>(`${FLEET}/gates/{gateName}`, name);
+  }
+
+  /** Every member of the fleet, page after page (`nextLink`), with its `labels`. */
+  async listMembers(): Promise<WireFleetMember[]> {
+    const { subscriptionId, resourceGroup, fleetName } = this.fleet;
+    const out: WireFleetMember[] = [];
+    let page = await this.client.pathUnchecked(`${FLEET}/members`, subscriptionId, resourceGroup, fleetName).get();
+    for (;;) {
+      const body = expect(page, ["200"]).body as { value?: WireFleetMember[]; nextLink?: string | null };
+      out.push(...(body.value ?? []));
+      if (typeof body.nextLink !== "string" || body.nextLink === "") return out;
+      // ARM's nextLink is a full URL carrying its own api-version and skip token.
+      page = await this.client.pathUnchecked(body.nextLink).get({ skipUrlEncoding: true });
+    }
   }
 
   /** Approve a gate: PATCH `{properties: {state: "Completed"}}`, a long-running operation. */

@@ -1,27 +1,34 @@
 /**
  * Our run definition in Fleet Manager's shapes (`wire.ts`). Only the fields Fleet has are sent:
- * `unsupported.ts` has refused the others at Check — and a limit the chosen api-version lacks — so
- * nothing is dropped silently here. Gates are the same shape on both sides (`{ displayName?, type:
- * "Approval" }`); `maxConcurrency` and `maxAllowedFailures` are the same strings ("N" or "P%").
+ * `unsupported.ts` has refused the others at Check — and a field the chosen api-version lacks — so
+ * nothing is dropped silently here. Our strategy uses Fleet's own names, so each field goes across as
+ * it is: gates (`{ displayName?, type: "Approval" }`, or `type: "ScheduledStart"` with its
+ * `scheduledStartConfiguration`), `memberSelector: { byLabel }`, and `maxConcurrency` and
+ * `maxAllowedFailures` as the same strings ("N" or "P%").
  */
 import type { Gate, UpdateRunStrategy } from "../../model/strategy";
 import type { ManagedClusterUpdate } from "../../model/update";
-import type { WireGateConfiguration, WireGates, WireLimits, WireManagedClusterUpdate as FleetManagedClusterUpdate, WireStrategy as FleetStrategy } from "./wire";
+import type { WireGateConfiguration, WireGates, WireLimits, WireManagedClusterUpdate as FleetManagedClusterUpdate, WireMemberSelector, WireStrategy as FleetStrategy } from "./wire";
 
 type Gated = { beforeGates?: Gate[]; afterGates?: Gate[] };
 
 function gatesTo(item: Gated): WireGates {
   const copy = (gates: Gate[]): WireGateConfiguration[] =>
-    gates.map((g) => {
-      // Refused at Check (`unsupported.ts`) until this client sends ScheduledStart gates (issue 22).
-      if (g.type !== "Approval") throw new Error(`a ${g.type} gate is not sent to Fleet Manager yet`);
-      return { type: g.type, ...(g.displayName === undefined ? {} : { displayName: g.displayName }) };
-    });
+    gates.map((g) => ({
+      type: g.type,
+      ...(g.displayName === undefined ? {} : { displayName: g.displayName }),
+      ...(g.scheduledStartConfiguration === undefined ? {} : { scheduledStartConfiguration: { ...g.scheduledStartConfiguration } }),
+    }));
   return { ...(item.beforeGates === undefined ? {} : { beforeGates: copy(item.beforeGates) }), ...(item.afterGates === undefined ? {} : { afterGates: copy(item.afterGates) }) };
 }
 
 function gatesFrom(item: WireGates): Gated {
-  const copy = (gates: WireGateConfiguration[]): Gate[] => gates.map((g) => ({ type: "Approval", ...(g.displayName === undefined || g.displayName === null ? {} : { displayName: g.displayName }) }));
+  const copy = (gates: WireGateConfiguration[]): Gate[] =>
+    gates.map((g) => ({
+      type: g.type,
+      ...(g.displayName === undefined || g.displayName === null ? {} : { displayName: g.displayName }),
+      ...(g.scheduledStartConfiguration === undefined || g.scheduledStartConfiguration === null ? {} : { scheduledStartConfiguration: { ...g.scheduledStartConfiguration } }),
+    }));
   return {
     ...(item.beforeGates === undefined || item.beforeGates === null || item.beforeGates.length === 0 ? {} : { beforeGates: copy(item.beforeGates) }),
     ...(item.afterGates === undefined || item.afterGates === null || item.afterGates.length === 0 ? {} : { afterGates: copy(item.afterGates) }),
@@ -34,11 +41,23 @@ function limits(item: WireLimits): WireLimits {
   return { ...(set(item.maxConcurrency) ? { maxConcurrency: item.maxConcurrency } : {}), ...(set(item.maxAllowedFailures) ? { maxAllowedFailures: item.maxAllowedFailures } : {}) };
 }
 
+/** A stage's or group's `memberSelector`, as it is on both sides; read back, an empty one is none. */
+function selector(item: { memberSelector?: WireMemberSelector | null }): { memberSelector?: WireMemberSelector } {
+  const found = item.memberSelector;
+  return found === undefined || found === null || typeof found.byLabel !== "string" ? {} : { memberSelector: { byLabel: found.byLabel } };
+}
+
+/**
+ * A stage with a selector and no groups is sent with the implicit group our model wrote out for it
+ * (docs/rules.md §16: named after the stage, with the stage's selector): under Fleet's rules that group
+ * holds the same members, and the strategy reads back as it went, which `attachable()` compares.
+ */
 export function toFleetStrategy(strategy: UpdateRunStrategy): FleetStrategy {
   return {
     stages: strategy.stages.map((stage) => ({
       name: stage.name,
-      groups: stage.groups.map((group) => ({ name: group.name, ...limits(group), ...gatesTo(group) })),
+      ...selector(stage),
+      groups: stage.groups.map((group) => ({ name: group.name, ...selector(group), ...limits(group), ...gatesTo(group) })),
       ...(stage.afterStageWaitInSeconds === undefined ? {} : { afterStageWaitInSeconds: stage.afterStageWaitInSeconds }),
       ...limits(stage),
       ...gatesTo(stage),
@@ -52,7 +71,12 @@ export function fromFleetStrategy(strategy: FleetStrategy | undefined): UpdateRu
   return {
     stages: strategy.stages.map((stage) => ({
       name: stage.name,
-      groups: (stage.groups ?? []).map((group) => ({ name: group.name, ...limits(group), ...gatesFrom(group) })),
+      ...selector(stage),
+      groups:
+        (stage.groups ?? []).length === 0 && selector(stage).memberSelector !== undefined
+          ? // Written in Fleet with a selector and no groups: the implicit group our model writes out (docs/rules.md §16).
+            [{ name: stage.name, ...selector(stage), ...(limits(stage).maxConcurrency === undefined ? {} : { maxConcurrency: limits(stage).maxConcurrency }) }]
+          : (stage.groups ?? []).map((group) => ({ name: group.name, ...selector(group), ...limits(group), ...gatesFrom(group) })),
       ...(stage.afterStageWaitInSeconds === undefined || stage.afterStageWaitInSeconds === null ? {} : { afterStageWaitInSeconds: stage.afterStageWaitInSeconds }),
       ...limits(stage),
       ...gatesFrom(stage),

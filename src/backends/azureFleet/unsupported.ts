@@ -3,32 +3,36 @@
  * (`backend.azureFleet.apiVersion`, `wire.ts`). The run is executed by Fleet, not by our engine, so a
  * feature that would change what happens on the clusters cannot be done on the client; those are
  * refused at Check, naming the field (docs/behaviour.md, "Fleet Manager backend" table) and, for a
- * limit a newer api-version has, that version:
+ * feature a newer api-version has, that version:
  *
  * - `maxConcurrency` (stage, group): from 2026-06-01;
  * - `maxAllowedFailures` (stage, group): from 2026-06-02-preview;
- * - a health probe (`members[].healthCheck`): at no version (Fleet cannot wait for a probe made from the client).
+ * - `memberSelector` (stage, group) and ScheduledStart gates (issue 22, docs/rules.md §16, §17): from
+ *   2026-06-02-preview, sent to Fleet there with Fleet's own field names (`toFleet.ts`);
+ * - a member's `labels` in the run (`members[].labels`): at no version — on Fleet the labels a selector
+ *   reads are the fleet members' own (`fleets/{f}/members`, `properties.labels`), set on the member;
+ * - a health probe (`members[].healthCheck`): at no version (Fleet cannot wait for a probe made from the client);
+ * - `autoUpgradeProfile` (issue 22, docs/rules.md §18): a profile put disabled and `generateUpdateRun`,
+ *   which 2025-04-01-preview lacks; the `TargetKubernetesVersion` channel from 2026-06-01.
  *
- * Fleet's `memberSelector` and ScheduledStart gates (2026-06-02-preview) run in our engine
- * (docs/rules.md §16, §17) but are not sent to Fleet yet: refused at every version. Features that only concern how the client follows the run
- * (`timeoutMinutes`, `returnAfterMinutes`, progress lines, events) are done on the client.
+ * Features that only concern how the client follows the run (`timeoutMinutes`, `returnAfterMinutes`,
+ * progress lines, events) are done on the client.
  */
 import type { FieldIssue } from "../../model/common";
 import type { Member } from "../../model/member";
-import type { Gate, UpdateRunStrategy } from "../../model/strategy";
+import { isImplicitGroup, type Gate, type UpdateRunStrategy } from "../../model/strategy";
+import type { AutoUpgradeProfile } from "../../model/autoUpgrade";
 import { DEFAULT_FLEET_API_VERSION, FIRST_VERSION_WITH, FLEET_API_FEATURES, type ClientFleetApiVersion } from "./wire";
 
 /** Where the api-version in use was chosen, as the refusals name it. */
 export const API_VERSION_FIELD = "backend.azureFleet.apiVersion";
 
-/**
- * Issue 22: our engine runs label selection and ScheduledStart gates (docs/rules.md §16, §17); Fleet has
- * them from 2026-06-02-preview, but this client does not send them yet, at any version.
- */
-const SELECTOR = "is not sent to Fleet Manager yet (Fleet has label selection from api-version 2026-06-02-preview; this client does not send it yet): choose the group's members by name, or use the simulator or azure backend";
-
-function scheduledGates(gates: Gate[] | undefined, at: string): FieldIssue[] {
-  return (gates ?? []).flatMap((g, i) => (g.type === "ScheduledStart" ? [{ path: `${at}[${i}].type`, message: "ScheduledStart gates are not sent to Fleet Manager yet (Fleet has them from api-version 2026-06-02-preview; this client does not send them yet): use the simulator or azure backend" }] : []));
+/** A ScheduledStart gate's refusal at a version without them (`GateType.ScheduledStart`). */
+function scheduledGates(gates: Gate[] | undefined, at: string, apiVersion: ClientFleetApiVersion, chosenBy: string): FieldIssue[] {
+  if (FLEET_API_FEATURES[apiVersion].scheduledStartGates) return [];
+  return (gates ?? []).flatMap((g, i) =>
+    g.type === "ScheduledStart" ? [{ path: `${at}[${i}].type`, message: `Fleet Manager takes ScheduledStart gates from api-version ${FIRST_VERSION_WITH["GateType.ScheduledStart"]} (${chosenBy} is ${apiVersion})` }] : [],
+  );
 }
 
 type Limit = "maxConcurrency" | "maxAllowedFailures";
@@ -47,25 +51,31 @@ export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, p
       issues.push({ path: `${at}.${limit}`, message: `Fleet Manager takes ${limit} from api-version ${FIRST_VERSION_WITH[limit]} (${chosenBy} is ${apiVersion})` });
     }
   };
+  const selector = (item: { memberSelector?: unknown }, at: string) => {
+    if (item.memberSelector === undefined || features.memberSelector) return;
+    issues.push({ path: `${at}.memberSelector`, message: `Fleet Manager takes memberSelector from api-version ${FIRST_VERSION_WITH.memberSelector} (${chosenBy} is ${apiVersion})` });
+  };
   strategy?.stages.forEach((stage, s) => {
     const at = `${prefix}stages[${s}]`;
     check(stage, at);
-    if (stage.memberSelector !== undefined) issues.push({ path: `${at}.memberSelector`, message: SELECTOR });
-    issues.push(...scheduledGates(stage.beforeGates, `${at}.beforeGates`));
+    selector(stage, at);
+    issues.push(...scheduledGates(stage.beforeGates, `${at}.beforeGates`, apiVersion, chosenBy));
     stage.groups.forEach((group, g) => {
       const gat = `${at}.groups[${g}]`;
       check(group, gat);
-      if (group.memberSelector !== undefined) issues.push({ path: `${gat}.memberSelector`, message: SELECTOR });
-      issues.push(...scheduledGates(group.beforeGates, `${gat}.beforeGates`));
+      // A stage's implicit group (a selector and no groups, docs/rules.md §16) is written out when the
+      // strategy is read; the user wrote only the stage's selector, so only that one is named.
+      if (!isImplicitGroup(stage, group)) selector(group, gat);
+      issues.push(...scheduledGates(group.beforeGates, `${gat}.beforeGates`, apiVersion, chosenBy));
     });
   });
   return issues;
 }
 
-/** Refusals for an `UpdateRun` on the azureFleet backend: its strategy at its api-version, its members' probes. */
-export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[]; apiVersion?: ClientFleetApiVersion; autoUpgradeProfile?: unknown }): FieldIssue[] {
+/** Refusals for an `UpdateRun` on the azureFleet backend: its strategy and update at its api-version, its members' labels and probes. */
+export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[]; apiVersion?: ClientFleetApiVersion; autoUpgradeProfile?: AutoUpgradeProfile }): FieldIssue[] {
   const issues = unsupportedInStrategy(input.strategy, "strategy.", input.apiVersion);
-  if (input.autoUpgradeProfile !== undefined) issues.push({ path: "autoUpgradeProfile", message: "is not sent to Fleet Manager yet (Fleet generates runs from auto-upgrade profiles; this client does not create them yet): give a managedClusterUpdate, or use the simulator or azure backend" });
+  if (input.autoUpgradeProfile !== undefined) issues.push(...unsupportedProfile(input.autoUpgradeProfile, input.apiVersion ?? DEFAULT_FLEET_API_VERSION));
   input.members.forEach((m, i) => {
     if (m.labels !== undefined) issues.push({ path: `members[${i}].labels`, message: "on Fleet Manager a member's labels are the fleet member's own: set them on the fleet member, not in the run" });
     if (m.healthCheck !== undefined) {
@@ -73,4 +83,17 @@ export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members:
     }
   });
   return issues;
+}
+
+/**
+ * docs/rules.md §18 on Fleet Manager: a profile is put and `generateUpdateRun` called, which
+ * 2025-04-01-preview lacks; `TargetKubernetesVersion` (and its fields) comes with 2026-06-01.
+ */
+function unsupportedProfile(profile: AutoUpgradeProfile, apiVersion: ClientFleetApiVersion): FieldIssue[] {
+  const features = FLEET_API_FEATURES[apiVersion];
+  if (!features.generateUpdateRun) return [{ path: "autoUpgradeProfile", message: `Fleet Manager has no generateUpdateRun at api-version ${apiVersion}: use 2026-06-01 (the default) or later (${API_VERSION_FIELD})` }];
+  if (!features.autoUpgradeChannels.includes(profile.channel)) {
+    return [{ path: "autoUpgradeProfile.channel", message: `Fleet Manager takes channel ${profile.channel} from api-version ${FIRST_VERSION_WITH[`UpgradeChannel.${profile.channel}`] ?? "2026-06-01"} (${API_VERSION_FIELD} is ${apiVersion})` }];
+  }
+  return [];
 }

@@ -22,7 +22,7 @@ export * from "./wire/index";
 
 /**
  * The api-versions the client speaks: 2026-06-01 (GA, the default: approval gates, `maxConcurrency`),
- * 2026-06-02-preview (also `maxAllowedFailures`, `failureCount`), and 2025-04-01-preview, the first
+ * 2026-06-02-preview (also `maxAllowedFailures`, `failureCount`, `memberSelector`, ScheduledStart gates), and 2025-04-01-preview, the first
  * with approval gates, which the client spoke before (legacy: kept so that a program pinned to it
  * goes on working; it has neither limit). Every request of one client uses one version, so a run's
  * body, its controls and its gates are all read in that version's terms.
@@ -37,9 +37,25 @@ export function isClientFleetApiVersion(value: string): value is ClientFleetApiV
 /** What a run on `backend.azureFleet` speaks unless its `apiVersion` says otherwise. */
 export const DEFAULT_FLEET_API_VERSION: ClientFleetApiVersion = "2026-06-01";
 
+/** 2026-06-02-preview: when a ScheduledStart gate opens, a weekday and a local time (Fleet's `ScheduledStartConfiguration`). */
+export interface WireScheduledStartConfiguration {
+  startDay: "Monday" | "Tuesday" | "Wednesday" | "Thursday" | "Friday" | "Saturday" | "Sunday";
+  /** `HH:mm`. */
+  startTime: string;
+  /** `+HH:mm` / `-HH:mm`, -14:00 to +14:00. */
+  utcOffset: string;
+}
+
+/** An Approval gate (from 2025-04-01-preview) or, at 2026-06-02-preview, a ScheduledStart gate with its configuration. */
 export interface WireGateConfiguration {
   displayName?: string;
-  type: "Approval";
+  type: "Approval" | "ScheduledStart";
+  scheduledStartConfiguration?: WireScheduledStartConfiguration;
+}
+
+/** 2026-06-02-preview: a Kubernetes label selector over the fleet members' `labels` (at most 512 characters). */
+export interface WireMemberSelector {
+  byLabel: string;
 }
 
 export interface WireGates {
@@ -55,10 +71,12 @@ export interface WireLimits {
 
 export interface WireUpdateGroup extends WireGates, WireLimits {
   name: string;
+  memberSelector?: WireMemberSelector;
 }
 
 export interface WireUpdateStage extends WireGates, WireLimits {
   name: string;
+  memberSelector?: WireMemberSelector;
   groups?: WireUpdateGroup[];
   afterStageWaitInSeconds?: number;
 }
@@ -158,9 +176,24 @@ export interface WireGate {
     displayName?: string;
     gateType?: string;
     state?: string;
+    /**
+     * 2026-06-02-preview, a ScheduledStart gate: its configuration and `absoluteStartTime`, the instant it
+     * opens. Only the gate resource shows it: the run's status lists the gate without it.
+     */
+    scheduledStartProperties?: WireScheduledStartConfiguration & { absoluteStartTime?: string };
     /** At 2025-04-01-preview the target is typed (`type: UpdateRun`, `properties.updateRun`); from 2026-06-01 it is `updateRunProperties`. Neither is read: a gate is found by its place in the run's status (`gateResources.ts`), whose `gateId` is the same at every version. */
     target?: { id?: string; type?: string; properties?: { updateRun?: WireGateTargetRun }; updateRunProperties?: WireGateTargetRun };
   };
+}
+
+/**
+ * A fleet member as `fleets/{f}/members` lists it. `labels` (from 2026-06-01 in the swagger; what a
+ * `memberSelector` reads) is read through the REST client: SDK 2.0.0's deserializer drops it.
+ */
+export interface WireFleetMember {
+  id?: string;
+  name?: string;
+  properties?: { clusterResourceId?: string; group?: string; labels?: Record<string, string> };
 }
 
 /** Where a gate stands in its run (`target` of a gate resource). */

@@ -7,11 +7,17 @@
  * version's `GateState` values: Pending (reached, waiting; also once a stop put it back to wait for the
  * next start), Completed, Skipped (2025-04-01-preview has no Skipped: a skipped gate shows Completed,
  * since it no longer holds anything). The run's status names a gate by the gate resource's ARM id,
- * as Fleet does.
+ * as Fleet does. A ScheduledStart gate (2026-06-02-preview) is `gateType: ScheduledStart` with
+ * `scheduledStartProperties`: its configuration and `absoluteStartTime`, the instant the engine fixed
+ * when the run reached it (`engine/scheduledStart.ts`); the run's status does not show that instant,
+ * only the gate resource does (Fleet's `Gates_Get_ScheduledStart` example). A version without
+ * ScheduledStart gates lists none of them.
  */
 import crypto from "node:crypto";
 import type { FleetApiFeatures } from "../../backends/azureFleet/wire/index";
+import { isoInstant } from "../../model/common";
 import type { UpdateState } from "../../model/status";
+import type { ScheduledStartConfiguration } from "../../model/strategy";
 import type { ArmScope } from "../ports";
 import { FLEETS, fleetId, type FleetRecord, type RunRecord } from "./fleetState";
 
@@ -22,6 +28,9 @@ export interface FleetGate {
   gateId: string;
   displayName: string;
   state: UpdateState;
+  /** A ScheduledStart gate's configuration, and the instant it opens once reached (ms). */
+  scheduledStart?: ScheduledStartConfiguration;
+  absoluteStartTime?: number;
   run: RunRecord;
   /** When the run first reached it (ISO). */
   reachedAt: string;
@@ -33,12 +42,13 @@ export function gateName(run: string, gateId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** The fleet's gate resources: the gates its runs have reached. */
-export function gatesOf(fleet: FleetRecord): FleetGate[] {
+/** The fleet's gate resources at `api`: the gates its runs have reached (ScheduledStart ones only at a version that has them). */
+export function gatesOf(fleet: FleetRecord, api: FleetApiFeatures): FleetGate[] {
   return [...fleet.runs.values()].flatMap((run) =>
     run.engine.gates().flatMap((g) => {
       const reachedAt = run.gatesReached.get(g.gateId);
-      return reachedAt === undefined ? [] : [{ ...g, name: gateName(run.name, g.gateId), run, reachedAt }];
+      if (reachedAt === undefined || (g.scheduledStart !== undefined && !api.scheduledStartGates)) return [];
+      return [{ ...g, name: gateName(run.name, g.gateId), run, reachedAt }];
     }),
   );
 }
@@ -63,7 +73,7 @@ function gateState(state: UpdateState, api: FleetApiFeatures): string {
 
 /** The gate's eTag: a digest of what it holds, the same at every api-version. */
 export function gateETag(gate: FleetGate): string {
-  return crypto.createHash("sha256").update(JSON.stringify([gate.run.name, gate.gateId, gate.displayName, gate.state])).digest("hex").slice(0, 16);
+  return crypto.createHash("sha256").update(JSON.stringify([gate.run.name, gate.gateId, gate.displayName, gate.state, gate.absoluteStartTime ?? null])).digest("hex").slice(0, 16);
 }
 
 export function gateBody(scope: ArmScope, fleet: FleetRecord, gate: FleetGate, api: FleetApiFeatures): Record<string, unknown> {
@@ -83,7 +93,10 @@ export function gateBody(scope: ArmScope, fleet: FleetRecord, gate: FleetGate, a
     properties: {
       provisioningState: "Succeeded",
       displayName: gate.displayName,
-      gateType: "Approval",
+      gateType: gate.scheduledStart === undefined ? "Approval" : "ScheduledStart",
+      ...(gate.scheduledStart === undefined
+        ? {}
+        : { scheduledStartProperties: { ...gate.scheduledStart, ...(gate.absoluteStartTime === undefined ? {} : { absoluteStartTime: isoInstant(gate.absoluteStartTime) }) } }),
       target: typed ? { id: runId, type: "UpdateRun", properties: { updateRun } } : { id: runId, updateRunProperties: updateRun },
       state: gateState(gate.state, api),
     },

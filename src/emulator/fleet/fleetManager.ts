@@ -47,10 +47,13 @@ export class FleetManager implements OperationSource {
   /** A new run over the fleet's members now, NotStarted (the engine's `ValidationError` → 400). */
   createRun(fleet: FleetRecord, scope: ArmScope, name: string, spec: RunSpec & { strategyFromReference?: RunSpec["strategy"] }, specDigest: string): RunRecord {
     const strategy = spec.strategy ?? spec.strategyFromReference;
+    // The fleet members' labels go to the engine, which decides each group's members once, here,
+    // as Fleet snapshots a run's members at creation (docs/rules.md §16).
     const members = [...fleet.members.values()].map((m) => ({
       name: m.name,
       clusterResourceId: memberClusterId(scope, m),
       ...(m.group === undefined ? {} : { group: m.group }),
+      ...(m.labels === undefined ? {} : { labels: m.labels }),
     }));
     const events: RunEvent[] = [];
     const gatesReached = new Map<string, string>();

@@ -1,9 +1,9 @@
 /**
  * Fleet Manager's ARM bodies: Fleet, FleetMember, FleetUpdateStrategy, UpdateRun, each as the
  * request's api-version defines it (`apiVersions.ts`): gates from 2025-04-01-preview, `maxConcurrency`
- * (the strategy's string, the resolved integer in the status) from 2026-06-01, `maxAllowedFailures` and
- * `failureCount` at 2026-06-02-preview; a field a version lacks is left out, whatever version wrote
- * the resource. As for clusters, `eTag` is a digest of what the resource holds (every version's
+ * (the strategy's string, the resolved integer in the status) and members' `labels` from 2026-06-01,
+ * `maxAllowedFailures`, `failureCount`, `memberSelector` and ScheduledStart gates at
+ * 2026-06-02-preview; a field a version lacks is left out, whatever version wrote the resource. As for clusters, `eTag` is a digest of what the resource holds (every version's
  * fields), so it changes with every change (a run's status included) and only then, and is the same
  * at every api-version. Strategies and runs carry ARM's `systemData`.
  */
@@ -12,7 +12,7 @@ import type { FleetApiFeatures } from "../../backends/azureFleet/wire/index";
 import { defaultStrategy } from "../../engine/plan";
 import { isoInstant } from "../../model/common";
 import type { GateStatus, UpdateRunStatus } from "../../model/status";
-import type { UpdateRunStrategy } from "../../model/strategy";
+import { isImplicitGroup, type Gate, type UpdateRunStrategy } from "../../model/strategy";
 import { clusterId } from "../core/context";
 import type { ArmScope } from "../ports";
 import { gateArmId } from "./fleetGates";
@@ -54,13 +54,20 @@ export function memberClusterId(scope: ArmScope, member: FleetMemberRecord): str
   return member.clusterResourceId ?? clusterId(scope, member.cluster);
 }
 
-export function memberBody(scope: ArmScope, fleet: FleetRecord, member: FleetMemberRecord): Record<string, unknown> {
+/** A member's eTag: a digest of what it holds, the same at every api-version (its labels included). */
+export function memberETag(member: FleetMemberRecord): string {
+  return eTag({ cluster: member.cluster, clusterResourceId: member.clusterResourceId ?? null, group: member.group ?? null, labels: member.labels ?? null });
+}
+
+/** A fleet member at `api`: `labels` from 2026-06-01 (what a `memberSelector` selects by). */
+export function memberBody(scope: ArmScope, fleet: FleetRecord, member: FleetMemberRecord, api: FleetApiFeatures): Record<string, unknown> {
   const properties = {
     clusterResourceId: memberClusterId(scope, member),
     ...(member.group === undefined ? {} : { group: member.group }),
+    ...(api.memberLabels && member.labels !== undefined ? { labels: member.labels } : {}),
     provisioningState: "Succeeded",
   };
-  return { id: `${fleetId(scope, fleet.name)}/members/${member.name}`, name: member.name, type: `${FLEETS}/members`, eTag: eTag(properties), properties };
+  return { id: `${fleetId(scope, fleet.name)}/members/${member.name}`, name: member.name, type: `${FLEETS}/members`, eTag: memberETag(member), properties };
 }
 
 export function strategyETag(strategy: StrategyRecord): string {
@@ -78,19 +85,36 @@ export function strategyBody(scope: ArmScope, fleet: FleetRecord, strategy: Stra
   };
 }
 
-/** A strategy with only the fields `api` has (a strategy written at a newer version, read at an older one). */
-export function strategyAt(strategy: UpdateRunStrategy, api: FleetApiFeatures): UpdateRunStrategy {
-  const controls = <T extends { maxConcurrency?: string; maxAllowedFailures?: string; beforeGates?: unknown; afterGates?: unknown }>(item: T): T => {
+/**
+ * A strategy with only the fields `api` has (a strategy written at a newer version, read at an older
+ * one). Before 2026-06-02-preview that drops `memberSelector` and ScheduledStart gates (their type is
+ * no `GateType` value there): an older reader sees the approval gates, whose positions then shift.
+ */
+export function strategyAt(strategy: UpdateRunStrategy, api: FleetApiFeatures): { stages: Array<Omit<UpdateRunStrategy["stages"][number], "groups"> & { groups?: UpdateRunStrategy["stages"][number]["groups"] }> } {
+  const gatesAt = (gates: Gate[] | undefined): Gate[] | undefined => (gates === undefined || api.scheduledStartGates ? gates : gates.filter((g) => g.type !== "ScheduledStart"));
+  const controls = <T extends { maxConcurrency?: string; maxAllowedFailures?: string; memberSelector?: unknown; beforeGates?: Gate[]; afterGates?: Gate[] }>(item: T): T => {
     const out = { ...item };
     if (!api.maxConcurrency) delete out.maxConcurrency;
     if (!api.maxAllowedFailures) delete out.maxAllowedFailures;
+    if (!api.memberSelector) delete out.memberSelector;
     if (!api.gates) {
       delete out.beforeGates;
       delete out.afterGates;
+    } else if (!api.scheduledStartGates) {
+      const before = gatesAt(out.beforeGates);
+      if (before === undefined || before.length === 0) delete out.beforeGates;
+      else out.beforeGates = before;
     }
     return out;
   };
-  return { stages: strategy.stages.map((stage) => ({ ...controls(stage), groups: stage.groups.map(controls) })) };
+  // Shown as written: a stage chosen by label with no groups is echoed without the implicit group our
+  // model wrote out for it, as Fleet's UpdateStrategies_CreateOrUpdate example echoes such a stage.
+  const shown = (stage: UpdateRunStrategy["stages"][number]) => {
+    const { groups, ...rest } = controls(stage);
+    if (api.memberSelector && groups.length === 1 && isImplicitGroup(stage, groups[0] as (typeof groups)[number])) return rest;
+    return { ...rest, groups: groups.map(controls) };
+  };
+  return { stages: strategy.stages.map(shown) };
 }
 
 /** The run's properties with every field any version has (the eTag is taken over these). */
@@ -134,10 +158,18 @@ function statusAt(status: UpdateRunStatus, run: RunRecord, api: FleetApiFeatures
   // As in Fleet's examples, `failureCount` shows (run, stages, groups) when the run's strategy uses
   // failure tolerance (a `maxAllowedFailures` anywhere), and each `maxAllowedFailures` where it is set.
   const counted = api.maxAllowedFailures && stageLimits.some((s) => s.maxAllowedFailures !== undefined || s.groups.some((g) => g.maxAllowedFailures !== undefined));
-  const gates = (list: GateStatus[] | undefined) =>
-    list?.map((g) => ({ displayName: g.displayName, ...(run.gatesReached.has(g.gateId) ? { gateId: armId(g.gateId) } : {}), status: g.status }));
-  const gateFields = (x: { beforeGates?: GateStatus[]; afterGates?: GateStatus[] }) =>
-    !api.gates ? {} : { ...(x.beforeGates === undefined ? {} : { beforeGates: gates(x.beforeGates) }), ...(x.afterGates === undefined ? {} : { afterGates: gates(x.afterGates) }) };
+  // Fleet's run status lists a ScheduledStart gate as any other (its instant is on the gate resource);
+  // a version without them shows none, as its strategy does (`strategyAt`).
+  const gates = (list: GateStatus[] | undefined) => {
+    const shown = list?.filter((g) => api.scheduledStartGates || g.scheduledStartProperties === undefined);
+    return shown === undefined || shown.length === 0 ? undefined : shown.map((g) => ({ displayName: g.displayName, ...(run.gatesReached.has(g.gateId) ? { gateId: armId(g.gateId) } : {}), status: g.status }));
+  };
+  const gateFields = (x: { beforeGates?: GateStatus[]; afterGates?: GateStatus[] }) => {
+    if (!api.gates) return {};
+    const before = gates(x.beforeGates);
+    const after = gates(x.afterGates);
+    return { ...(before === undefined ? {} : { beforeGates: before }), ...(after === undefined ? {} : { afterGates: after }) };
+  };
   const limits = (failureCount: number, limit: { maxConcurrency?: number; maxAllowedFailures?: number } | undefined) => ({
     ...(counted ? { failureCount } : {}),
     ...(api.maxAllowedFailures && limit?.maxAllowedFailures !== undefined ? { maxAllowedFailures: limit.maxAllowedFailures } : {}),

@@ -1,7 +1,8 @@
 /**
  * Fleet routes: the fleet itself (GET, list; PUT to create one or change its tags, for tests) and
  * its members (list, GET; PUT, PATCH and DELETE, for tests). A member is an emulated cluster, named by
- * its `clusterResourceId`, in at most one update `group`. Writes answer at once (`provisioningState`
+ * its `clusterResourceId`, in at most one update `group`, with `labels` (from 2026-06-01) that a run's
+ * `memberSelector` selects by. Writes answer at once (`provisioningState`
  * Succeeded, no long-running operation): the SDK's poller is then done with the first answer.
  */
 import { resourceNotFound } from "../core/armErrors";
@@ -10,9 +11,9 @@ import { route } from "../core/router";
 import type { ArmRequest, EmulatorContext, Route } from "../ports";
 import { fleetApi } from "./apiVersions";
 import { checkFleetPreconditions, findFleet, FLEET_PATH, fleetScope, type FleetManager } from "./fleetManager";
-import { fleetBody, list, memberBody } from "./fleetResources";
+import { fleetBody, list, memberBody, memberETag } from "./fleetResources";
 import { FLEETS, key, type FleetMemberRecord, type FleetRecord } from "./fleetState";
-import { checkName, FieldValidationError, parseMemberBody } from "./fleetValidation";
+import { checkName, FieldValidationError, parseMemberBody, parseMemberPatch } from "./fleetValidation";
 
 const FLEET_LIST_PATH = "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroup}/providers/Microsoft.ContainerService/fleets";
 const MEMBER_PATH = `${FLEET_PATH}/members/{member}`;
@@ -56,25 +57,25 @@ export const fleetRoutes = (manager: FleetManager): Route[] => [
   }),
 
   route("GET", `${FLEET_PATH}/members`, async (ctx, request) => {
-    fleetApi(request, "fleets/members");
+    const api = fleetApi(request, "fleets/members");
     const { fleet, scope } = findFleet(manager, ctx, request);
-    return { status: 200, body: list([...fleet.members.values()].map((m) => memberBody(scope, fleet, m))) };
+    return { status: 200, body: list([...fleet.members.values()].map((m) => memberBody(scope, fleet, m, api.features))) };
   }),
 
   route("GET", MEMBER_PATH, async (ctx, request) => {
-    fleetApi(request, "fleets/members");
+    const api = fleetApi(request, "fleets/members");
     const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     if (member === undefined) throw resourceNotFound(`${FLEETS}/members`, request.params.member ?? "", scope.resourceGroup);
-    return { status: 200, body: memberBody(scope, fleet, member) };
+    return { status: 200, body: memberBody(scope, fleet, member, api.features) };
   }),
 
   route("PUT", MEMBER_PATH, async (ctx, request) => {
-    fleetApi(request, "fleets/members");
+    const api = fleetApi(request, "fleets/members");
     const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     const name = request.params.member ?? "";
     checkName(name, "fleetMemberName");
-    checkFleetPreconditions(request.headers, member === undefined ? undefined : (memberBody(scope, fleet, member).eTag as string), `fleet member '${name}'`);
-    const properties = parseMemberBody(request.body);
+    checkFleetPreconditions(request.headers, member === undefined ? undefined : memberETag(member), `fleet member '${name}'`);
+    const properties = parseMemberBody(request.body, api);
     const cluster = findMember(ctx.fleet, properties.clusterResourceId.split("/").at(-1) ?? "");
     if (cluster === undefined || !/\/providers\/Microsoft\.ContainerService\/managedClusters\/[^/]+$/i.test(properties.clusterResourceId)) {
       throw new FieldValidationError([{ path: "properties.clusterResourceId", message: `'${properties.clusterResourceId}' is not a managed cluster of this emulator (clusters: ${ctx.fleet.members.map((m) => m.name).join(", ")})` }]);
@@ -82,29 +83,33 @@ export const fleetRoutes = (manager: FleetManager): Route[] => [
     if (member !== undefined && key(member.cluster) !== key(cluster.name)) {
       throw new FieldValidationError([{ path: "properties.clusterResourceId", message: "a member's cluster cannot be changed; delete the member and join the cluster again" }]);
     }
-    const record: FleetMemberRecord = { name: member?.name ?? name, cluster: cluster.name, clusterResourceId: properties.clusterResourceId, ...(properties.group === undefined ? {} : { group: properties.group }) };
+    const record: FleetMemberRecord = {
+      name: member?.name ?? name,
+      cluster: cluster.name,
+      clusterResourceId: properties.clusterResourceId,
+      ...(properties.group === undefined ? {} : { group: properties.group }),
+      ...(properties.labels === undefined ? {} : { labels: properties.labels }),
+    };
     fleet.members.set(key(name), record);
-    return { status: member === undefined ? 201 : 200, body: memberBody(scope, fleet, record) };
+    return { status: member === undefined ? 201 : 200, body: memberBody(scope, fleet, record, api.features) };
   }),
 
   route("PATCH", MEMBER_PATH, async (ctx, request) => {
-    fleetApi(request, "fleets/members");
+    const api = fleetApi(request, "fleets/members");
     const { fleet, scope, member } = findFleetMember(manager, ctx, request);
     if (member === undefined) throw resourceNotFound(`${FLEETS}/members`, request.params.member ?? "", scope.resourceGroup);
-    checkFleetPreconditions(request.headers, memberBody(scope, fleet, member).eTag as string, `fleet member '${member.name}'`);
-    const group = (request.body as { properties?: { group?: unknown } } | undefined)?.properties?.group;
-    if (group !== undefined) {
-      checkName(String(group), "properties.group");
-      member.group = String(group);
-    }
-    return { status: 200, body: memberBody(scope, fleet, member) };
+    checkFleetPreconditions(request.headers, memberETag(member), `fleet member '${member.name}'`);
+    const patch = parseMemberPatch(request.body, api);
+    if (patch.group !== undefined) member.group = patch.group;
+    if (patch.labels !== undefined) member.labels = patch.labels;
+    return { status: 200, body: memberBody(scope, fleet, member, api.features) };
   }),
 
   route("DELETE", MEMBER_PATH, async (ctx, request) => {
     fleetApi(request, "fleets/members");
-    const { fleet, scope, member } = findFleetMember(manager, ctx, request);
+    const { fleet, member } = findFleetMember(manager, ctx, request);
     if (member === undefined) return { status: 204 };
-    checkFleetPreconditions(request.headers, memberBody(scope, fleet, member).eTag as string, `fleet member '${member.name}'`);
+    checkFleetPreconditions(request.headers, memberETag(member), `fleet member '${member.name}'`);
     fleet.members.delete(key(member.name));
     return { status: 200 };
   }),

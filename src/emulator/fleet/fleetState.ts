@@ -17,8 +17,8 @@ export interface FleetDeclaration {
   name: string;
   /** ARM `location` of the fleet resource; default the first member's region. */
   location?: string;
-  /** Default: every emulated cluster, named as the cluster, in its declared `group`. */
-  members?: Array<{ name: string; /** The emulated cluster; default `name`. */ cluster?: string; group?: string }>;
+  /** Default: every emulated cluster, named as the cluster, in its declared `group`, with its declared `labels`. */
+  members?: Array<{ name: string; /** The emulated cluster; default `name`. */ cluster?: string; group?: string; labels?: Record<string, string> }>;
 }
 
 export interface FleetMemberRecord {
@@ -26,6 +26,8 @@ export interface FleetMemberRecord {
   /** The emulated cluster's name (the simulated fleet's member). */
   cluster: string;
   group?: string;
+  /** The fleet member's labels (issue 22), which a run's `memberSelector` selects by. */
+  labels?: Record<string, string>;
   /** Declared (by the cluster or by a PUT); else derived from the scope the fleet is addressed in. */
   clusterResourceId?: string;
 }
@@ -97,7 +99,10 @@ export class FleetStore {
 
   constructor(world: Fleet, declarations: readonly FleetDeclaration[] = [{ name: "fleet" }]) {
     for (const declaration of declarations) {
-      const members = declaration.members ?? world.members.map((m) => ({ name: m.name, cluster: m.name, ...(m.group === undefined ? {} : { group: m.group }) }));
+      // A scenario's member labels become the fleet members' labels: on Fleet that is where they live.
+      const members =
+        declaration.members ??
+        world.members.map((m) => ({ name: m.name, cluster: m.name, ...(m.group === undefined ? {} : { group: m.group }), ...(m.labels === undefined ? {} : { labels: { ...m.labels } }) }));
       const record = this.create(declaration.name, declaration.location ?? firstRegion(world, members[0]?.cluster ?? members[0]?.name));
       for (const m of members) {
         const cluster = world.members.find((c) => key(c.name) === key(m.cluster ?? m.name));
@@ -106,6 +111,7 @@ export class FleetStore {
           name: m.name,
           cluster: cluster.name,
           ...(m.group === undefined ? {} : { group: m.group }),
+          ...(m.labels === undefined ? {} : { labels: { ...m.labels } }),
           ...(cluster.clusterResourceId === undefined ? {} : { clusterResourceId: cluster.clusterResourceId }),
         });
       }

@@ -5,12 +5,15 @@
  * of type 'UpdateStage'"), then with the project's own schemas (docs/rules.md §2). A bad body is a 400
  * whose message names every offending field by its path in the request (`properties.strategy.
  * stages[1].groups[0].name: ...`), with ARM's `target` (the first field) and one `details` entry per
- * problem. Nothing is changed when a body is refused.
+ * problem. Nothing is changed when a body is refused. At 2026-06-02-preview a `memberSelector` is
+ * parsed by our label-selector parser (`model/labelSelector.ts`, through the strategy schema): a
+ * selector that does not parse is refused at `…memberSelector.byLabel`, naming the position of the fault.
  */
 import { z } from "zod";
 import { formatPath, friendlyErrors, NameSchema, parseOrThrow, ValidationError, type FieldIssue } from "../../model/common";
 import { wireIssues } from "../../backends/azureFleet/wire/index";
 import type { FleetApi } from "./apiVersions";
+import { LabelsSchema } from "../../model/member";
 import { SkipTargetSchema, type SkipTarget } from "../../model/skip";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../model/strategy";
 import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "../../model/update";
@@ -55,43 +58,11 @@ function checkWire(api: FleetApi, schema: z.ZodType, body: unknown): void {
   if (!result.success) throw new FieldValidationError(wireIssues(result.error, api.version, formatPath));
 }
 
-/**
- * What a version has but the emulator's engine does not run yet (label selection, ScheduledStart
- * gates; issue 21 leaves them to the issue after it): refused by name, not as unknown fields.
- */
-function refuseNotYetRun(strategy: unknown, at: string): void {
-  const issues: FieldIssue[] = [];
-  const gates = (item: Record<string, unknown>, where: string) => {
-    for (const timing of ["beforeGates", "afterGates"]) {
-      const list = item[timing];
-      if (!Array.isArray(list)) continue;
-      list.forEach((gate: { type?: unknown }, i) => {
-        if (gate?.type === "ScheduledStart") issues.push({ path: `${where}.${timing}[${i}].type`, message: "ScheduledStart gates are valid at this api-version, but the emulator's engine does not run them yet" });
-      });
-    }
-  };
-  const stages = (strategy as { stages?: unknown } | undefined)?.stages;
-  if (!Array.isArray(stages)) return;
-  stages.forEach((stage: Record<string, unknown>, s) => {
-    const where = `${at}.stages[${s}]`;
-    if (stage?.memberSelector !== undefined) issues.push({ path: `${where}.memberSelector`, message: "label selection (memberSelector.byLabel) is valid at this api-version, but the emulator's engine does not run it yet" });
-    gates(stage ?? {}, where);
-    const groups = stage?.groups;
-    if (!Array.isArray(groups)) return;
-    groups.forEach((group: Record<string, unknown>, g) => {
-      if (group?.memberSelector !== undefined) issues.push({ path: `${where}.groups[${g}].memberSelector`, message: "label selection (memberSelector.byLabel) is valid at this api-version, but the emulator's engine does not run it yet" });
-      gates(group ?? {}, `${where}.groups[${g}]`);
-    });
-  });
-  if (issues.length > 0) throw new FieldValidationError(issues);
-}
-
 const StrategyBody = Properties(z.object({ strategy: UpdateRunStrategySchema }));
 
 /** FleetUpdateStrategy PUT: `properties.strategy`, as the api-version defines it. */
 export function parseStrategyBody(body: unknown, api: FleetApi): UpdateRunStrategy {
   checkWire(api, api.schemas.FleetUpdateStrategy, body);
-  refuseNotYetRun((body as { properties?: { strategy?: unknown } }).properties?.strategy, "properties.strategy");
   return validated(() => parseOrThrow(StrategyBody, body)).properties.strategy;
 }
 
@@ -112,7 +83,6 @@ export interface RunSpec {
 /** UpdateRun PUT: `properties.{updateStrategyId | strategy, managedClusterUpdate}`, as the api-version defines them. */
 export function parseRunBody(body: unknown, api: FleetApi): RunSpec {
   checkWire(api, api.schemas.UpdateRun, body);
-  refuseNotYetRun((body as { properties?: { strategy?: unknown } }).properties?.strategy, "properties.strategy");
   const { properties } = validated(() => parseOrThrow(RunBody, body));
   if (properties.updateStrategyId !== undefined && properties.strategy !== undefined) {
     throw new FieldValidationError([{ path: "properties.updateStrategyId", message: "give either an inline strategy or a strategy reference (updateStrategyId), not both" }]);
@@ -145,12 +115,31 @@ const MemberBody = Properties(
   z.object({
     clusterResourceId: z.string({ error: "is required (the ARM id of a managed cluster)" }).min(1, "must not be empty"),
     group: NameSchema.optional(),
+    labels: LabelsSchema.optional(),
   }),
 );
 
-/** FleetMember PUT: `properties.{clusterResourceId, group}`. */
-export function parseMemberBody(body: unknown): { clusterResourceId: string; group?: string } {
+/** `properties.labels` at a version whose fleet members have none (before 2026-06-01), as ARM refuses an unknown member. */
+function refuseLabelsBefore(api: FleetApi, body: unknown): void {
+  const labels = (body as { properties?: { labels?: unknown } } | undefined)?.properties?.labels;
+  if (labels === undefined || api.features.memberLabels) return;
+  throw new FieldValidationError([{ path: "properties.labels", message: `Could not find member 'labels' on object of type 'FleetMemberProperties' at api-version ${api.version}; it is in api-version 2026-06-01` }]);
+}
+
+/** FleetMember PUT: `properties.{clusterResourceId, group, labels}` (`labels` from 2026-06-01). */
+export function parseMemberBody(body: unknown, api: FleetApi): { clusterResourceId: string; group?: string; labels?: Record<string, string> } {
+  refuseLabelsBefore(api, body);
   return validated(() => parseOrThrow(MemberBody, body)).properties;
+}
+
+const MemberPatch = z.object({
+  properties: z.object({ group: NameSchema.optional(), labels: LabelsSchema.optional() }, { error: "must be a mapping" }).optional(),
+});
+
+/** FleetMember PATCH: `properties.{group, labels}` (`labels` from 2026-06-01; a PATCH's labels replace the member's). */
+export function parseMemberPatch(body: unknown, api: FleetApi): { group?: string; labels?: Record<string, string> } {
+  refuseLabelsBefore(api, body);
+  return validated(() => parseOrThrow(MemberPatch, body ?? {})).properties ?? {};
 }
 
 /** A resource name in a path (strategy, run, member): Fleet's names are DNS labels. */

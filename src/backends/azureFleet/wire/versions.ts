@@ -39,6 +39,12 @@ export interface FleetApiFeatures {
   memberSelector: boolean;
   /** `ScheduledStart` gates: `scheduledStartConfiguration` on a gate configuration, `scheduledStartProperties` on the gate. */
   scheduledStartGates: boolean;
+  /**
+   * A fleet member's `labels` (`FleetMemberProperties`, `FleetMemberUpdateProperties`): what a
+   * `memberSelector` selects by. Read from the full `fleets.json` of each version (from 2026-06-01;
+   * 2025-04-01-preview has none), not from the trimmed fixtures, which hold no member definitions.
+   */
+  memberLabels: boolean;
   /** `UpdateState` values (an extensible enum: a response may carry others). */
   updateStates: readonly string[];
   /**
@@ -67,6 +73,7 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     maxAllowedFailures: false,
     memberSelector: false,
     scheduledStartGates: false,
+    memberLabels: false,
     updateStates: STATES_2025_03_01,
     autoUpgradeChannels: THREE_CHANNELS,
     generateUpdateRun: true,
@@ -82,6 +89,7 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     maxAllowedFailures: false,
     memberSelector: false,
     scheduledStartGates: false,
+    memberLabels: false,
     updateStates: STATES_WITH_PENDING,
     autoUpgradeChannels: THREE_CHANNELS,
     generateUpdateRun: false,
@@ -97,6 +105,7 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     maxAllowedFailures: false,
     memberSelector: false,
     scheduledStartGates: false,
+    memberLabels: true,
     updateStates: STATES_WITH_PENDING,
     autoUpgradeChannels: FOUR_CHANNELS,
     generateUpdateRun: true,
@@ -112,6 +121,7 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     maxAllowedFailures: true,
     memberSelector: true,
     scheduledStartGates: true,
+    memberLabels: true,
     updateStates: STATES_WITH_PENDING,
     autoUpgradeChannels: FOUR_CHANNELS,
     generateUpdateRun: true,
