@@ -195,6 +195,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       refusedActions,
       failedMembers: report.failedMembers,
       appliedNodeImageVersions: report.appliedNodeImageVersions,
+      ...(report.generatedUpdate === undefined ? {} : { generatedUpdate: report.generatedUpdate }),
       requests: { GET, PUT, POST, throttled, faults, injected: { ...injected } },
       fleetState: emulator.fleet.toState(),
       clientRequests: { ...client.counts },
