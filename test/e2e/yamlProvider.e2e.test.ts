@@ -3,7 +3,8 @@
  * through Pulumi's own YAML language host (`scripts/pulumi-yaml.sh`) and the provider plugin
  * `pulumi-resource-fleet-update`, installed as the README says: the package in the project's
  * node_modules (a symlink to this checkout, as `npm install <folder>` makes), and the README's
- * `plugins:` entry in Pulumi.yaml. preview → up → up again → destroy, as a user types them.
+ * `plugins:` entry in Pulumi.yaml. preview → up → up again → destroy, as a user types them; and one
+ * SIGINT during a slower `up` (the engine's Cancel reaching the plugin).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { E2eProject, processesMentioning } from "./support/project";
 import { REPO_ROOT, yamlHostAvailable } from "./support/pulumiCli";
 import { simulateStoredRun, statusShape, type RunStatus, type RunSummaryShape } from "./support/simulate";
+import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const PROJECT = path.join("examples", "quickstart-yaml");
 const RUN_TYPE = "fleet-update:index:UpdateRun";
@@ -121,5 +123,52 @@ describe.skipIf(!yamlHostAvailable())("the quickstart as a Pulumi YAML program, 
     expect(project.resources()).toEqual([]);
     expect(journals()).toEqual([]);
     expect(processesMentioning(project.dir)).toEqual([]);
+  }, 300_000);
+});
+
+describe.skipIf(!yamlHostAvailable())("one Ctrl-C during `pulumi up` of the YAML quickstart", () => {
+  let project: E2eProject;
+  afterAll(() => project?.cleanup());
+
+  it("stops at the next checkpoint: the CLI exits within 30 s, the state keeps the run's partial status and no pending operation, and the next up completes it with no cluster upgraded twice", async () => {
+    project = new E2eProject({
+      files: ["examples/quickstart/fleet.yaml", PROJECT],
+      projectDir: PROJECT,
+      program: path.join(PROJECT, "Pulumi.yaml"),
+      main: PROJECT,
+      projectName: "fleet-update-quickstart-yaml",
+    });
+    fs.mkdirSync(project.path(PROJECT, "node_modules"), { recursive: true });
+    fs.symlinkSync(REPO_ROOT, project.path(PROJECT, "node_modules", "pulumi-fleet-update"), "junction");
+    // A slower rollout: each 10-minute upgrade takes 10 s of real time.
+    const program = project.path(PROJECT, "Pulumi.yaml");
+    fs.writeFileSync(program, fs.readFileSync(program, "utf8").replace("timeScale: 600", "timeScale: 60"));
+    expect((await project.cli(["stack", "init", project.stackName])).code).toBe(0);
+
+    const up = project.startCli(["up", "--yes", "--skip-preview"]);
+    for (const deadline = Date.now() + 120_000; !/member canary-1 NotStarted → Running/.test(up.printed()); ) {
+      if (Date.now() > deadline) throw new Error(`canary-1 did not start; printed:\n${up.printed().slice(-3000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const signalled = Date.now();
+    up.child.kill("SIGINT");
+    const interrupted = await up.result;
+    const exitedAfterMs = Date.now() - signalled;
+    process.stderr.write(`yamlProvider e2e: the CLI exited ${exitedAfterMs} ms after SIGINT\n`);
+    expect(exitedAfterMs).toBeLessThan(30_000);
+    expect(interrupted.code).not.toBe(0);
+    expect(interrupted.stdout + interrupted.stderr).toMatch(/cancelled \(Ctrl-C\): the run is Stopped \(1 of 8 members done\)/);
+
+    const latest = project.state().checkpoint.latest!;
+    expect(latest.pending_operations ?? []).toEqual([]);
+    const [run] = project.resources(RUN_TYPE);
+    expect(run?.outputs?.summary).toMatchObject({ state: "Stopped", members: { Completed: 1, NotStarted: 7 } });
+
+    const again = await project.cli(["up", "--yes", "--skip-preview"]);
+    expect(again.code, `${again.stdout.slice(-3000)}\n${again.stderr.slice(-3000)}`).toBe(0);
+    const outputs = JSON.parse((await project.cli(["stack", "output", "--json"])).stdout) as { summary: RunSummaryShape };
+    expect(outputs.summary).toMatchObject({ state: "Completed", outcome: "Succeeded", members: { total: 8, Completed: 8 } });
+    const clusters = readFleetState(project.path(PROJECT, "fleet.yaml.state.json"))!.clusters!;
+    expect(Object.entries(clusters).map(([name, c]) => [name, c.operations.length])).toEqual(Object.keys(clusters).map((name) => [name, 1]));
   }, 300_000);
 });
