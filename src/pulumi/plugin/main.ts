@@ -1,6 +1,6 @@
 /**
- * Issue 24: the entry point of the provider plugin `pulumi-resource-fleet-update` (started through
- * `bin/pulumi-resource-fleet-update`). The Pulumi engine starts it with its own address as the
+ * Issue 24: the entry point of the provider plugin `pulumi-resource-fleet-update` (`serve`, which
+ * `bin/pulumi-resource-fleet-update` calls). The Pulumi engine starts it with its own address as the
  * argument (after any `--logtostderr`, `-v=N`, `--tracing ADDR` flags) and reads the port the gRPC
  * server listens on from its first line of stdout, which `@pulumi/pulumi/provider`'s `main` prints:
  * nothing else may write to stdout before it.
@@ -27,9 +27,9 @@ export function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
 }
 
-if (require.main === module || process.argv[1]?.endsWith("pulumi-resource-fleet-update")) {
-  const args = process.argv.slice(2);
+/** Serves the plugin until the engine is done with it (the shim `bin/pulumi-resource-fleet-update` calls this). */
+export function serve(args: readonly string[]): Promise<void> {
   const version = packageVersion();
   const engineAddress = engineAddressOf(args);
-  void main(fleetUpdateProvider({ version, schema: JSON.stringify(packageSchema(version)), ...(engineAddress === undefined ? {} : { engineAddress }) }), args);
+  return main(fleetUpdateProvider({ version, schema: JSON.stringify(packageSchema(version)), ...(engineAddress === undefined ? {} : { engineAddress }) }), [...args]);
 }
