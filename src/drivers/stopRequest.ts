@@ -12,16 +12,26 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 export class StopRequest {
   private pending = false;
+  private asked = false;
   private readonly sleepers = new Set<() => void>();
 
   /** Ask for a stop: wakes every sleep in progress. */
   request(): void {
     this.pending = true;
+    this.asked = true;
     for (const wake of [...this.sleepers]) wake();
   }
 
   get isPending(): boolean {
     return this.pending;
+  }
+
+  /**
+   * Whether a stop was ever asked for, even once taken: the drive loop takes the request to apply it,
+   * and its caller still needs to know the call ended because of it (the provider plugin's Cancel).
+   */
+  get wasRequested(): boolean {
+    return this.asked;
   }
 
   /** Whether a stop was asked for since the last take; clears it. */

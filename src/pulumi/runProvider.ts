@@ -1,6 +1,7 @@
 /**
- * `UpdateRun`'s dynamic provider, loaded at run time by the serialized stub (`providers.ts`). Pulumi
- * CRUD → the engine:
+ * `UpdateRun`'s provider: loaded at run time by the dynamic resource's serialized stub (`providers.ts`),
+ * and called by the provider plugin (`plugin/provider.ts`, issue 24) — one implementation for both.
+ * Pulumi CRUD → the engine:
  * - check: docs/rules.md §2 validation as check failures whose `property` is the field path;
  * - diff: a new target, member list, strategy or backend is a new run (replace); `state`, `skip`,
  *   `approvals`, `timeoutMinutes`, `returnAfterMinutes` and Fleet's `apiVersion` are applied in place; a run left waiting
@@ -19,12 +20,12 @@ import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRu
 import { containsUnknown } from "../spec/unknowns";
 import { driverFor } from "../drivers/driverFor";
 import { BackendConfigSchema } from "../spec/runSpec";
-import { RunNotFinishedError, forgetRun, observeRun, runSession, type UpdateRunOutputs } from "./runSession";
+import { RunNotFinishedError, forgetRun, observeRun, runSession, tellOnStderr, type SessionOptions, type Tell, type UpdateRunOutputs } from "./runSession";
 import { projectDirIssues, projectDirOf, withoutProjectDir } from "./projectDir";
 
 type Props = Record<string, unknown>;
 
-export async function check(olds: Props, news: Props): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
+export async function check(olds: Props, news: Props, tell: Tell = tellOnStderr): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
   const issues = [...checkRunInputs(withoutProjectDir(news)), ...projectDirIssues(news)];
   const failures = issues.map((issue) => ({ property: issue.path, reason: issue.message }));
   // What only the world can say (issue 12: on Fleet Manager, a listed member not in the fleet, or in
@@ -32,7 +33,7 @@ export async function check(olds: Props, news: Props): Promise<{ inputs: Props; 
   if (failures.length === 0 && !containsUnknown(pickInputs(news))) failures.push(...(await checkAgainstWorld(pickInputs(news), projectDirOf(news))));
   // Issue 6: `pulumi preview` shows the plan (stage ETAs, findings) of valid, fully known inputs —
   // for a run about to be created (or replaced); an existing run's plan is its `plan` output.
-  if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(identityChangedBetween(olds, news))) await printPlanSummary(withoutProjectDir(news), projectDirOf(news));
+  if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(identityChangedBetween(olds, news))) await printPlanSummary(withoutProjectDir(news), projectDirOf(news), (text) => tell(text.replace(/\n$/, "")));
   return { inputs: news, failures };
 }
 
@@ -51,16 +52,16 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<{ cha
   return { changes: replaces.length > 0 || updates.length > 0 || waiting, replaces, deleteBeforeReplace: await deletesBeforeReplace(news, projectDirOf(news)) };
 }
 
-export async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
+export async function create(inputs: Props, options: SessionOptions = {}): Promise<{ id: string; outs: Props }> {
   const parsed = parseInputsOrThrow(inputs);
-  const { id, outputs } = await runSession(parsed, projectDirOf(inputs)).catch(keepInputs(inputs));
+  const { id, outputs } = await runSession(parsed, projectDirOf(inputs), undefined, options).catch(keepInputs(inputs));
   return { id, outs: { ...inputs, ...outputs } };
 }
 
-export async function update(id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+export async function update(id: string, olds: Props, news: Props, options: SessionOptions = {}): Promise<{ outs: Props }> {
   const parsed = parseInputsOrThrow(news);
   const { plan } = olds as Partial<UpdateRunOutputs>;
-  const { outputs } = await runSession(parsed, projectDirOf(news), { ...storedRun(id, olds), ...(plan === undefined ? {} : { plan }) }).catch(keepInputs(news));
+  const { outputs } = await runSession(parsed, projectDirOf(news), { ...storedRun(id, olds), ...(plan === undefined ? {} : { plan }) }, options).catch(keepInputs(news));
   return { outs: { ...news, ...outputs } };
 }
 
@@ -74,11 +75,11 @@ export const CANNOT_IMPORT =
   "an UpdateRun cannot be imported (`pulumi import` or the `import` option): a dynamic resource has no provider to read it with. " +
   "Declare the run in the program and `pulumi up`: a run of the same name and inputs whose journal is still there is taken up, not started again";
 
-export async function read(id: string, props: Props): Promise<{ id: string; props: Props }> {
+export async function read(id: string, props: Props, tell: Tell = tellOnStderr): Promise<{ id: string; props: Props }> {
   if (props.runName === undefined) throw new Error(CANNOT_IMPORT);
   const stored = storedRun(id, props);
   if (stored.engineState === undefined && stored.fleetRun === undefined) return { id, props };
-  const outputs = await observeRun(parseInputsOrThrow(props), projectDirOf(props), stored);
+  const outputs = await observeRun(parseInputsOrThrow(props), projectDirOf(props), stored, tell);
   return { id, props: { ...props, ...outputs } };
 }
 

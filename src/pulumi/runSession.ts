@@ -8,6 +8,7 @@
 import { driverFor } from "../drivers/driverFor";
 import { ProgressPrinter } from "../drivers/progressSummary";
 import type { RunCall, RunReport, RunView, StoredRun } from "../drivers/runDriver";
+import type { StopRequest } from "../drivers/stopRequest";
 import { waitingLine } from "../drivers/waiting";
 import { planAtRunStart } from "../plan/forRun";
 import type { Plan } from "../plan/types";
@@ -23,28 +24,55 @@ export { JOURNAL_DIRECTORY } from "../drivers/openBackend";
  * The provider's progress on stderr (the Pulumi CLI shows it): a line per transition, or once the run
  * is known to have more than 200 members, a summary at most once a second (`progressSummary.ts`).
  */
-function progressPrinter(runName: string, call: RunCall): ProgressPrinter {
-  return new ProgressPrinter(runName, (line) => process.stderr.write(`${line}\n`), "auto", call.latestStatus());
+function progressPrinter(runName: string, call: RunCall, tell: Tell): ProgressPrinter {
+  return new ProgressPrinter(runName, tell, "auto", call.latestStatus());
+}
+
+/**
+ * A line for the user (no newline). The dynamic-provider host's stderr is shown by the Pulumi CLI; a
+ * provider plugin's is not (the engine keeps a real plugin's output for its debug log), so the plugin
+ * sends its lines through the engine's Log service instead (`plugin/engineLog.ts`).
+ */
+export type Tell = (line: string) => void;
+
+export const tellOnStderr: Tell = (line) => {
+  process.stderr.write(`${line}\n`);
+};
+
+/** What the caller of a session may add: the dynamic provider passes nothing, the provider plugin both. */
+export interface SessionOptions {
+  /**
+   * Issue 24: the provider plugin's Cancel (the first Ctrl-C of `pulumi up`). The engine driver stops
+   * the run at the next checkpoint and follows the upgrades in flight to their end; the Fleet Manager
+   * driver stops following (the run goes on server-side). The call then fails with the run's partial
+   * status (`RunNotFinishedError`), so the next `pulumi up` updates the resource and continues the run.
+   */
+  stop?: StopRequest;
+  /** The Pulumi engine's address to watch (`exitWhenEngineGone`); default: this process's, when it is the dynamic-provider host. */
+  engineAddress?: string;
+  /** Where progress and notes go (default stderr). */
+  tell?: Tell;
 }
 
 /**
  * Create (no `previous`) or continue (`previous` = what the stack stored) a run, then drive it.
  * Relative paths are resolved against `projectDir` (the Pulumi project's folder, `projectDir.ts`).
- * Throws `RunNotFinishedError` when it failed or did not settle before the deadline.
+ * Throws `RunNotFinishedError` when it failed, did not settle before the deadline, or was cancelled.
  */
-export async function runSession(inputs: UpdateRunInputs, projectDir: string, previous?: StoredRun & { plan?: Plan }): Promise<SessionResult> {
+export async function runSession(inputs: UpdateRunInputs, projectDir: string, previous?: StoredRun & { plan?: Plan }, options: SessionOptions = {}): Promise<SessionResult> {
   const driver = await driverFor(inputs.backend, { baseDir: projectDir });
   const call = await driver.open(inputs, { by: "stack", ...(previous === undefined ? {} : { stored: previous }) });
-  const stopWatching = exitWhenEngineGone(inputs.runName, call);
+  const tell = options.tell ?? tellOnStderr;
+  const stopWatching = exitWhenEngineGone(inputs.runName, call, options.engineAddress ?? hostEngineAddress(), tell);
   let report: RunReport;
   let plan: Plan | undefined;
   try {
     // Issue 6: predicted from the run's state before this call drives it; kept as it was at creation.
     const engineState = call.engineState();
     plan = previous?.plan ?? (engineState === undefined ? undefined : await planAtRunStart(inputs, projectDir, engineState));
-    const progress = progressPrinter(inputs.runName, call);
+    const progress = progressPrinter(inputs.runName, call, tell);
     try {
-      report = await call.drive(inputs, { onEvent: (event) => progress.onEvent(event) });
+      report = await call.drive(inputs, { onEvent: (event) => progress.onEvent(event), ...(options.stop === undefined ? {} : { stop: options.stop }) });
     } finally {
       progress.finish();
     }
@@ -52,10 +80,12 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
     stopWatching();
   }
   const outputs = { ...outputsOf(report), ...(plan === undefined ? {} : { plan }) };
-  const problem = unfinishedReason(report);
+  // A failure is said as a failure, cancelled or not.
+  const cancelled = options.stop?.wasRequested === true && report.summary.state !== "Failed";
+  const problem = cancelled ? cancelledReason(report) : unfinishedReason(report);
   if (problem !== undefined) throw new RunNotFinishedError(`update run ${inputs.runName}: ${problem}`, report.id, outputs, [problem]);
   const next = waitingNote(report);
-  if (next !== undefined) process.stderr.write(`[${inputs.runName}] ${waitingLine(report.status)} ${next}\n`);
+  if (next !== undefined) tell(`[${inputs.runName}] ${waitingLine(report.status)} ${next}`);
   return { id: report.id, outputs };
 }
 
@@ -65,11 +95,10 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
  * started: what the run needs to resume is kept and the process exits, which releases the run's lease;
  * the next `pulumi up` resumes. Elsewhere (tests calling the provider in-process) a no-op.
  */
-function exitWhenEngineGone(runName: string, call: RunCall): () => void {
-  const address = hostEngineAddress();
+function exitWhenEngineGone(runName: string, call: RunCall, address: string | undefined, tell: Tell): () => void {
   if (address === undefined) return () => {};
   return watchEngine(address, () => {
-    process.stderr.write(`[${runName}] the Pulumi engine at ${address} is gone (was \`pulumi\` killed?): journaling the run and exiting; the next \`pulumi up\` resumes it.\n`);
+    tell(`[${runName}] the Pulumi engine at ${address} is gone (was \`pulumi\` killed?): journaling the run and exiting; the next \`pulumi up\` resumes it.`);
     try {
       call.leaveNow();
     } finally {
@@ -79,9 +108,9 @@ function exitWhenEngineGone(runName: string, call: RunCall): () => void {
 }
 
 /** `pulumi refresh`: the run's statuses read again, starting nothing. */
-export async function observeRun(inputs: UpdateRunInputs, projectDir: string, stored: StoredRun): Promise<UpdateRunOutputs> {
+export async function observeRun(inputs: UpdateRunInputs, projectDir: string, stored: StoredRun, tell: Tell = tellOnStderr): Promise<UpdateRunOutputs> {
   const view = await (await driverFor(inputs.backend, { baseDir: projectDir })).observe(inputs, stored);
-  for (const d of view.drift) process.stderr.write(`[${inputs.runName}] drift: ${d.member}: ${d.message}\n`);
+  for (const d of view.drift) tell(`[${inputs.runName}] drift: ${d.member}: ${d.message}`);
   return outputsOf(view);
 }
 
@@ -127,6 +156,21 @@ function unfinishedReason(report: RunReport): string | undefined {
   return onFleet
     ? `the run is ${summary.state} on Fleet Manager (${done}) and did not finish before timeoutMinutes; it goes on server-side. Run \`pulumi up\` again to follow it.`
     : `the run is ${summary.state} (${done}) and did not finish before its deadline. Run \`pulumi up\` again to continue it.`;
+}
+
+/**
+ * Issue 24: the call ended because the Pulumi engine cancelled it (the first Ctrl-C). Unless the run
+ * completed meanwhile, the resource is kept with its partial status as a failed initialization, which
+ * makes the next `pulumi up` update it (the engine updates a resource with init errors even without a
+ * diff) and so continue the run.
+ */
+function cancelledReason(report: RunReport): string | undefined {
+  const { summary } = report;
+  if (summary.state === "Completed") return undefined;
+  const done = `${summary.members.Completed + summary.members.Skipped} of ${summary.members.total} members done`;
+  return report.executes === "server"
+    ? `cancelled (Ctrl-C): no longer following the run, which goes on in Fleet Manager (${done}). Run \`pulumi up\` again to follow it.`
+    : `cancelled (Ctrl-C): the run is ${summary.state} (${done}); upgrades that had started were followed to their end. Run \`pulumi up\` again to continue it.`;
 }
 
 /** What the next `pulumi up` does for a run that returned waiting. */

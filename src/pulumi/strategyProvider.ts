@@ -1,5 +1,6 @@
 /**
- * `UpdateStrategy`'s dynamic provider: a strategy is data, validated (docs/rules.md §2) and normalized into
+ * `UpdateStrategy`'s provider, for the dynamic resource's stub (`providers.ts`) and the provider plugin
+ * (`plugin/provider.ts`, issue 24) alike: a strategy is data, validated (docs/rules.md §2) and normalized into
  * Azure's `UpdateRunStrategy` shape. Changing it never touches a run already started: runs snapshot
  * their strategy (docs/rules.md §1).
  */
@@ -87,7 +88,8 @@ export async function remove(_id?: string, props?: Props): Promise<void> {
   if (fleet !== undefined) await fleet.client.deleteStrategy(fleet.name, props?.eTag as string | undefined);
 }
 
-const StrategyBackendSchema = z.strictObject({ azureFleet: AzureFleetBackendSchema });
+/** Where a strategy is kept besides the stack: only Fleet Manager (issue 12). Also the plugin's schema (`plugin/schema.ts`). */
+export const StrategyBackendSchema = z.strictObject({ azureFleet: AzureFleetBackendSchema });
 
 function fleetStrategyIssues(news: Props, strategy: UpdateRunStrategy | undefined): FieldIssue[] {
   const parsed = StrategyBackendSchema.safeParse(news.backend, { error: friendlyErrors });

@@ -101,29 +101,35 @@ export class E2eProject {
    * through its Node language host (tools/pulumi-cli/languagehost), with no automation API between.
    */
   cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return this.startCli(args, env).result;
+  }
+
+  /** `cli`, with a handle on the `pulumi` process (to signal it) and what it printed so far. */
+  startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; printed: () => string; result: Promise<{ code: number | null; stdout: string; stderr: string }> } {
     const cli = pulumiCli().cli;
     if (cli === undefined) throw new Error("the Pulumi CLI is not available");
-    return new Promise((resolve, reject) => {
-      const child = spawn(path.join(cli.root, "bin", "pulumi"), [...args, "--non-interactive"], {
-        cwd: path.join(this.dir, this.options.projectDir ?? "."),
-        env: {
-          ...process.env,
-          PATH: cli.path,
-          PULUMI_HOME: path.join(this.backendDir, "home"),
-          PULUMI_BACKEND_URL: `file://${this.backendDir}`,
-          PULUMI_CONFIG_PASSPHRASE: "",
-          PULUMI_SKIP_UPDATE_CHECK: "true",
-          ...env,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const child = spawn(path.join(cli.root, "bin", "pulumi"), [...args, "--non-interactive"], {
+      cwd: path.join(this.dir, this.options.projectDir ?? "."),
+      env: {
+        ...process.env,
+        PATH: cli.path,
+        PULUMI_HOME: path.join(this.backendDir, "home"),
+        PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+        PULUMI_CONFIG_PASSPHRASE: "",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const result = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       child.on("error", reject);
       child.on("close", (code) => resolve({ code, stdout, stderr }));
     });
+    return { child, printed: () => stdout + stderr, result };
   }
 
   /** Runs an operation to its end. */
