@@ -191,6 +191,7 @@ function runProperties(inputs: Record<string, PropertySpec>): Record<string, Pro
     drift: { type: "array", items: ANY },
     engineState: ANY,
     fleetRun: ANY,
+    generatedUpdate: { $ref: `#/types/${token("ManagedClusterUpdate")}` },
   };
   const described = Object.entries(outputs).map(([name, spec]) => [name, { ...spec, description: PROPERTY_DESCRIPTIONS[`UpdateRun.${name}`] ?? "" }]);
   return { ...inputs, ...Object.fromEntries(described) };

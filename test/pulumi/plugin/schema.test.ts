@@ -51,9 +51,10 @@ describe("the fleet-update package schema", () => {
     const run = schema.resources["fleet-update:index:UpdateRun"]!;
     // UpdateRunArgs (src/pulumi/updateRun.ts); the run's name is the resource's.
     expect(Object.keys(run.inputProperties).sort()).toEqual(
-      ["backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes", "projectDir"].sort(),
+      ["backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile", "state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes", "projectDir"].sort(),
     );
-    expect(run.requiredInputs.sort()).toEqual(["backend", "managedClusterUpdate", "members"]);
+    // Exactly one of managedClusterUpdate and autoUpgradeProfile (docs/rules.md §18): neither is required alone.
+    expect(run.requiredInputs.sort()).toEqual(["backend", "members"]);
     const strategy = schema.resources["fleet-update:index:UpdateStrategy"]!;
     expect(Object.keys(strategy.inputProperties).sort()).toEqual(["backend", "stages"]);
 
