@@ -3,7 +3,7 @@
  */
 import type { GateStatus, MemberUpdateStatus, UpdateRunStatus, UpdateState, UpdateStatus } from "../model/status";
 import { printable } from "../runtime/printable";
-import type { ManagedClusterUpdate } from "../model/update";
+import { describeUpdate, type ManagedClusterUpdate } from "../model/update";
 
 /** One character per state, for trees and progress. */
 export const MARK: Record<UpdateState, string> = {
@@ -23,7 +23,7 @@ export function renderTree(status: UpdateRunStatus, runName: string, generatedUp
   // Completed with tolerated failures must not read as a clean success.
   const failures = status.failureCount > 0 ? ` — ${status.failureCount} member${status.failureCount === 1 ? "" : "s"} failed` : "";
   lines.push(`Run ${runName}: ${describe(status.status)}${failures}`);
-  if (generatedUpdate !== undefined) lines.push(`  update (generated at the start): ${describeUpdate(generatedUpdate)}`);
+  if (generatedUpdate !== undefined) lines.push(`  update (generated at the start): ${printable(describeUpdate(generatedUpdate))}`);
   const images = status.nodeImageSelection.selectedNodeImageVersions.map((v) => v.version);
   if (images.length > 0) lines.push(`  node images: ${printable(images.join(", "))}`);
   for (const stage of status.stages) {
@@ -58,13 +58,6 @@ function describe(status: UpdateStatus): string {
   const span = status.startTime === undefined ? (status.completedTime === undefined ? "" : ` at ${status.completedTime}`) : ` ${status.startTime} → ${status.completedTime ?? "…"}`;
   const error = status.error === undefined ? "" : `  (${printable(status.error.code)}: ${printable(status.error.message)})`;
   return `${status.state}${span}${error}`;
-}
-
-/** `Full to 1.32.3, Latest images`, `NodeImageOnly, Consistent images`. */
-export function describeUpdate(update: ManagedClusterUpdate): string {
-  const { type, kubernetesVersion } = update.upgrade;
-  const images = type === "ControlPlaneOnly" ? "" : `, ${update.nodeImageSelection?.type ?? "Latest"} images`;
-  return `${type}${kubernetesVersion === undefined ? "" : ` to ${printable(kubernetesVersion)}`}${images}`;
 }
 
 function formatSeconds(seconds: number): string {

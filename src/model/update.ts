@@ -61,3 +61,10 @@ export type ManagedClusterUpdate = z.infer<typeof ManagedClusterUpdateSchema>;
 export function customImageVersions(update: ManagedClusterUpdate | undefined): string[] {
   return (update?.nodeImageSelection?.customNodeImageVersions ?? []).map((v) => v.version);
 }
+
+/** `Full to 1.32.3, Latest images`, `NodeImageOnly, Consistent images`: an update in one line (the CLI's tree, the report). */
+export function describeUpdate(update: { upgrade: { type: string; kubernetesVersion?: string | undefined }; nodeImageSelection?: { type: string } | undefined }): string {
+  const { type, kubernetesVersion } = update.upgrade;
+  const images = type === "ControlPlaneOnly" ? "" : `, ${update.nodeImageSelection?.type ?? "Latest"} images`;
+  return `${type}${kubernetesVersion === undefined ? "" : ` to ${kubernetesVersion}`}${images}`;
+}

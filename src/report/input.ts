@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
 import type { UpdateState } from "../model/status";
 import { summarize } from "../engine/summary";
+import { describeUpdate } from "../model/update";
 import { ReportStatusSchema, RunHolderSchema, type ReportEvent, type ReportStatus } from "./schema";
 
 /** `summarize`'s output, with the outcome as text (a summary read back may come from a newer version). */
@@ -28,6 +29,8 @@ export interface ReportRun {
   summary: ReportSummary;
   /** Present when the input carried them (simulate results do; stack outputs do not). */
   events?: ReportEvent[];
+  /** `Full to 1.32.3, Latest images`: what a run given an `autoUpgradeProfile` generated (docs/rules.md §18). */
+  generatedUpdate?: string;
 }
 
 const UNNAMED_RUN = "update run";
@@ -68,6 +71,7 @@ function parseHolder(value: unknown, prefix: PropertyKey[], key: string | undefi
     status: holder.status,
     summary: holder.summary ?? summarizeStatus(holder.status),
     ...(holder.events === undefined ? {} : { events: holder.events }),
+    ...(holder.generatedUpdate === undefined ? {} : { generatedUpdate: describeUpdate(holder.generatedUpdate) }),
   };
 }
 

@@ -90,4 +90,8 @@ export const RunHolderSchema = z.looseObject({
   status: ReportStatusSchema,
   summary: ReportSummarySchema.optional(),
   events: z.array(ReportEventSchema).optional(),
+  /** A run given an `autoUpgradeProfile`: the update generated at its start (docs/rules.md §18). */
+  generatedUpdate: z
+    .looseObject({ upgrade: z.looseObject({ type: z.string(), kubernetesVersion: z.string().optional() }), nodeImageSelection: z.looseObject({ type: z.string() }).optional() })
+    .optional(),
 });

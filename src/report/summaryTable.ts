@@ -15,6 +15,7 @@ export function renderSummary(run: ReportRun): string {
     ["duration", "Duration", summary.durationSeconds === undefined ? "—" : `${formatDuration(summary.durationSeconds)} (${summary.durationSeconds} s)`],
     ["members", "Members", String(summary.members.total)],
   ];
+  if (run.generatedUpdate !== undefined) facts.push(["generatedUpdate", "Update (generated at the start)", run.generatedUpdate]);
   if (status.status.error !== undefined) facts.push(["error", "Error", `${status.status.error.code}: ${status.status.error.message}`]);
   const factRows = facts.map(([key, label, value]) => `<tr data-fact="${key}"><th scope="row">${label}</th><td>${escapeHtml(value)}</td></tr>`);
   const countRows = UPDATE_STATES.map(

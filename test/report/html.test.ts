@@ -1,6 +1,10 @@
 /** The report's HTML, read as text: rows, bars and their positions, escaping, gates, summary, determinism, speed. */
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { generateReport } from "../../src/report";
+import { parseScenario } from "../../src/model/scenario";
+import { simulateScenario } from "../../src/simulation/simulateScenario";
 import { STATE_COLOURS } from "../../src/report/palette";
 import { DEMO_SCENARIO, GATED_SCENARIO, MIXED_STATES_SCENARIO, SHARED_SCENARIOS, allMembers, largeRunInput, simulateJson, type StatusJson } from "./fixtures";
 
@@ -109,6 +113,13 @@ describe("the report page", () => {
       /<i class="gspan" style="left:0\.000%;width:85\.714%"><\/i><i class="gate c-Completed" style="left:85\.714%" title="Gate Change board &lt;CAB&gt; before stage production&#10;State: Completed&#10;Start: 2026-12-05T00:00:00Z&#10;End: 2026-12-05T02:00:00Z/,
     );
     expect(rowOf(html, "group", "prod")).toMatch(/<i class="gspan open" style="left:100\.000%;width:0\.000%"><\/i><i class="gate c-Pending" style="left:100\.000%" title="Gate Smoke tests after group prod&#10;State: Pending&#10;Start: 2026-12-05T02:20:00Z/);
+  });
+
+  it("shows the update a run given an autoUpgradeProfile generated (simulate --json's generatedUpdate)", async () => {
+    const report = await simulateScenario(parseScenario(readFileSync(resolve(__dirname, "../scenarios/auto-upgrade-stable.yaml"), "utf8")));
+    const html = generateReport(JSON.parse(JSON.stringify({ ...report.result, generatedUpdate: report.generatedUpdate })));
+    expect(html).toMatch(/<tr data-fact="generatedUpdate"><th scope="row">Update \(generated at the start\)<\/th><td>Full to 1\.32\.3, Latest images<\/td><\/tr>/);
+    expect(generateReport(JSON.parse(JSON.stringify(report.result)))).not.toContain('data-fact="generatedUpdate"');
   });
 
   it("summarizes the run: outcome, times, duration, counts per state, node images", async () => {
