@@ -92,9 +92,10 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
   const { status, summary } = report;
   const code = exitCodeFor(summary, report);
   if (options.json === true) {
-    io.stdout(`${JSON.stringify({ status, summary, failedMembers: report.failedMembers, appliedNodeImageVersions: report.appliedNodeImageVersions }, null, 2)}\n`);
+    const generated = report.generatedUpdate === undefined ? {} : { generatedUpdate: report.generatedUpdate };
+    io.stdout(`${JSON.stringify({ status, summary, failedMembers: report.failedMembers, appliedNodeImageVersions: report.appliedNodeImageVersions, ...generated }, null, 2)}\n`);
   } else {
-    io.stdout(resultText(inputs.runName, status, summary, code));
+    io.stdout(resultText(inputs.runName, status, summary, code, report.generatedUpdate));
   }
   // After the result is out: a slow or dead webhook delays the exit by its flush bound, not the output.
   await closeEventSinks(sinks, io);

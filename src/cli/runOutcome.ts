@@ -10,6 +10,8 @@
  * | 4    | not finished, nothing in flight: waiting for an approval, a wait, a window (`returnAfterMinutes` or the deadline) |
  * | 130  | left at once by a second Ctrl-C                                                        |
  */
+import { describeUpdate, type ManagedClusterUpdate } from "../model/update";
+import { NO_UPGRADE_VERSION } from "../engine/autoUpgrade";
 import type { UpdateRunEngine } from "../engine/engine";
 import type { RunSummary } from "../engine/summary";
 import type { UpdateRunStatus } from "../model/status";
@@ -39,10 +41,13 @@ export function exitCodeFor(summary: RunSummary, engine: Pick<UpdateRunEngine, "
 }
 
 /** One paragraph for stdout: the outcome, the counts, the failures, and what to do next. */
-export function resultText(runName: string, status: UpdateRunStatus, summary: RunSummary, code: number): string {
+export function resultText(runName: string, status: UpdateRunStatus, summary: RunSummary, code: number, generatedUpdate?: ManagedClusterUpdate): string {
   const m = summary.members;
   const counts = `${m.Completed + m.Skipped} of ${m.total} members done (${m.Completed} Completed, ${m.Skipped} Skipped${m.Failed > 0 ? `, ${m.Failed} Failed` : ""})`;
   const lines = [`Run ${runName}: ${headline(summary, code)}: ${counts}.`];
+  // docs/rules.md §18: what the run's autoUpgradeProfile chose, and a run it failed at its start.
+  if (generatedUpdate !== undefined) lines.push(`  update (generated at the start): ${printable(describeUpdate(generatedUpdate))}`);
+  if (status.status.error?.code === NO_UPGRADE_VERSION) lines.push(`  ✗ ${printable(status.status.error.message)}`);
   for (const stage of status.stages) {
     for (const member of stage.groups.flatMap((g) => g.members)) {
       const error = member.status.error;

@@ -2,6 +2,7 @@
  * The plan for people: stage ETAs, a table of members (stage/group, class, predicted start and end,
  * state) with their predicted Pending periods and skip reasons beneath, then the findings.
  */
+import { describeUpdate } from "../model/update";
 import type { ChainPlan } from "./fromChain";
 import type { Finding, Plan, PlannedMember } from "./types";
 import { printable } from "../runtime/printable";
@@ -12,6 +13,7 @@ export function renderPlan(plan: Plan): string {
   const lines: string[] = [];
   const end = plan.run.predictedEnd === undefined ? `not finished by ${plan.horizon}` : `ends ${plan.run.predictedEnd}`;
   lines.push(`Plan from ${plan.plannedFrom}: run ${plan.run.predictedState}, ${end}`);
+  if (plan.managedClusterUpdate !== undefined) lines.push(`  update (generated at the start): ${describeUpdate(plan.managedClusterUpdate)}`);
   if (plan.selectedNodeImageVersions.length > 0) lines.push(`  node images: ${plan.selectedNodeImageVersions.join(", ")}`);
   lines.push("", "Stages");
   lines.push(...table(plan.stages.map((s) => [s.name, s.predictedStart ?? NONE, "→", s.predictedEnd ?? NONE, s.predictedState, s.afterStageWaitInSeconds > 0 ? `(incl. wait ${duration(s.afterStageWaitInSeconds)})` : ""])).map((l) => `  ${l}`));

@@ -374,3 +374,33 @@ describe("fleet-update run: progress", () => {
     expect(frame[0]).toBe("Run big: Running · 0 of 30 done · 1 running");
   });
 });
+
+describe("fleet-update run and plan with an autoUpgradeProfile (docs/rules.md §18)", () => {
+  /** The spec with its managedClusterUpdate replaced by `profile`. */
+  function profileWorkspace(profile: string): string {
+    const dir = workspace();
+    const spec = fs.readFileSync(path.join(dir, "rollout.yaml"), "utf8").replace(/^managedClusterUpdate: .*$/m, `autoUpgradeProfile: ${profile}`);
+    fs.writeFileSync(path.join(dir, "rollout.yaml"), spec);
+    return dir;
+  }
+
+  it("plan shows the update the channel would generate; run applies it and says so, in text and JSON", async () => {
+    const dir = profileWorkspace("{channel: Rapid}");
+    const plan = await runCli(dir, ["plan", "rollout.yaml", "--backend", "simulator:fleet.yaml"]);
+    expect(plan.stdout).toContain("update (generated at the start): Full to 1.32.0, Latest images");
+    const text = await runCli(dir, runArgs(6000));
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("  update (generated at the start): Full to 1.32.0, Latest images");
+    expect(operations(dir)).toEqual(EACH_UPGRADED_ONCE);
+    const again = await runCli(dir, runArgs(6000, "--json"));
+    expect((JSON.parse(again.stdout) as JsonResult & { generatedUpdate: unknown }).generatedUpdate).toEqual({ upgrade: { type: "Full", kubernetesVersion: "1.32.0" }, nodeImageSelection: { type: "Latest" } });
+  });
+
+  it("no qualifying version: exit 1, the reason named, no cluster touched", async () => {
+    const dir = profileWorkspace("{channel: TargetKubernetesVersion, targetKubernetesVersion: '1.40'}");
+    const { code, stdout } = await runCli(dir, runArgs(6000));
+    expect(code).toBe(1);
+    expect(stdout).toContain("✗ autoUpgradeProfile.targetKubernetesVersion: no generally available patch of 1.40 is offered in region westeurope");
+    expect(operations(dir)).toEqual({ "canary-1": [], "eu-1": [], "eu-2": [] });
+  });
+});
