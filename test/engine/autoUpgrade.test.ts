@@ -5,7 +5,11 @@
  * at its start with nothing touched; the update is generated once (a stop and start, or a resume, keeps
  * it); the plan predicts it; bad profiles are refused naming the field.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { RunJournal } from "../../src/drivers/journal";
 import { VirtualClock } from "../../src/engine/clock";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { SimulatedFleet } from "../../src/backends/simulator/simulatedFleet";
@@ -127,6 +131,35 @@ describe("generated once", () => {
     const resumed = UpdateRunEngine.resume(snapshot, newer);
     await resumed.reconcile(clock.now() + 60_000);
     expect(resumed.results().generatedUpdate?.upgrade.kubernetesVersion).toBe("1.32.0");
+  });
+});
+
+describe("a crash after the first start", () => {
+  it("the journal already holds the generated update: the resumed run keeps it though a newer version came out meanwhile", async () => {
+    const parsed = parseScenario(scenario({ members: [member("a-1"), member("a-2")], autoUpgradeProfile: "{channel: Rapid}" }));
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const journal = new RunJournal(path.join(fs.mkdtempSync(path.join(os.tmpdir(), "auto-upgrade-")), "run.json"));
+    class Killed extends Error {}
+    let engine: UpdateRunEngine | undefined;
+    const run = () => ({ runId: "r", identity: "i", engine: engine as UpdateRunEngine });
+    engine = UpdateRunEngine.create({ name: "r", members: parsed.members, ...updateChoiceOf(parsed) }, fleet.atOnce, {
+      trackChanges: true,
+      checkpoint: (intent) => {
+        if (intent === undefined) return journal.commit(run());
+        journal.intent(run(), intent);
+        // The process dies right after the first write-ahead intent, before the pass's commit.
+        throw new Killed();
+      },
+    });
+    // Journaled before its start (a run created NotStarted, started later in the same process): from
+    // here a write-ahead intent is written alone.
+    journal.commit(run());
+    engine.start(clock.now());
+    await expect(engine.reconcile(clock.now())).rejects.toBeInstanceOf(Killed);
+    const stored = journal.read()?.engineState;
+    expect(stored?.managedClusterUpdate?.upgrade.kubernetesVersion).toBe("1.32.0");
+    expect(stored?.stages[0]?.groups[0]?.members[0]?.request?.kubernetesVersion).toBe("1.32.0");
   });
 });
 
