@@ -59,6 +59,16 @@ function skeletonOf(run: Readonly<RunState>): string {
   return JSON.stringify(run, (key, value: unknown) => (key === "members" ? undefined : value));
 }
 
+/**
+ * What a run decides once, at its start, and that makes no event: its update (given, or generated
+ * from its `autoUpgradeProfile`, docs/rules.md §18) and its image picks (§3.6). A write-ahead intent
+ * carries them when the journal does not hold them yet, so that a process that dies after a start
+ * resumes with them and never decides again from what is offered by then.
+ */
+function startDecisionsOf(run: Readonly<RunState>): string {
+  return JSON.stringify({ managedClusterUpdate: run.managedClusterUpdate, selectedNodeImageVersions: run.selectedNodeImageVersions });
+}
+
 /** A member as stored: without its health check (its URL may hold a secret). */
 function memberJson(member: MemberRunState): string {
   return JSON.stringify(member, (key, value: unknown) => (key === "healthCheck" ? undefined : value));
@@ -87,6 +97,8 @@ export class RunJournal {
   /** The engine whose changes the file holds up to now (appends are deltas of its state). */
   private bound: JournaledRun["engine"] | undefined;
   private lastSkeleton: string | undefined;
+  /** `startDecisionsOf` the run as the journal holds it. */
+  private lastDecisions: string | undefined;
   private deferred: string[] = [];
 
   /** `compaction`: when the log is compacted (`RecordLogOptions`; tests make it small). */
@@ -206,6 +218,7 @@ export class RunJournal {
     const skeleton = skeletonOf(engine.live);
     const runPart = skeleton === this.lastSkeleton ? "" : `,"run":${skeleton}`;
     this.lastSkeleton = skeleton;
+    this.lastDecisions = startDecisionsOf(engine.live);
     const record = `{"t":"pass","members":[${members.join(",")}]${runPart},"events":${JSON.stringify(engine.undeliveredEvents())}}`;
     this.writer.append([...this.deferred, record]);
     this.deferred = [];
@@ -223,7 +236,10 @@ export class RunJournal {
     }
     const { member } = place;
     const at = run.engine.positionOf(member);
-    this.deferred.push(JSON.stringify({ t: "intent", at, startRequestedAt: member.startRequestedAt, request: member.request }));
+    const decisions = startDecisionsOf(run.engine.live);
+    const decided = decisions === this.lastDecisions ? "" : `,"decided":${decisions}`;
+    this.lastDecisions = decisions;
+    this.deferred.push(`${JSON.stringify({ t: "intent", at, startRequestedAt: member.startRequestedAt, request: member.request }).slice(0, -1)}${decided}}`);
     if (!this.deferIntents) this.syncIntents();
   }
 
@@ -238,6 +254,7 @@ export class RunJournal {
     const { engine } = run;
     engine.takeChanges();
     this.lastSkeleton = skeletonOf(engine.live);
+    this.lastDecisions = startDecisionsOf(engine.live);
     this.writeSnapshot({ runId: run.runId, identity: run.identity, engineState: engine.snapshot(), undeliveredEvents: engine.undeliveredEvents() });
     this.bound = engine;
   }
@@ -250,7 +267,7 @@ export class RunJournal {
   }
 }
 
-type Change = { t: "intent"; at: unknown; startRequestedAt?: unknown; request?: unknown } | { t: "pass"; members: unknown; run?: unknown; events: unknown };
+type Change = { t: "intent"; at: unknown; startRequestedAt?: unknown; request?: unknown; decided?: unknown } | { t: "pass"; members: unknown; run?: unknown; events: unknown };
 
 /** Apply one record after the snapshot; anything that does not fit the run refuses the journal. */
 function applyChange(file: string, entry: JournalEntry, raw: unknown, n: number): void {
@@ -271,6 +288,12 @@ function applyChange(file: string, entry: JournalEntry, raw: unknown, n: number)
     const member = members[i] as MemberRunState;
     if (typeof change.startRequestedAt !== "number" || typeof change.request !== "object" || change.request === null) refuse("an intent without its instant and request");
     members[i] = { ...member, startRequestedAt: change.startRequestedAt as number, request: change.request as MemberRunState["request"] };
+    if (change.decided !== undefined) {
+      const decided = change.decided as Partial<Pick<RunState, "managedClusterUpdate" | "selectedNodeImageVersions">> | null;
+      if (typeof decided !== "object" || decided === null) return refuse("an intent's start decisions are not a mapping");
+      if (decided.managedClusterUpdate !== undefined) state.managedClusterUpdate = decided.managedClusterUpdate;
+      if (decided.selectedNodeImageVersions !== undefined) state.selectedNodeImageVersions = decided.selectedNodeImageVersions;
+    }
     entry.undeliveredEvents = [];
     return;
   }

@@ -33,10 +33,6 @@ export async function generateRunUpdate(ctx: EngineContext, now: number): Promis
   if (generated.ok) {
     run.managedClusterUpdate = generated.update satisfies ManagedClusterUpdate;
     run.updateError = undefined;
-    // Made durable before any member starts: a process that dies after a start resumes with this
-    // update, never generates again from what is offered by then (the journal's write-ahead intents
-    // carry only the member; docs/behaviour.md, "Crashes").
-    ctx.options.checkpoint?.();
     return;
   }
   run.updateError = { code: NO_UPGRADE_VERSION, message: `autoUpgradeProfile.${generated.field}: ${generated.message}` };

@@ -34,7 +34,7 @@ async function interruptedRun(firstBackend?: (fleet: SimulatedFleet, clock: Virt
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
   const run = { name: "r", members: scenario.members, ...updateChoiceOf(scenario) };
   const checkpoints: RunState[] = [];
-  const first = UpdateRunEngine.create(run, firstBackend?.(fleet, clock) ?? fleet, { checkpoint: () => checkpoints.push(first.snapshot()) });
+  const first = UpdateRunEngine.create(run, firstBackend?.(fleet, clock) ?? fleet, { checkpoint: (intent) => void (intent !== undefined && checkpoints.push(first.snapshot())) });
   first.start(start);
   await first.reconcile(start);
   return { start, clock, fleet, lastWords: checkpoints[0]! };
