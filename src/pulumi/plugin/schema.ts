@@ -67,8 +67,24 @@ export interface PackageSchema {
   repository?: string;
   types: Record<string, ObjectTypeSpec>;
   resources: Record<string, ResourceSpec>;
+  meta: { supportPack: boolean };
   language: Record<string, unknown>;
 }
+
+/**
+ * What Pulumi's code generators need beyond the resources, for the SDKs `scripts/gen-sdks.sh` (or
+ * `pulumi package gen-sdk`) writes from this schema. `supportPack` makes each SDK carry the schema's
+ * version — so a program asks the engine for the plugin of that version, the one a tarball installs
+ * (docs/provider-plugin.md) — and the Go SDK its own go.mod. The Node package is named apart from this
+ * package (whose dynamic resources keep `pulumi-fleet-update`) and from Pulumi's `@pulumi/` scope; the
+ * Go import path matches the folder the generator writes (its default, `example.com/…/fleet-update`,
+ * does not).
+ */
+export const SDK_LANGUAGE_SETTINGS = {
+  nodejs: { packageName: "pulumi-fleet-update-sdk" },
+  python: { packageName: "pulumi_fleet_update" },
+  go: { importBasePath: "pulumi-fleet-update/sdk/go/fleetupdate" },
+} as const;
 
 const ANY: PropertySpec = { $ref: "pulumi.json#/Any" };
 
@@ -248,6 +264,7 @@ export function packageSchema(version: string): PackageSchema {
         required: ["stages", "strategy"],
       },
     },
-    language: {},
+    meta: { supportPack: true },
+    language: SDK_LANGUAGE_SETTINGS,
   };
 }
