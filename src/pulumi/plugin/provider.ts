@@ -20,6 +20,7 @@ import * as strategyProvider from "../strategyProvider";
 import { PROJECT_DIR_KEY } from "../projectDir";
 import { UPDATE_RUN_SECRET_OUTPUTS } from "../updateRun";
 import { revealProps, withSecretsOf } from "./secrets";
+import { importRun } from "../importRun";
 
 export const PACKAGE_NAME = "fleet-update";
 export const UPDATE_RUN_TYPE = `${PACKAGE_NAME}:index:UpdateRun`;
@@ -118,8 +119,16 @@ export function fleetUpdateProvider(options: FleetUpdateProviderOptions): Provid
       }
     },
 
+    /**
+     * `pulumi refresh` (the stored properties), or `pulumi import` (the id alone: the run is adopted
+     * from its journal or from Fleet Manager, `importRun.ts`, and its inputs are returned for Pulumi to store).
+     */
     async read(id: pulumi.ID, urn: pulumi.URN, props?: Props) {
-      const { kind } = resourceOf(urn);
+      const { kind, name } = resourceOf(urn);
+      if (kind === "run" && Object.keys(props ?? {}).length === 0) {
+        const imported = await importRun(id, name, process.cwd(), tell(urn));
+        return { id: imported.id, inputs: imported.inputs, props: withSecretsOf(undefined, imported.props, secretOutputs(kind)) };
+      }
       const result = kind === "run" ? await runProvider.read(id, revealProps(props), tell(urn)) : await strategyProvider.read(id, revealProps(props));
       return { id: result.id, props: withSecretsOf(props, result.props, secretOutputs(kind)) };
     },
