@@ -81,7 +81,9 @@ export function fleetUpdateProvider(options: FleetUpdateProviderOptions): Provid
     async check(urn: pulumi.URN, olds: Props, news: Props) {
       const { kind, name } = resourceOf(urn);
       const given = withResourceFields(kind, name, news);
-      const result = kind === "run" ? await runProvider.check(revealProps(olds), revealProps(given), tell(urn)) : await strategyProvider.check(revealProps(olds), revealProps(given));
+      // Inputs an import read back (importRun.ts) leave out what the URN and the folder give, as a program does.
+      const before = Object.keys(olds).length === 0 ? olds : withResourceFields(kind, name, olds);
+      const result = kind === "run" ? await runProvider.check(revealProps(before), revealProps(given), tell(urn)) : await strategyProvider.check(revealProps(before), revealProps(given));
       return { inputs: withSecretsOf(given, result.inputs), failures: result.failures };
     },
 
