@@ -17,6 +17,7 @@ import { checkRunInputs } from "../../../src/spec/runSpec";
 import { SEQUENCE_HEADER } from "../../../src/events/webhook";
 import * as runProvider from "../../../src/pulumi/runProvider";
 import { fleetYaml } from "../support/fleetYaml";
+import { runCommand } from "../../../src/cli/run";
 
 const RUN_URN = "urn:pulumi:dev::proj::fleet-update:index:UpdateRun::hooked";
 const TOKEN = "wh-T0KEN-5150-bearer";
@@ -120,6 +121,25 @@ describe("an UpdateRun's webhook", () => {
     const base = { runName: "hooked", backend: { simulator: { fleetFile: "fleet.yaml" } }, members: [{ name: "eu-1" }], managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } } };
     expect(checkRunInputs({ ...base, webhook: { url: "ftp://example.com/hook", token: "" } }).map((i) => i.path).sort()).toEqual(["webhook.token", "webhook.url"]);
     expect(checkRunInputs({ ...base, webhook: { url: hookUrl, secret: "x" } }).map((i) => i.path)).toEqual(["webhook.secret"]);
+  });
+});
+
+describe("a run spec's webhook (`fleet-update run`)", () => {
+  it("is delivered as the resource's is, with the token as bearer, and never printed", async () => {
+    const specDir = fs.mkdtempSync(path.join(os.tmpdir(), "spec-webhook-"));
+    fs.writeFileSync(path.join(specDir, "fleet.yaml"), fleetYaml(["eu-1"]));
+    fs.writeFileSync(path.join(specDir, "spec.yaml"), JSON.stringify({ members: [{ name: "eu-1" }], managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } }, webhook: { url: hookUrl, token: "spec-T0KEN-99" } }));
+    const before = received.length;
+    const printed: string[] = [];
+    const io = { stdout: (t: string) => printed.push(t), stderr: (t: string) => printed.push(t) };
+    const code = await runCommand(path.join(specDir, "spec.yaml"), { backend: `simulator:${path.join(specDir, "fleet.yaml")}`, timeScale: "20000", progress: "lines" }, io);
+    expect(code, printed.join("")).toBe(0);
+    const mine = received.slice(before);
+    expect(mine.some((r) => r.body.scope === "member" && r.body.name === "eu-1" && r.body.to === "Completed")).toBe(true);
+    expect(new Set(mine.map((r) => r.authorization))).toEqual(new Set(["Bearer spec-T0KEN-99"]));
+    expect(printed.join("")).not.toContain("spec-T0KEN-99");
+    for (const { file, text } of filesUnder(specDir).filter((f) => !f.file.endsWith("spec.yaml"))) expect(text.includes("spec-T0KEN-99"), `${file} holds the token`).toBe(false);
+    fs.rmSync(specDir, { recursive: true, force: true });
   });
 });
 
