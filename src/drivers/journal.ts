@@ -42,7 +42,7 @@ export type JournaledInputs = Record<string, unknown>;
  * never the webhook (its URL and token).
  */
 export function journaledInputs(inputs: UpdateRunInputs): JournaledInputs {
-  const { webhook: _secret, runName: _name, ...rest } = inputs as UpdateRunInputs & { webhook?: unknown };
+  const { webhook: _secret, runName: _name, ...rest } = inputs;
   return JSON.parse(JSON.stringify({ ...rest, members: inputs.members.map(({ healthCheck: _check, ...member }) => member) })) as JournaledInputs;
 }
 
