@@ -82,7 +82,7 @@ async function importFleetRun(match: RegExpExecArray, runName: string, projectDi
   const strategy = strategyId === undefined ? fromFleetStrategy(properties?.strategy ?? undefined) : undefined;
   const inputs: Props = {
     backend,
-    // On Fleet Manager the run's members are the fleet's: a program lists none (docs/rules.md FM rules).
+    // On Fleet Manager the run's members are the fleet's: a program lists none (examples/fleet-manager).
     members: [],
     ...(strategyId === undefined ? {} : { updateStrategyId: strategyId }),
     ...(strategy === undefined ? {} : { strategy }),
