@@ -1,7 +1,7 @@
 /** `--events FILE` and `--webhook URL`: the sinks a command feeds with the run's events as they happen. */
 import { JsonlJournal } from "../events/jsonlJournal";
 import type { RunEventSink } from "../events/sink";
-import { WebhookSink, type WebhookOptions } from "../events/webhook";
+import { WebhookSink, type WebhookOptions, type WebhookTarget } from "../events/webhook";
 import { InputError } from "./input";
 import type { CommandIO } from "./commandIO";
 import { printable } from "../runtime/printable";
@@ -11,6 +11,8 @@ export interface EventSinkFlags {
   events?: string;
   /** POST every event as JSON to this URL. */
   webhook?: string;
+  /** The run spec's own `webhook` (URL and bearer token), delivered besides `--webhook`. */
+  runWebhook?: WebhookTarget;
   /** Delivery settings (tests shorten the flush bound). */
   webhookOptions?: WebhookOptions;
 }
@@ -34,6 +36,13 @@ export function openEventSinks(flags: EventSinkFlags, { append = false }: { appe
     } catch (e) {
       // The sink's message never repeats the URL, which may hold a token.
       throw new InputError(`--${(e as Error).message}`);
+    }
+  }
+  if (flags.runWebhook !== undefined) {
+    try {
+      sinks.push(WebhookSink.to(flags.runWebhook, flags.webhookOptions));
+    } catch (e) {
+      throw new InputError(`webhook.url: ${(e as Error).message.replace(/^webhook: /, "")}`);
     }
   }
   return sinks;

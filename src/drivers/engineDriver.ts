@@ -14,6 +14,7 @@ import type { UpdateRunInputs } from "../spec/runSpec";
 import { runIdentity } from "../spec/identity";
 import { withHealthChecks, withoutHealthChecks } from "./healthChecks";
 import { removeJournalLeaseIfFree } from "./journalLease";
+import { journaledInputs } from "./journal";
 import type { BackendOpener, OpenBackend } from "./openBackend";
 import { chooseSpecRun, chooseStackRun, specRunIdentity } from "./runChoice";
 import { GateRefusedError, type DriveOptions, type PlanView, type RunSelection, type RunCall, type RunControls, type RunDriver, type RunEnd, type RunReport, type RunView, type StoredRun } from "./runDriver";
@@ -136,7 +137,7 @@ class EngineRunCall implements RunCall {
   ) {
     // Events go where this call's `drive` says; the journal's undelivered ones are sent by `drive` first.
     const { undeliveredEvents: _later, ...chosen } = choice;
-    this.session = openSession(opened, inputs, identity, chosen, (event) => this.target(event));
+    this.session = openSession(opened, inputs, identity, chosen, (event) => this.target(event), journaledInputs(inputs));
     this.id = choice.id;
     this.resumed = this.session.resumed;
     this.whereKept = opened.journal.file;

@@ -11,6 +11,7 @@ import type { MemberPlace, MemberRunState, RunState } from "../engine/runState";
 import type { RunEvent } from "../model/status";
 import { RecordLogError, RecordLogWriter, isFramed, parseRecords, readBytes } from "../runtime/recordLog";
 import { withoutHealthChecks } from "./healthChecks";
+import type { UpdateRunInputs } from "../spec/runSpec";
 
 export interface JournalEntry {
   /** The Pulumi resource id of the run this journal belongs to. */
@@ -24,6 +25,25 @@ export interface JournalEntry {
    * "Crashes: what the journal and the events promise").
    */
   undeliveredEvents?: RunEvent[];
+  /**
+   * Issue 24: the inputs the run was started with (`journaledInputs`), so that `pulumi import` can
+   * adopt a run `fleet-update run` started (`src/pulumi/importRun.ts`). Absent in journals written
+   * before, and never holding a secret: no health check, no webhook.
+   */
+  inputs?: JournaledInputs;
+}
+
+/** A run's inputs as its journal keeps them: what defines the run and its controls, less anything that may hold a secret. */
+export type JournaledInputs = Record<string, unknown>;
+
+/**
+ * What of a run's inputs its journal keeps: the backend as the run was given it (paths resolved),
+ * members without their health checks (their URLs may hold secrets), strategy, update and controls;
+ * never the webhook (its URL and token).
+ */
+export function journaledInputs(inputs: UpdateRunInputs): JournaledInputs {
+  const { webhook: _secret, runName: _name, ...rest } = inputs;
+  return JSON.parse(JSON.stringify({ ...rest, members: inputs.members.map(({ healthCheck: _check, ...member }) => member) })) as JournaledInputs;
 }
 
 /** The entry's undelivered events, when it has any, to resume with (`RunChoice.undeliveredEvents`). */
@@ -51,6 +71,8 @@ export function journalDirectory(stateFile: string): string {
 export interface JournaledRun {
   runId: string;
   identity: string;
+  /** The inputs to keep with the run (`journaledInputs`). */
+  inputs?: JournaledInputs;
   engine: Pick<UpdateRunEngine, "snapshot" | "undeliveredEvents" | "takeChanges" | "positionOf" | "live">;
 }
 
@@ -160,8 +182,8 @@ export class RunJournal {
     if (entry === undefined || entry === null || typeof entry.runId !== "string" || typeof entry.identity !== "string" || typeof entry.engineState !== "object" || entry.engineState === null || !Array.isArray(entry.engineState.stages)) {
       throw new JournalError(`run journal ${this.file}: not a run journal (runId, identity and engineState are required); nothing was changed`);
     }
-    const { runId, identity, engineState, undeliveredEvents } = entry as JournalEntry;
-    return { runId, identity, engineState, ...(undeliveredEvents === undefined ? {} : { undeliveredEvents }) };
+    const { runId, identity, engineState, undeliveredEvents, inputs } = entry as JournalEntry;
+    return { runId, identity, engineState, ...(undeliveredEvents === undefined ? {} : { undeliveredEvents }), ...(inputs === undefined || inputs === null || typeof inputs !== "object" ? {} : { inputs }) };
   }
 
   /** Format 2: the snapshot, with every good record after it applied in order. */
@@ -196,8 +218,8 @@ export class RunJournal {
   }
 
   private writeSnapshot(entry: JournalEntry): void {
-    const { undeliveredEvents, runId, identity } = entry;
-    const written = { kind: KIND, format: JOURNAL_FORMAT, runId, identity, engineState: withoutHealthChecks(entry.engineState), ...(undeliveredEvents === undefined || undeliveredEvents.length === 0 ? {} : { undeliveredEvents }) };
+    const { undeliveredEvents, runId, identity, inputs } = entry;
+    const written = { kind: KIND, format: JOURNAL_FORMAT, runId, identity, ...(inputs === undefined ? {} : { inputs }), engineState: withoutHealthChecks(entry.engineState), ...(undeliveredEvents === undefined || undeliveredEvents.length === 0 ? {} : { undeliveredEvents }) };
     this.deferred = [];
     this.writer.compact(JSON.stringify(written));
   }
@@ -255,7 +277,7 @@ export class RunJournal {
     engine.takeChanges();
     this.lastSkeleton = skeletonOf(engine.live);
     this.lastDecisions = startDecisionsOf(engine.live);
-    this.writeSnapshot({ runId: run.runId, identity: run.identity, engineState: engine.snapshot(), undeliveredEvents: engine.undeliveredEvents() });
+    this.writeSnapshot({ runId: run.runId, identity: run.identity, ...(run.inputs === undefined ? {} : { inputs: run.inputs }), engineState: engine.snapshot(), undeliveredEvents: engine.undeliveredEvents() });
     this.bound = engine;
   }
 

@@ -9,7 +9,7 @@ import type { EngineOptions } from "../engine/context";
 import type { Clock } from "../engine/clock";
 import type { MemberPlace, RunState } from "../engine/runState";
 import type { RunEvent } from "../model/status";
-import type { RunJournal } from "./journal";
+import type { JournaledInputs, RunJournal } from "./journal";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { updateChoiceOf, type UpdateChoice } from "../model/autoUpgrade";
 import { httpProbe } from "../runtime/httpProbe";
@@ -54,6 +54,8 @@ export function openSession(
   identity: string,
   choice: Omit<RunChoice, "undeliveredEvents">,
   onEvent: (event: RunEvent) => void,
+  /** The run's inputs as its journal keeps them (`journaledInputs`): what `pulumi import` adopts it from. */
+  journalInputs?: JournaledInputs,
 ): Session {
   let save = (): void => {};
   let intent = (_place: MemberPlace): void => {};
@@ -67,7 +69,7 @@ export function openSession(
   };
   // A stored state has no health checks (their URLs may hold secrets): the run's members give them back.
   const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(withHealthChecks(choice.engineState, run.members), opened.backend, options);
-  const journaled = { runId: choice.id, identity, engine };
+  const journaled = { runId: choice.id, identity, engine, ...(journalInputs === undefined ? {} : { inputs: journalInputs }) };
   save = () => opened.journal.commit(journaled);
   intent = (place) => opened.journal.intent(journaled, place);
   return { id: choice.id, engine, clock: opened.clock, journal: opened.journal, resumed: choice.engineState !== undefined, save, opened };

@@ -25,6 +25,13 @@ export interface WebhookOptions {
   maxQueue?: number;
 }
 
+/** A webhook as `UpdateRun`'s `webhook` input and a run spec give it (`WebhookSchema`, src/spec/runSpec.ts). */
+export interface WebhookTarget {
+  url: string;
+  /** Sent as `Authorization: Bearer <token>` (instead of any `user:password@` in the URL). */
+  token?: string | undefined;
+}
+
 /** The header carrying an event's 1-based position in the run, so a receiver can drop a retried duplicate. */
 export const SEQUENCE_HEADER = "x-fleet-update-sequence";
 
@@ -43,7 +50,7 @@ const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
 export class WebhookSink implements RunEventSink {
   readonly endpoint: string;
   private readonly url: URL;
-  /** `user:password@` from the URL, sent as Basic authorization (fetch refuses URLs with credentials). */
+  /** A bearer token given with the URL, else `user:password@` from the URL as Basic authorization (fetch refuses URLs with credentials). */
   private readonly authorization: string | undefined;
   private readonly options: Required<WebhookOptions>;
   private readonly queue: Array<{ sequence: number; body: string; label: string }> = [];
@@ -57,7 +64,7 @@ export class WebhookSink implements RunEventSink {
   private readonly abandon = new AbortController();
 
   /** Throws (without echoing the URL) unless `url` is http(s). */
-  constructor(url: string, options: WebhookOptions = {}) {
+  constructor(url: string, options: WebhookOptions = {}, bearerToken?: string) {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -72,8 +79,14 @@ export class WebhookSink implements RunEventSink {
       parsed.username = "";
       parsed.password = "";
     }
+    if (bearerToken !== undefined) this.authorization = `Bearer ${bearerToken}`;
     this.url = parsed;
     this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** The sink for a run's `webhook` input (Pulumi) or spec field (`fleet-update run`). */
+  static to(target: WebhookTarget, options: WebhookOptions = {}): WebhookSink {
+    return new WebhookSink(target.url, options, target.token);
   }
 
   write(event: RunEvent): void {

@@ -12,6 +12,7 @@ export {
   type ManagedClusterUpgradeSpecArgs,
   type NodeImageSelectionArgs,
   type NodeImageVersionArgs,
+  type WebhookArgs,
 } from "./updateRun";
 export {
   asExactStatus,

@@ -16,7 +16,7 @@ import { ValidationError } from "../model/common";
 import type { StoredRun } from "../drivers/runDriver";
 import { printPlanSummary } from "../plan/forRun";
 import { canonicalJson, identityValue } from "../spec/identity";
-import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs, type UpdateRunInputs } from "../spec/runSpec";
+import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs, withFleetDefaults, type UpdateRunInputs } from "../spec/runSpec";
 import { containsUnknown } from "../spec/unknowns";
 import { driverFor } from "../drivers/driverFor";
 import { BackendConfigSchema } from "../spec/runSpec";
@@ -107,12 +107,26 @@ function parseInputsOrThrow(raw: Props) {
 }
 
 function changedBetween(olds: Props, news: Props): (field: string) => boolean {
-  return (field) => canonicalJson(olds[field] ?? null) !== canonicalJson(news[field] ?? null);
+  return (field) => canonicalJson(asParsed(field, olds) ?? null) !== canonicalJson(asParsed(field, news) ?? null);
 }
 
 /** A change of what the run is (`identityValue`: the backend without its api-version). */
 function identityChangedBetween(olds: Props, news: Props): (field: string) => boolean {
-  return (field) => canonicalJson(identityValue(field, olds[field]) ?? null) !== canonicalJson(identityValue(field, news[field]) ?? null);
+  return (field) => canonicalJson(identityValue(field, asParsed(field, olds)) ?? null) !== canonicalJson(identityValue(field, asParsed(field, news)) ?? null);
+}
+
+/**
+ * A field as the provider takes it — defaults filled in (`state: Running`, `skip: []`, an azureFleet
+ * run's `members: []`, the backend's `credential`) — so that leaving a default out and writing it are
+ * the same run with the same controls (an imported run's inputs are written out whole, importRun.ts);
+ * as given when it does not parse (unknown at preview, or invalid: check said so).
+ */
+function asParsed(field: string, props: Props): unknown {
+  const schema = (UpdateRunInputsSchema.shape as Record<string, { safeParse: (v: unknown) => { success: boolean; data?: unknown } }>)[field];
+  const value = field === "members" ? withFleetDefaults(props).members : props[field];
+  if (schema === undefined || containsUnknown(value)) return value;
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : value;
 }
 
 /** What the stack stored of the run: its id and its driver's record. */

@@ -6,6 +6,7 @@
  * thin shells around this.
  */
 import { driverFor } from "../drivers/driverFor";
+import { WebhookSink, type WebhookOptions } from "../events/webhook";
 import { ProgressPrinter } from "../drivers/progressSummary";
 import type { RunCall, RunReport, RunView, StoredRun } from "../drivers/runDriver";
 import type { StopRequest } from "../drivers/stopRequest";
@@ -52,6 +53,8 @@ export interface SessionOptions {
   engineAddress?: string;
   /** Where progress and notes go (default stderr). */
   tell?: Tell;
+  /** Delivery settings of the run's `webhook` (tests shorten the bounds). */
+  webhookOptions?: WebhookOptions;
 }
 
 /**
@@ -64,6 +67,8 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
   const call = await driver.open(inputs, { by: "stack", ...(previous === undefined ? {} : { stored: previous }) });
   const tell = options.tell ?? tellOnStderr;
   const stopWatching = exitWhenEngineGone(inputs.runName, call, options.engineAddress ?? hostEngineAddress(), tell);
+  // Issue 24: the run's `webhook`, delivered as `fleet-update run --webhook` delivers (src/events/webhook.ts).
+  const webhook = inputs.webhook === undefined ? undefined : WebhookSink.to(inputs.webhook, options.webhookOptions);
   let report: RunReport;
   let plan: Plan | undefined;
   try {
@@ -72,12 +77,20 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
     plan = previous?.plan ?? (engineState === undefined ? undefined : await planAtRunStart(inputs, projectDir, engineState));
     const progress = progressPrinter(inputs.runName, call, tell);
     try {
-      report = await call.drive(inputs, { onEvent: (event) => progress.onEvent(event), ...(options.stop === undefined ? {} : { stop: options.stop }) });
+      report = await call.drive(inputs, {
+        onEvent: (event) => {
+          progress.onEvent(event);
+          webhook?.write(event);
+        },
+        ...(options.stop === undefined ? {} : { stop: options.stop }),
+      });
     } finally {
       progress.finish();
     }
   } finally {
     stopWatching();
+    // What could not be delivered is said, within the sink's flush bound; its words never hold the URL's path or the token.
+    for (const problem of (await webhook?.close())?.problems ?? []) tell(`[${inputs.runName}] warning: ${problem}`);
   }
   const outputs = { ...outputsOf(report), ...(plan === undefined ? {} : { plan }) };
   // A failure is said as a failure, cancelled or not.

@@ -103,6 +103,17 @@ export interface AutoUpgradeProfileArgs {
   nodeImageSelection?: pulumi.Input<{ type: pulumi.Input<"Latest" | "Consistent"> }>;
 }
 
+/**
+ * Where the run's events go as they happen (issue 24): each state change POSTed as JSON, in order,
+ * retried with backoff, never holding up the run — what `fleet-update run --webhook` does.
+ */
+export interface WebhookArgs {
+  /** http(s) URL. Messages name it by its origin only (its path and query may hold tokens). */
+  url: pulumi.Input<string>;
+  /** Sent as `Authorization: Bearer <token>` with every event. Give it as a secret (`pulumi config set --secret`). */
+  token?: pulumi.Input<string>;
+}
+
 export interface UpdateRunArgs {
   /** Where the clusters are. */
   backend: pulumi.Input<BackendArgs>;
@@ -150,6 +161,12 @@ export interface UpdateRunArgs {
    * another checkout path) neither replaces nor updates the run.
    */
   projectDir?: pulumi.Input<string>;
+  /**
+   * POST each of the run's events to a URL, with an optional bearer token. Secret as a whole (its URL
+   * may hold a token too): kept encrypted in the stack, never in the run's journal or engine state. A
+   * change of it neither replaces nor restarts the run: the next `pulumi up` delivers to the new one.
+   */
+  webhook?: pulumi.Input<WebhookArgs>;
 }
 
 /** The Pulumi project's folder as the running program sees it (see `UpdateRunArgs.projectDir`). */
@@ -163,9 +180,10 @@ function currentProjectDir(): string {
  * Outputs the engine stores as secrets whatever the inputs (issue 11). The dynamic-provider host does
  * not accept secrets, so the engine marks an output secret only when it sits under the same key as a
  * secret input; `engineState` copies every input that defines the run (members, strategy, target), so
- * it is always secret. Health-check URLs are kept out of every output besides (`src/drivers/healthChecks.ts`).
+ * it is always secret; `webhook` (issue 24) holds a bearer token and a URL that may hold one. Health-check
+ * URLs are kept out of every output besides (`src/drivers/healthChecks.ts`).
  */
-export const UPDATE_RUN_SECRET_OUTPUTS: readonly string[] = ["engineState"];
+export const UPDATE_RUN_SECRET_OUTPUTS: readonly string[] = ["engineState", "webhook"];
 
 export class UpdateRun extends pulumi.dynamic.Resource {
   /**
@@ -217,6 +235,8 @@ export class UpdateRun extends pulumi.dynamic.Resource {
       name,
       {
         ...args,
+        // The host accepts no secrets: a secret input reaches the state encrypted only as one (issue 11).
+        webhook: args.webhook === undefined ? undefined : pulumi.secret(args.webhook),
         runName: name,
         projectDir: args.projectDir ?? currentProjectDir(),
         status: undefined,

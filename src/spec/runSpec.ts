@@ -111,6 +111,21 @@ export type BackendConfig =
   | { azure: AzureBackendConfig; simulator?: undefined; azureFleet?: undefined }
   | { azureFleet: AzureFleetBackendConfig; simulator?: undefined; azure?: undefined };
 
+/**
+ * Where a run's events are POSTed as they happen (the same delivery as `fleet-update run --webhook`:
+ * `src/events/webhook.ts`). Neither field is stored anywhere but the stack's inputs and the
+ * resource's `webhook` output (secret): not the engine's state, not the run's journal.
+ */
+export const WebhookSchema = z.strictObject({
+  url: z
+    .string({ error: "must be an http:// or https:// URL" })
+    .min(1, "must be an http:// or https:// URL")
+    .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), "must be an http:// or https:// URL"),
+  /** Sent as `Authorization: Bearer <token>` with every event. */
+  token: z.string({ error: "must be a string" }).min(1, "must not be empty").optional(),
+});
+export type WebhookConfig = z.infer<typeof WebhookSchema>;
+
 export const UpdateRunInputsSchema = z.strictObject({
   /** The run's name in events and progress lines: the Pulumi resource name. */
   // Bounded: the run's journal is a file named after it (file names stop at 255 bytes).
@@ -131,14 +146,19 @@ export const UpdateRunInputsSchema = z.strictObject({
   approvals: z.array(z.string({ error: "must be a gate id" }).min(1, "must be a gate id")).default([]),
   /** Issue 5: return successfully when the next step is further away than this; unset = wait in place. */
   returnAfterMinutes: callMinutes().optional(),
+  /** Issue 24: POST each of the run's events to this URL, with an optional bearer token. */
+  webhook: WebhookSchema.optional(),
 });
 /** A run's inputs, parsed: the update is the tagged `UpdateChoice` (exactly one of the two is set). */
 export type UpdateRunInputs = Omit<z.infer<typeof UpdateRunInputsSchema>, "managedClusterUpdate" | "autoUpgradeProfile"> & UpdateChoice;
 
 /** Inputs that change what the run is: a change of any of them is a new run (replace). */
 export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile"] as const;
-/** Inputs applied to the same run in place. */
-export const RUN_CONTROL_FIELDS = ["state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes"] as const;
+/**
+ * Inputs applied to the same run in place. `webhook` is where the next calls deliver events: not what
+ * the run is, so a new URL or token neither replaces the run nor reaches its identity or journal.
+ */
+export const RUN_CONTROL_FIELDS = ["state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes", "webhook"] as const;
 
 const PROVIDER_KEY = "__provider";
 

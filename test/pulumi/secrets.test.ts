@@ -109,3 +109,46 @@ describe("secret health-check URLs", () => {
     expectNoSecret("the logs", host.logs.map((l) => l.raw));
   });
 });
+
+describe("a secret webhook token (issue 24) through the dynamic-provider host", () => {
+  const HOOK_TOKEN = "dyn-h00k-T0KEN-2626";
+  it("is sent as the events' bearer token, and is in no output stored in plain text, the journal or the logs", async () => {
+    const hooks: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      hooks.push(req.headers.authorization ?? "");
+      req.resume();
+      req.on("end", () => {
+        res.statusCode = 204;
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const hookDir = fs.mkdtempSync(path.join(os.tmpdir(), "secret-webhook-"));
+      fs.writeFileSync(path.join(hookDir, "fleet.yaml"), FLEET);
+      const [hooked] = (await captureDynamicInputs(() => {
+        new UpdateRun("hooked", {
+          backend: { simulator: { fleetFile: "fleet.yaml", timeScale: 20_000 } },
+          projectDir: hookDir,
+          members: [{ name: "eu-1" }],
+          managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
+          // Not given as a secret: UpdateRun makes the webhook one.
+          webhook: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`, token: HOOK_TOKEN },
+        });
+      })) as [CapturedDynamicResource];
+      expect(Object.keys(hooked.secretInputs)).toEqual(["webhook"]);
+
+      const { properties } = await host.create("hooked", hooked.inputs);
+      expect(properties.summary as unknown as RunSummary).toMatchObject({ state: "Completed" });
+      expect(hooks.length).toBeGreaterThan(0);
+      expect(new Set(hooks)).toEqual(new Set([`Bearer ${HOOK_TOKEN}`]));
+      const plain = JSON.stringify(storedInPlainText(properties, hooked.secretInputs, UPDATE_RUN_SECRET_OUTPUTS));
+      expect(plain).not.toContain(HOOK_TOKEN);
+      expect(plain).toContain("summary");
+      expect(fs.readFileSync(path.join(hookDir, "fleet.yaml.state.runs", "hooked.json"), "utf8")).not.toContain(HOOK_TOKEN);
+      expect(host.logs.map((l) => l.raw).join("\n")).not.toContain(HOOK_TOKEN);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+});

@@ -33,6 +33,7 @@ export const TYPE_NAMES: Record<string, string> = {
   customNodeImageVersions: "NodeImageVersion",
   appliedNodeImageVersions: "NodeImageVersion",
   skip: "SkipTarget",
+  webhook: "Webhook",
 };
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
@@ -50,6 +51,7 @@ export const TYPE_DESCRIPTIONS: Record<string, string> = {
   AzureFleetBackend: "Azure Kubernetes Fleet Manager runs the update server-side; `pulumi up` creates (or attaches to) the fleet's update run named after the resource, steers it and follows it.",
   PollIntervals: "Seconds between reads of an upgrading cluster.",
   Member: "A fleet member: one AKS cluster.",
+  Webhook: "Where a run's events are POSTed as they happen (what `fleet-update run --webhook` does), with an optional bearer token.",
   HealthCheck: "A probe that must answer 2xx after the member's upgrade before the member counts as Completed. Probed from where `pulumi up` runs.",
   UpdateRunStrategy: "Azure's `UpdateRunStrategy`: the stages, in order.",
   UpdateStage: "One stage: its groups run in parallel; stages run in order.",
@@ -78,6 +80,9 @@ export const PROPERTY_DESCRIPTIONS: Record<string, string> = {
   "UpdateRun.timeoutMinutes": "Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.",
   "UpdateRun.approvals": "Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.",
   "UpdateRun.returnAfterMinutes": "Return successfully when nothing is in flight and the next step (a wait, a window, a version) is more than this many minutes away; the next `pulumi up` continues. Unset: wait in place.",
+  "UpdateRun.webhook": "POST each of the run's events (every state change, as JSON) to a URL, in order, retried with backoff, never holding up the run. Secret in the run's outputs; kept out of the run's journal and engine state. A change of it neither replaces nor restarts the run: the next `pulumi up` delivers to the new one.",
+  "Webhook.url": "http(s) URL the events are POSTed to. Secret in the state (its path or query may hold a token); messages name it by its origin only.",
+  "Webhook.token": "Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.",
   "UpdateRun.projectDir": "The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.",
   // UpdateRun's outputs.
   "UpdateRun.runName": "The run's name in events, progress lines and its journal: the resource's name.",

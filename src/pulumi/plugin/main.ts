@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { main } from "@pulumi/pulumi/provider";
 import { fleetUpdateProvider } from "./provider";
 import { packageSchema } from "./schema";
+import { readRequestsWithoutPropertiesAreEmpty } from "./importRequest";
 
 /** The engine's address among the plugin's arguments, as `@pulumi/pulumi/provider` parses them. */
 export function engineAddressOf(args: readonly string[]): string | undefined {
@@ -31,5 +32,6 @@ export function packageVersion(): string {
 export function serve(args: readonly string[]): Promise<void> {
   const version = packageVersion();
   const engineAddress = engineAddressOf(args);
+  readRequestsWithoutPropertiesAreEmpty();
   return main(fleetUpdateProvider({ version, schema: JSON.stringify(packageSchema(version)), ...(engineAddress === undefined ? {} : { engineAddress }) }), [...args]);
 }

@@ -20,6 +20,7 @@ import * as strategyProvider from "../strategyProvider";
 import { PROJECT_DIR_KEY } from "../projectDir";
 import { UPDATE_RUN_SECRET_OUTPUTS } from "../updateRun";
 import { revealProps, withSecretsOf } from "./secrets";
+import { importRun } from "../importRun";
 
 export const PACKAGE_NAME = "fleet-update";
 export const UPDATE_RUN_TYPE = `${PACKAGE_NAME}:index:UpdateRun`;
@@ -80,7 +81,9 @@ export function fleetUpdateProvider(options: FleetUpdateProviderOptions): Provid
     async check(urn: pulumi.URN, olds: Props, news: Props) {
       const { kind, name } = resourceOf(urn);
       const given = withResourceFields(kind, name, news);
-      const result = kind === "run" ? await runProvider.check(revealProps(olds), revealProps(given), tell(urn)) : await strategyProvider.check(revealProps(olds), revealProps(given));
+      // Inputs an import read back (importRun.ts) leave out what the URN and the folder give, as a program does.
+      const before = Object.keys(olds).length === 0 ? olds : withResourceFields(kind, name, olds);
+      const result = kind === "run" ? await runProvider.check(revealProps(before), revealProps(given), tell(urn)) : await strategyProvider.check(revealProps(before), revealProps(given));
       return { inputs: withSecretsOf(given, result.inputs), failures: result.failures };
     },
 
@@ -118,8 +121,16 @@ export function fleetUpdateProvider(options: FleetUpdateProviderOptions): Provid
       }
     },
 
+    /**
+     * `pulumi refresh` (the stored properties), or `pulumi import` (the id alone: the run is adopted
+     * from its journal or from Fleet Manager, `importRun.ts`, and its inputs are returned for Pulumi to store).
+     */
     async read(id: pulumi.ID, urn: pulumi.URN, props?: Props) {
-      const { kind } = resourceOf(urn);
+      const { kind, name } = resourceOf(urn);
+      if (kind === "run" && Object.keys(props ?? {}).length === 0) {
+        const imported = await importRun(id, name, process.cwd(), tell(urn));
+        return { id: imported.id, inputs: imported.inputs, props: withSecretsOf(undefined, imported.props, secretOutputs(kind)) };
+      }
       const result = kind === "run" ? await runProvider.read(id, revealProps(props), tell(urn)) : await strategyProvider.read(id, revealProps(props));
       return { id: result.id, props: withSecretsOf(props, result.props, secretOutputs(kind)) };
     },

@@ -234,6 +234,9 @@ export function packageSchema(version: string): PackageSchema {
 
   const healthCheck = writer.types[token("HealthCheck")] as ObjectTypeSpec | undefined;
   if (healthCheck?.properties.url !== undefined) healthCheck.properties.url.secret = true;
+  // Issue 24: a webhook's bearer token is a secret; so may its URL be (a token in its path or query).
+  const webhook = writer.types[token("Webhook")] as ObjectTypeSpec | undefined;
+  for (const name of ["url", "token"]) if (webhook?.properties[name] !== undefined) webhook.properties[name].secret = true;
 
   for (const [resource, properties] of [["UpdateRun", runProps], ["UpdateStrategy", strategyProperties]] as const) {
     for (const [name, spec] of Object.entries(properties)) if (!spec.description) writer.problems.push(`${resource}.${name}: no description`);

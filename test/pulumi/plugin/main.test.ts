@@ -9,3 +9,15 @@ describe("the plugin's arguments", () => {
     expect(engineAddressOf(["--logtostderr"])).toBeUndefined();
   });
 });
+
+describe("an import's ReadRequest (the id, no properties)", () => {
+  it("reaches the provider's read as empty properties instead of failing in the SDK's server", async () => {
+    const { ReadRequest } = await import("@pulumi/pulumi/proto/provider_pb");
+    const request = new ReadRequest();
+    request.setId("fleet.yaml.state.runs/adopted.json");
+    expect(request.getProperties()).toBeUndefined();
+    const { readRequestsWithoutPropertiesAreEmpty } = await import("../../../src/pulumi/plugin/importRequest");
+    readRequestsWithoutPropertiesAreEmpty();
+    expect(request.getProperties()!.toJavaScript()).toEqual({});
+  });
+});

@@ -42,16 +42,18 @@ describe("the fleet-update package schema", () => {
     expect(state.description).toContain("One of: `Running`, `Stopped`, `NotStarted`.");
   });
 
-  it("marks as secret the outputs that can hold one: the engine's state and a member's probe URL", () => {
+  it("marks as secret the outputs that can hold one: the engine's state, the webhook, a member's probe URL, a webhook's URL and token", () => {
     const secret = everyProperty().filter(([, spec]) => spec.secret === true).map(([where]) => where);
-    expect(secret).toEqual(["fleet-update:index:UpdateRun engineState", "fleet-update:index:HealthCheck.url"]);
+    expect(secret.sort()).toEqual(
+      ["fleet-update:index:UpdateRun engineState", "fleet-update:index:UpdateRun webhook", "fleet-update:index:HealthCheck.url", "fleet-update:index:Webhook.url", "fleet-update:index:Webhook.token"].sort(),
+    );
   });
 
   it("takes the TypeScript Args' inputs, and types every object it refers to", () => {
     const run = schema.resources["fleet-update:index:UpdateRun"]!;
     // UpdateRunArgs (src/pulumi/updateRun.ts); the run's name is the resource's.
     expect(Object.keys(run.inputProperties).sort()).toEqual(
-      ["backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile", "state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes", "projectDir"].sort(),
+      ["backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile", "state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes", "projectDir", "webhook"].sort(),
     );
     // Exactly one of managedClusterUpdate and autoUpgradeProfile (docs/rules.md §18): neither is required alone.
     expect(run.requiredInputs.sort()).toEqual(["backend", "members"]);
