@@ -28,6 +28,20 @@ function readmePluginsEntry(): unknown {
   return (parseYaml(block) as { plugins: unknown }).plugins;
 }
 
+/** The YAML quickstart in a scratch project, with `npm install pulumi-fleet-update` done from this checkout (npm links a folder). */
+function quickstartYamlProject(): E2eProject {
+  const made = new E2eProject({
+    files: ["examples/quickstart/fleet.yaml", PROJECT],
+    projectDir: PROJECT,
+    program: path.join(PROJECT, "Pulumi.yaml"),
+    main: PROJECT,
+    projectName: "fleet-update-quickstart-yaml",
+  });
+  fs.mkdirSync(made.path(PROJECT, "node_modules"), { recursive: true });
+  fs.symlinkSync(REPO_ROOT, made.path(PROJECT, "node_modules", "pulumi-fleet-update"), "junction");
+  return made;
+}
+
 describe.skipIf(!yamlHostAvailable())("the quickstart as a Pulumi YAML program, through the provider plugin", () => {
   let project: E2eProject;
   const timings: Record<string, number> = {};
@@ -47,16 +61,7 @@ describe.skipIf(!yamlHostAvailable())("the quickstart as a Pulumi YAML program, 
   };
 
   beforeAll(async () => {
-    project = new E2eProject({
-      files: ["examples/quickstart/fleet.yaml", PROJECT],
-      projectDir: PROJECT,
-      program: path.join(PROJECT, "Pulumi.yaml"),
-      main: PROJECT,
-      projectName: "fleet-update-quickstart-yaml",
-    });
-    // `npm install pulumi-fleet-update` in the project's folder, from this checkout (npm links a folder).
-    fs.mkdirSync(project.path(PROJECT, "node_modules"), { recursive: true });
-    fs.symlinkSync(REPO_ROOT, project.path(PROJECT, "node_modules", "pulumi-fleet-update"), "junction");
+    project = quickstartYamlProject();
     const init = await project.cli(["stack", "init", project.stackName]);
     expect(init.code, init.stderr).toBe(0);
   }, 120_000);
@@ -131,15 +136,7 @@ describe.skipIf(!yamlHostAvailable())("one Ctrl-C during `pulumi up` of the YAML
   afterAll(() => project?.cleanup());
 
   it("stops at the next checkpoint: the CLI exits within 30 s, the state keeps the run's partial status and no pending operation, and the next up completes it with no cluster upgraded twice", async () => {
-    project = new E2eProject({
-      files: ["examples/quickstart/fleet.yaml", PROJECT],
-      projectDir: PROJECT,
-      program: path.join(PROJECT, "Pulumi.yaml"),
-      main: PROJECT,
-      projectName: "fleet-update-quickstart-yaml",
-    });
-    fs.mkdirSync(project.path(PROJECT, "node_modules"), { recursive: true });
-    fs.symlinkSync(REPO_ROOT, project.path(PROJECT, "node_modules", "pulumi-fleet-update"), "junction");
+    project = quickstartYamlProject();
     // A slower rollout: each 10-minute upgrade takes 10 s of real time.
     const program = project.path(PROJECT, "Pulumi.yaml");
     fs.writeFileSync(program, fs.readFileSync(program, "utf8").replace("timeScale: 600", "timeScale: 60"));
