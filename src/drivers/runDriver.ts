@@ -71,7 +71,8 @@ export type RunEnd = "settled" | "asked" | "gate" | "returned" | "deadline" | "i
 
 /**
  * The run as it stands: its status and what is derived from it. Less `id` and `executes`, these are
- * `UpdateRun`'s outputs (`src/pulumi/runOutputs.ts`), so each field's meaning is written once, here.
+ * `UpdateRun`'s outputs, each described once, in `UpdateRunOutputsSchema` (src/pulumi/surface.ts).
+ * `drift` is computed by `observe` (`pulumi refresh`) only, and never on Fleet Manager.
  */
 export interface RunView {
   id: string;
@@ -81,26 +82,13 @@ export interface RunView {
   strategySnapshot: UpdateRunStrategy;
   selectedNodeImageVersions: string[];
   excludedMembers: ExcludedMember[];
-  /** Members that failed: a retry run takes them as its `members`. */
   failedMembers: FailedMember[];
-  /** One image per family actually applied: a retry or promotion run takes them as `customNodeImageVersions`. */
   appliedNodeImageVersions: Array<{ version: string }>;
-  /**
-   * Members the run Completed whose clusters no longer report what it applied, as the last `observe`
-   * (`pulumi refresh`) found them: empty otherwise, and never computed on Fleet Manager.
-   */
   drift: MemberDrift[];
-  /**
-   * Engine driver: the engine's state to resume from (plain JSON), without the members' health checks;
-   * a secret output. Absent on Fleet Manager, which holds the run.
-   */
+  /** Engine driver only (plain JSON, without the members' health checks). */
   engineState?: RunState;
-  /** Fleet Manager driver: the fleet's update run (ARM id) and the skips already sent to it. */
+  /** Fleet Manager driver only. */
   fleetRun?: FleetRunRecord;
-  /**
-   * A run given an `autoUpgradeProfile`: the `managedClusterUpdate` its channel generated when it
-   * started (docs/rules.md §18); absent before, and for a run given its update.
-   */
   generatedUpdate?: ManagedClusterUpdate;
 }
 

@@ -5,9 +5,10 @@ import { NameSchema, orRequired } from "./common";
 export const SkipTargetTypeSchema = z.enum(["Member", "Group", "Stage", "AfterStageWait"], {
   error: orRequired("must be one of Member, Group, Stage, AfterStageWait"),
 });
-export const SkipTargetSchema = z.strictObject({
-  type: SkipTargetTypeSchema,
-  /** The member's, group's or stage's name (AfterStageWait: the stage's). */
-  name: NameSchema,
-});
+export const SkipTargetSchema = z
+  .strictObject({
+    type: SkipTargetTypeSchema.meta({ description: "Member, Group, Stage, or AfterStageWait (named by its stage)." }),
+    name: NameSchema.meta({ description: "The name of the member, group or stage (for an AfterStageWait, its stage's)." }),
+  })
+  .meta({ objectType: { name: "SkipTarget", description: "An item of the run to skip." } });
 export type SkipTarget = z.infer<typeof SkipTargetSchema>;

@@ -1,16 +1,18 @@
 /**
- * What a provider call on `UpdateRun` returns (`UpdateRunOutputs`, the resource's outputs), and the
- * error that keeps an unfinished run's outputs in the stack (`RunNotFinishedError`), whichever driver
- * ran it (`runSession.ts`).
+ * What a provider call on `UpdateRun` returns (`UpdateRunOutputs`, the resource's outputs: one schema,
+ * `UpdateRunOutputsSchema` in `surface.ts`), and the error that keeps an unfinished run's outputs in
+ * the stack (`RunNotFinishedError`), whichever driver ran it (`runSession.ts`).
  */
 import type { RunView } from "../drivers/runDriver";
-import type { Plan } from "../plan/types";
+import { UPDATE_RUN_OUTPUTS, type UpdateRunOutputs } from "./surface";
 
-/** `UpdateRun`'s outputs: the driver's view of the run (each field documented at `RunView`), and its plan. */
-export type UpdateRunOutputs = Omit<RunView, "id" | "executes"> & {
-  /** Issue 6: the run as predicted when it was created (`fleet-update plan`'s JSON); simulated fleet only. */
-  plan?: Plan;
-};
+export type { UpdateRunOutputs } from "./surface";
+
+/** The outputs from the driver's view of the run, as plain JSON (the dynamic-provider host takes nothing else), in the schema's order. */
+export function outputsOf(view: RunView & Pick<UpdateRunOutputs, "plan">): UpdateRunOutputs {
+  const picked = Object.fromEntries(UPDATE_RUN_OUTPUTS.map((name) => [name, view[name]]));
+  return JSON.parse(JSON.stringify(picked)) as UpdateRunOutputs;
+}
 
 /**
  * The run failed or did not finish. Carries what the dynamic-provider host needs to keep the

@@ -8,14 +8,14 @@
 import { driverFor } from "../drivers/driverFor";
 import { WebhookSink, type WebhookOptions } from "../events/webhook";
 import { ProgressPrinter } from "../drivers/progressSummary";
-import type { RunCall, RunReport, RunView, StoredRun } from "../drivers/runDriver";
+import type { RunCall, RunReport, StoredRun } from "../drivers/runDriver";
 import type { StopRequest } from "../drivers/stopRequest";
 import { waitingLine } from "../drivers/waiting";
 import { planAtRunStart } from "../plan/forRun";
 import type { Plan } from "../plan/types";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { hostEngineAddress, watchEngine } from "./engineWatch";
-import { RunNotFinishedError, type SessionResult, type UpdateRunOutputs } from "./runOutputs";
+import { RunNotFinishedError, outputsOf, type SessionResult, type UpdateRunOutputs } from "./runOutputs";
 
 export { runIdentity } from "../spec/identity";
 export { RunNotFinishedError, type SessionResult, type UpdateRunOutputs } from "./runOutputs";
@@ -92,7 +92,7 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
     // What could not be delivered is said, within the sink's flush bound; its words never hold the URL's path or the token.
     for (const problem of (await webhook?.close())?.problems ?? []) tell(`[${inputs.runName}] warning: ${problem}`);
   }
-  const outputs = { ...outputsOf(report), ...(plan === undefined ? {} : { plan }) };
+  const outputs = outputsOf({ ...report, ...(plan === undefined ? {} : { plan }) });
   // A failure is said as a failure, cancelled or not.
   const cancelled = options.stop?.wasRequested === true && report.summary.state !== "Failed";
   const problem = cancelled ? cancelledReason(report) : unfinishedReason(report);
@@ -130,26 +130,6 @@ export async function observeRun(inputs: UpdateRunInputs, projectDir: string, st
 /** `pulumi destroy`: forget the run (its journal, or the fleet's run record). Clusters are never touched. */
 export async function forgetRun(inputs: UpdateRunInputs, stored: StoredRun, projectDir: string): Promise<void> {
   await (await driverFor(inputs.backend, { baseDir: projectDir })).forget(inputs, stored);
-}
-
-/** The outputs, as plain JSON (the dynamic-provider host takes nothing else). */
-function outputsOf(view: RunView): UpdateRunOutputs {
-  return JSON.parse(
-    JSON.stringify({
-      status: view.status,
-      summary: view.summary,
-      strategySnapshot: view.strategySnapshot,
-      selectedNodeImageVersions: view.selectedNodeImageVersions,
-      excludedMembers: view.excludedMembers,
-      failedMembers: view.failedMembers,
-      appliedNodeImageVersions: view.appliedNodeImageVersions,
-      drift: view.drift,
-      // Issue 11: stored in the stack, so without the members' health checks (their URLs may hold secrets).
-      engineState: view.engineState,
-      fleetRun: view.fleetRun,
-      generatedUpdate: view.generatedUpdate,
-    }),
-  ) as UpdateRunOutputs;
 }
 
 /**

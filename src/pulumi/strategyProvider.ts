@@ -4,14 +4,13 @@
  * Azure's `UpdateRunStrategy` shape. Changing it never touches a run already started: runs snapshot
  * their strategy (docs/rules.md §1).
  */
-import { z } from "zod";
 import { friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
 import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
 import { FLEET_CHILD_NAME, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { fromFleetStrategy, toFleetStrategy } from "../backends/azureFleet/toFleet";
 import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
 import { openFleetClient } from "../drivers/openFleet";
-import { AzureFleetBackendSchema } from "../spec/runSpec";
+import { AzureFleetBackendSchema, StrategyBackendSchema } from "../spec/runSpec";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../model/strategy";
 import { canonicalJson, identityHash, withoutApiVersion } from "../spec/identity";
 import { dropIssuesUnderUnknowns } from "../spec/unknowns";
@@ -88,8 +87,6 @@ export async function remove(_id?: string, props?: Props): Promise<void> {
   if (fleet !== undefined) await fleet.client.deleteStrategy(fleet.name, props?.eTag as string | undefined);
 }
 
-/** Where a strategy is kept besides the stack: only Fleet Manager (issue 12). Also the plugin's schema (`plugin/schema.ts`). */
-export const StrategyBackendSchema = z.strictObject({ azureFleet: AzureFleetBackendSchema });
 
 function fleetStrategyIssues(news: Props, strategy: UpdateRunStrategy | undefined): FieldIssue[] {
   const parsed = StrategyBackendSchema.safeParse(news.backend, { error: friendlyErrors });

@@ -14,43 +14,48 @@ import type { UpdateRunStrategy } from "../model/strategy";
 import type { NodeImageSelectionType, UpgradeType } from "../model/update";
 import type { Plan } from "../plan/types";
 import { updateRunProvider } from "./providers";
+import { UPDATE_RUN_OUTPUTS, UPDATE_RUN_SECRET_OUTPUTS } from "./surface";
 import type { UpdateRunStatusOutput } from "./statusOutput";
 import type { UpdateStrategyArgs } from "./updateStrategy";
 import type { AzureBackendArgs, AzureFleetBackendArgs, SimulatorBackendArgs } from "./backendArgs";
 
 export type { AzureBackendArgs, AzureFleetBackendArgs, SimulatorBackendArgs } from "./backendArgs";
 
-/** Where the clusters are: exactly one of these. */
+/** Where the clusters are: exactly one of `simulator`, `azure`, `azureFleet`. */
 export interface BackendArgs {
-  /**
-   * Fleet Manager runs the update; the fleet's members are the run's (issue 12). Its `apiVersion`
-   * (issue 21) says which strategy fields Fleet takes: "2026-06-01" (the default) `maxConcurrency`,
-   * "2026-06-02-preview" also `maxAllowedFailures`.
-   */
+  /** Fleet Manager runs the update; the fleet's members are the run's. */
   azureFleet?: pulumi.Input<AzureFleetBackendArgs>;
   /** The embedded simulated fleet. */
   simulator?: pulumi.Input<SimulatorBackendArgs>;
-  /** Real AKS clusters; members then need `clusterResourceId`. */
+  /** Real AKS clusters through ARM; members then need `clusterResourceId`. */
   azure?: pulumi.Input<AzureBackendArgs>;
 }
 
 /** A fleet member: one AKS cluster. */
 export interface MemberArgs {
-  /** Unique in the fleet (lowercase letters, digits, '-'). */
+  /** Unique in the fleet: lowercase letters, digits and '-', at most 50 characters. */
   name: pulumi.Input<string>;
   /** The update group the member belongs to. */
   group?: pulumi.Input<string>;
-  /** Labels that stages and groups select members by (`memberSelector.byLabel`, docs/rules.md §16). */
+  /** Labels that stages and groups select members by (`memberSelector.byLabel`). */
   labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** ARM id of the managed cluster; optional for the simulator. */
+  /** ARM id of the managed cluster; optional on the simulated fleet. */
   clusterResourceId?: pulumi.Input<string>;
   /** A probe that must answer 2xx after the member's upgrade before it counts as Completed. */
   healthCheck?: pulumi.Input<HealthCheckArgs>;
 }
 
-/** A member's health probe (issue 5). The URL is probed from where `pulumi up` runs. */
+/**
+ * A probe that must answer 2xx after the member's upgrade before the member counts as Completed. Probed from
+ * where `pulumi up` runs.
+ */
 export interface HealthCheckArgs {
-  /** HTTP(S) URL; any 2xx answer is healthy. A query string is never shown in statuses or logs. */
+  /**
+   * HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a
+   * token: statuses, events and logs show it without its query and credentials, the run's journal and
+   * `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass
+   * `pulumi.secret(...)`).
+   */
   url: pulumi.Input<string>;
   /** Seconds to let the cluster settle after its upgrade before the first probe; default 60. */
   settleSeconds?: pulumi.Input<number>;
@@ -60,91 +65,120 @@ export interface HealthCheckArgs {
   intervalSeconds?: pulumi.Input<number>;
 }
 
-/**
- * The upgrade to apply to each member. The enums also accept any string, as azure-native's
- * `ManagedClusterUpgradeSpecArgs` does: the provider's check rejects anything but the values listed.
- */
+// The enums also accept any string, as azure-native's `ManagedClusterUpgradeSpecArgs` does: the
+// provider's check rejects anything but the values listed.
+/** The upgrade: its type and the Kubernetes version. */
 export interface ManagedClusterUpgradeSpecArgs {
-  /** Full, ControlPlaneOnly or NodeImageOnly. */
+  /** Full (control plane and node pools), ControlPlaneOnly, or NodeImageOnly. */
   type: pulumi.Input<UpgradeType | (string & {})>;
   /** `major.minor.patch`: required for Full and ControlPlaneOnly, absent for NodeImageOnly. */
   kubernetesVersion?: pulumi.Input<string | undefined>;
 }
 
-/** A node image version, e.g. `AKSUbuntu-2204gen2containerd-202611.24.0`. */
+/** A node image version. */
 export interface NodeImageVersionArgs {
+  /** A node image version, e.g. `AKSUbuntu-2204gen2containerd-202611.24.0`. */
   version: pulumi.Input<string>;
 }
 
 /** Which node images the members get. */
 export interface NodeImageSelectionArgs {
-  /** Latest, Consistent or Custom (any other string fails the provider's check). */
+  /**
+   * Latest (each pool the region's newest image), Consistent (one image per family for the whole run), or
+   * Custom (the versions given).
+   */
   type: pulumi.Input<NodeImageSelectionType | (string & {})>;
   /** Custom only: at most one version per image family. */
   customNodeImageVersions?: pulumi.Input<pulumi.Input<NodeImageVersionArgs>[] | undefined>;
 }
 
-/** Azure's `ManagedClusterUpdate`, as Pulumi inputs: azure-native's `containerservice.ManagedClusterUpdateArgs` fits. */
+// azure-native's `containerservice.ManagedClusterUpdateArgs` fits (test/pulumi/azureNativeTypes.test.ts).
+/** Azure's `ManagedClusterUpdate`: the upgrade to apply to each member and the node images it gets. */
 export interface ManagedClusterUpdateArgs {
+  /** The upgrade to apply. */
   upgrade: pulumi.Input<ManagedClusterUpgradeSpecArgs>;
-  /** Default: Latest. */
+  /** Which node images the members get; default Latest. */
   nodeImageSelection?: pulumi.Input<NodeImageSelectionArgs | undefined>;
 }
 
-/** Fleet Manager's `AutoUpgradeProfileProperties` that shape a run (docs/rules.md §18). */
+/**
+ * Fleet Manager's auto-upgrade profile fields that shape a run: the update is generated from the channel when
+ * the run starts (docs/rules.md §18).
+ */
 export interface AutoUpgradeProfileArgs {
-  /** `Stable`, `Rapid`, `NodeImage` or `TargetKubernetesVersion`. */
+  /** Stable, Rapid, NodeImage or TargetKubernetesVersion. */
   channel: pulumi.Input<"Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion">;
-  /** `major.minor` (e.g. "1.33"), with `TargetKubernetesVersion` only: the minor whose latest patch is taken. */
+  /** `major.minor` (e.g. 1.33), with TargetKubernetesVersion only: the minor whose latest patch is taken. */
   targetKubernetesVersion?: pulumi.Input<string>;
-  /** With `TargetKubernetesVersion` only: allow a minor older than N-2 that AKS supports long-term. */
+  /** With TargetKubernetesVersion only: allow a minor older than N-2 that AKS supports long-term. */
   longTermSupport?: pulumi.Input<boolean>;
-  /** `Latest` (default) or `Consistent`. */
+  /** Which node images the generated update takes; default Latest. */
   nodeImageSelection?: pulumi.Input<{ type: pulumi.Input<"Latest" | "Consistent"> }>;
 }
 
 /**
- * Where the run's events go as they happen (issue 24): each state change POSTed as JSON, in order,
- * retried with backoff, never holding up the run — what `fleet-update run --webhook` does.
+ * Where a run's events are POSTed as they happen (what `fleet-update run --webhook` does), with an optional
+ * bearer token.
  */
 export interface WebhookArgs {
-  /** http(s) URL. Messages name it by its origin only (its path and query may hold tokens). */
+  /**
+   * http(s) URL the events are POSTed to. Secret in the state (its path or query may hold a token); messages
+   * name it by its origin only.
+   */
   url: pulumi.Input<string>;
-  /** Sent as `Authorization: Bearer <token>` with every event. Give it as a secret (`pulumi config set --secret`). */
+  /**
+   * Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the
+   * run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
+   */
   token?: pulumi.Input<string>;
 }
 
 export interface UpdateRunArgs {
-  /** Where the clusters are. */
+  /** Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager. */
   backend: pulumi.Input<BackendArgs>;
-  /** The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). */
+  /**
+   * The members taking part. A member no group takes — its group is in no stage, or no group's
+   * `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's
+   * members; listed ones are checked against the fleet.
+   */
   members: pulumi.Input<pulumi.Input<MemberArgs>[]>;
-  /** The sequence: an `UpdateStrategy`'s `strategy` output or inline stages. Omitted: one by one. */
+  /** The sequence: an `UpdateStrategy`'s `strategy` output or inline stages. Omitted: members one by one. */
   strategy?: pulumi.Input<UpdateStrategyArgs | undefined>;
   /**
-   * azureFleet only (issue 12), instead of `strategy`: the ARM id of a strategy kept in Fleet Manager —
-   * an `UpdateStrategy` with `backend.azureFleet`'s `updateStrategyId`. Fleet snapshots it at creation.
+   * `azureFleet` only, instead of `strategy`: the ARM id of a strategy kept in Fleet Manager (an
+   * `UpdateStrategy`'s `updateStrategyId`). Fleet snapshots it when the run is created.
    */
   updateStrategyId?: pulumi.Input<string>;
   /** What to do to each member: upgrade type, Kubernetes version, node image selection. Exactly one of this and `autoUpgradeProfile`. */
   managedClusterUpdate?: pulumi.Input<ManagedClusterUpdateArgs>;
   /**
-   * Instead of `managedClusterUpdate` (issue 22): the update is generated when the run starts, from the
-   * versions AKS offers in the members' regions then — `Rapid`: the latest patch of the newest minor;
-   * `Stable`: of the minor before it; `TargetKubernetesVersion`: of `targetKubernetesVersion`
-   * (`major.minor`); `NodeImage`: the newest node images. The result is the `generatedUpdate` output.
+   * Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS
+   * offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor
+   * before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The
+   * result is the `generatedUpdate` output.
    */
   autoUpgradeProfile?: pulumi.Input<AutoUpgradeProfileArgs>;
-  /** "Running" (default) runs to the end; "Stopped" lets in-flight upgrades finish and starts no more; "NotStarted" holds a new run. */
+  /**
+   * "Running" (default) runs to the end; "Stopped" lets upgrades in flight finish and starts no more;
+   * "NotStarted" holds a new run.
+   */
   state?: pulumi.Input<"Running" | "Stopped" | "NotStarted">;
-  /** Items to skip, all at once: Member, Group, Stage or AfterStageWait (by the stage's name). */
+  /**
+   * Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named
+   * by its stage). Only items not yet started are skipped; naming a running item, or one the run does not
+   * have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once
+   * (a soak cut short).
+   */
   skip?: pulumi.Input<pulumi.Input<SkipTarget>[]>;
-  /** Our own deadline for one `pulumi up`, in minutes (default 240): the host ignores customTimeouts. */
+  /**
+   * Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a
+   * run not finished by then fails the update, and the next `pulumi up` continues it.
+   */
   timeoutMinutes?: pulumi.Input<number>;
   /**
-   * Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id).
-   * A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up`
-   * with the approval committed continues. Applied as a whole on every `pulumi up`.
+   * Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied
+   * as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate
+   * Pending; the next `pulumi up` with the approval continues.
    */
   approvals?: pulumi.Input<pulumi.Input<string>[]>;
   /**
@@ -154,16 +188,15 @@ export interface UpdateRunArgs {
   returnAfterMinutes?: pulumi.Input<number>;
   /**
    * The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory
-   * `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder — the one holding
-   * Pulumi.yaml, as `pulumi.runtime.getRootDirectory()` reports it when the program runs (the program's
-   * working directory if the runtime does not say). The engine starts the provider in the `main`
-   * folder, so its working directory cannot be used. A change of this alone (the same project run from
-   * another checkout path) neither replaces nor updates the run.
+   * `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding
+   * Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder
+   * it was started in, which for a program without `main` is the project's). A change of this alone neither
+   * replaces nor updates the run.
    */
   projectDir?: pulumi.Input<string>;
   /**
-   * POST each of the run's events to a URL, with an optional bearer token. Secret as a whole (its URL
-   * may hold a token too): kept encrypted in the stack, never in the run's journal or engine state. A
+   * POST each of the run's events (every state change, as JSON) to a URL, in order, retried with backoff,
+   * never holding up the run. Secret in the run's outputs; kept out of the run's journal and engine state. A
    * change of it neither replaces nor restarts the run: the next `pulumi up` delivers to the new one.
    */
   webhook?: pulumi.Input<WebhookArgs>;
@@ -176,56 +209,74 @@ function currentProjectDir(): string {
   return path.isAbsolute(root) ? root : process.cwd();
 }
 
-/**
- * Outputs the engine stores as secrets whatever the inputs (issue 11). The dynamic-provider host does
- * not accept secrets, so the engine marks an output secret only when it sits under the same key as a
- * secret input; `engineState` copies every input that defines the run (members, strategy, target), so
- * it is always secret; `webhook` (issue 24) holds a bearer token and a URL that may hold one. Health-check
- * URLs are kept out of every output besides (`src/drivers/healthChecks.ts`).
- */
-export const UPDATE_RUN_SECRET_OUTPUTS: readonly string[] = ["engineState", "webhook"];
+// Outputs the engine stores as secrets whatever the inputs (issue 11): the properties `surface.ts`
+// marks `secret`. The dynamic-provider host accepts no secrets, so the engine marks an output secret
+// only when it sits under the same key as a secret input, or is in `additionalSecretOutputs`.
+// Health-check URLs are kept out of every output besides (`src/drivers/healthChecks.ts`).
+export { UPDATE_RUN_SECRET_OUTPUTS } from "./surface";
 
+/**
+ * One staged update of a fleet's members: `pulumi up` executes it — stages in order, groups in parallel,
+ * members one at a time (or `maxConcurrency` at a time), waits, gates and maintenance windows — and stores
+ * the run's status (Azure Fleet's `UpdateRunStatus` shape) as outputs. Changing the target, the members, the
+ * strategy or the backend makes a new run; `state`, `skip`, `approvals` and the time limits steer the same
+ * run. Destroying it forgets the run; clusters are never touched.
+ */
 export class UpdateRun extends pulumi.dynamic.Resource {
+  /** The run's name in events, progress lines and its journal: the resource's name. */
+  declare readonly runName: pulumi.Output<string>;
   /**
-   * docs/rules.md §5: the run's status tree in Azure's `UpdateRunStatus` shape, typed like azure-native's
-   * `UpdateRunStatusResponse` (fields without a value are absent, as in Azure's; see statusOutput.ts).
+   * The run's status tree in Azure Fleet's `UpdateRunStatus` shape (docs/rules.md §5): the run's, each
+   * stage's, group's and member's state and times, gates, waits, operation ids and errors; fields without a
+   * value are absent, as in Azure's responses.
    */
   declare readonly status: pulumi.Output<UpdateRunStatusOutput>;
-  /** Counts per state, start, end, duration and outcome. */
+  /**
+   * Counts of members per state, start, end, duration, and the outcome (`Succeeded`, `CompletedWithFailures`,
+   * `Failed`, `Stopped`, `Pending`).
+   */
   declare readonly summary: pulumi.Output<RunSummary>;
   /** The strategy the run snapshotted when it was created. */
   declare readonly strategySnapshot: pulumi.Output<UpdateRunStrategy>;
   /** Node image versions picked for the run (Consistent) or given (Custom). */
   declare readonly selectedNodeImageVersions: pulumi.Output<string[]>;
-  /** Members left out because their group is in no stage. */
+  /**
+   * Members left out of the run, each with why: its group is in no stage, or no group's label selector
+   * (`memberSelector.byLabel`) selects it.
+   */
   declare readonly excludedMembers: pulumi.Output<ExcludedMember[]>;
-  /** Members that failed (name, group, cluster): pass as `members` of a retry run. */
+  /** Members that failed (name, group, cluster): pass them as `members` of a retry run. */
   declare readonly failedMembers: pulumi.Output<FailedMember[]>;
   /**
-   * One node image per family that the run actually applied: pass as `nodeImageSelection:
-   * { type: "Custom", customNodeImageVersions }` to retry or promote with exactly these images.
+   * One node image per family that the run actually applied: pass them as `nodeImageSelection: { type:
+   * Custom, customNodeImageVersions }` to retry or promote with exactly these images.
    */
   declare readonly appliedNodeImageVersions: pulumi.Output<Array<{ version: string }>>;
   /**
-   * The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's
-   * stage, group, priority class, predicted start and end, Pending periods, and the pre-flight
-   * findings — `fleet-update plan --json`'s object. Absent on Azure (use `fleet-update plan`).
+   * The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's stage,
+   * group, priority class, predicted start and end, Pending periods, and the pre-flight findings —
+   * `fleet-update plan --json`'s object. Absent on Azure (run `fleet-update plan`).
    */
   declare readonly plan: pulumi.Output<Plan | undefined>;
   /**
-   * Members the run Completed whose clusters no longer report what it applied (rolled back, changed by
-   * hand), as the last `pulumi refresh` found them; each with what the cluster reports. Empty until a
-   * refresh finds drift. The run is not re-run: a new run puts them right.
+   * Members the run Completed whose clusters no longer report what it applied (rolled back, changed by hand),
+   * as the last `pulumi refresh` found them, each with what the cluster reports. The run is not re-run: a new
+   * run puts them right.
    */
   declare readonly drift: pulumi.Output<MemberDrift[]>;
   /**
-   * Issue 12, `backend.azureFleet` only: the ARM id of the fleet's update run, and the skip entries
-   * already sent to it (so each is sent once). Absent on the other backends.
+   * The engine's state to resume the run from (engine driver), without the members' health checks. Secret: it
+   * copies the inputs that define the run. Absent on Fleet Manager, which holds the run.
+   */
+  declare readonly engineState: pulumi.Output<unknown>;
+  /**
+   * `azureFleet` only: the ARM id of the fleet's update run, and the skip entries already sent to it (each is
+   * sent once).
    */
   declare readonly fleetRun: pulumi.Output<{ id: string; skipsSent: Array<{ type: string; name: string }> } | undefined>;
   /**
-   * With `autoUpgradeProfile`: the `managedClusterUpdate` the channel generated when the run started
-   * (upgrade type, the Kubernetes version it chose, node image selection). Absent otherwise.
+   * With `autoUpgradeProfile`: the `managedClusterUpdate` the channel generated when the run started. Absent
+   * otherwise.
    */
   declare readonly generatedUpdate: pulumi.Output<ManagedClusterUpdateArgs | undefined>;
 
@@ -239,18 +290,8 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         webhook: args.webhook === undefined ? undefined : pulumi.secret(args.webhook),
         runName: name,
         projectDir: args.projectDir ?? currentProjectDir(),
-        status: undefined,
-        summary: undefined,
-        strategySnapshot: undefined,
-        selectedNodeImageVersions: undefined,
-        excludedMembers: undefined,
-        failedMembers: undefined,
-        appliedNodeImageVersions: undefined,
-        plan: undefined,
-        drift: undefined,
-        engineState: undefined,
-        fleetRun: undefined,
-        generatedUpdate: undefined,
+        // The outputs, unknown until the provider returns them (`UpdateRunOutputsSchema`).
+        ...Object.fromEntries(UPDATE_RUN_OUTPUTS.map((name) => [name, undefined])),
       },
       { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...UPDATE_RUN_SECRET_OUTPUTS] },
     );

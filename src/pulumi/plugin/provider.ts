@@ -18,7 +18,7 @@ import { EngineLog } from "./engineLog";
 import * as runProvider from "../runProvider";
 import * as strategyProvider from "../strategyProvider";
 import { PROJECT_DIR_KEY } from "../projectDir";
-import { UPDATE_RUN_SECRET_OUTPUTS } from "../updateRun";
+import { UPDATE_RUN_SECRET_OUTPUTS } from "../surface";
 import { revealProps, withSecretsOf } from "./secrets";
 import { importRun } from "../importRun";
 
