@@ -1,11 +1,16 @@
 /**
- * The layers of src/ (README, "Where things live"), checked in CI (`npm run layers`, in .ci/run): each layer
+ * The layers of src/ (docs/architecture.md), checked in CI (`npm run layers`, in .ci/run): each layer
  * imports only from those below it, and nothing imports in a circle.
  *
- *   model ← engine ← runtime ← events ← backends ← spec ← drivers ← plan, simulation, report ← pulumi, cli
+ *   model ← engine ← runtime ← events ← spec ← backends ← drivers ← simulation ← plan ← report ← pulumi, cli
+ *
+ * The seam (issue 32): only the drivers and the simulation reach a backend; the Pulumi resources, the
+ * CLI, the plan and the report talk to a `RunDriver` (src/drivers/runDriver.ts) and get the simulated
+ * world from the simulation. The run spec sits below the backends: it imports no Fleet Manager code,
+ * and each driver adds its backend's static checks (src/drivers/runInputs.ts).
  *
  * The emulator (src/emulator/) is a test double that ships as a command: it may use the layers up to
- * backends, and only the simulation (`simulate --via`) and the CLI (`fleet-update emulator`) use it.
+ * the backends, and only the simulation (`simulate --via`) and the CLI (`fleet-update emulator`) use it.
  */
 const layer = (name, below) => ({
   name: `${name}-imports-only-below`,
@@ -18,27 +23,36 @@ const layer = (name, below) => ({
 const MODEL = ["model"];
 const ENGINE = [...MODEL, "engine"];
 const INFRA = [...ENGINE, "runtime", "events"];
-const BACKENDS = [...INFRA, "backends"];
-const SPEC = [...BACKENDS, "spec"];
-const DRIVERS = [...SPEC, "drivers"];
-const USES = [...DRIVERS, "plan", "simulation", "report"];
+const SPEC = [...INFRA, "spec"];
+const BACKENDS = [...SPEC, "backends"];
+const DRIVERS = [...BACKENDS, "drivers"];
+const SIMULATION = [...DRIVERS, "simulation"];
+const PLAN = [...SIMULATION, "plan"];
+const REPORT = [...PLAN, "report"];
 
 module.exports = {
   forbidden: [
     { name: "no-circular", severity: "error", comment: "an import cycle", from: {}, to: { circular: true } },
+    {
+      name: "backends-only-through-drivers",
+      comment: "only src/drivers, src/simulation and the emulator import src/backends: everything else talks to a RunDriver (docs/architecture.md); the package's entry (src/index.ts) exports the simulated fleet as public API",
+      severity: "error",
+      from: { path: "^src/", pathNot: ["^src/(backends|drivers|simulation|emulator)/", "^src/index\\.ts$"] },
+      to: { path: "^src/backends/" },
+    },
     layer("model", []),
     layer("engine", MODEL),
     layer("runtime", ENGINE),
     layer("events", [...ENGINE, "runtime"]),
-    layer("backends", INFRA),
-    layer("spec", BACKENDS),
-    layer("drivers", SPEC),
-    layer("plan", [...DRIVERS, "report"]),
-    layer("simulation", [...DRIVERS, "plan", "emulator"]),
-    layer("report", [...DRIVERS, "plan"]),
+    layer("spec", INFRA),
+    layer("backends", SPEC),
+    layer("drivers", BACKENDS),
+    layer("simulation", [...DRIVERS, "emulator"]),
+    layer("plan", SIMULATION),
+    layer("report", PLAN),
     layer("emulator", BACKENDS),
-    layer("pulumi", USES),
-    layer("cli", [...USES, "emulator"]),
+    layer("pulumi", REPORT),
+    layer("cli", [...REPORT, "emulator"]),
   ],
   options: {
     doNotFollow: { path: "node_modules" },

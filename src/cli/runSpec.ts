@@ -6,8 +6,9 @@
  */
 import path from "node:path";
 import { ValidationError, friendlyErrors, parseYamlMapping, toFieldIssues, type FieldIssue } from "../model/common";
-import { API_VERSION_FIELD } from "../backends/azureFleet/unsupported";
-import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, withFleetDefaults, type BackendConfig, type UpdateRunInputs } from "../spec/runSpec";
+import { API_VERSION_FIELD } from "../spec/fleet";
+import { BackendConfigSchema, UpdateRunInputsSchema, withFleetDefaults, type BackendConfig, type UpdateRunInputs } from "../spec/runSpec";
+import { checkRunInputs } from "../drivers/runInputs";
 
 export interface BackendFlags {
   /** `simulator:FLEET_FILE`, `azure` or `azure-fleet:FLEET_ID`. */

@@ -16,8 +16,7 @@ import { EXIT_INVALID_INPUT, InputError, readInput, reportInputProblem, printabl
 import { renderTree } from "./render";
 import { writeJson } from "./jsonStream";
 import type { CommandIO } from "./commandIO";
-import { isClientFleetApiVersion, type ClientFleetApiVersion } from "../backends/azureFleet/wire";
-import { API_VERSION_WORDS } from "../spec/runSpec";
+import { API_VERSION_WORDS, isClientFleetApiVersion, type ClientFleetApiVersion } from "../spec/fleet";
 
 export type { CommandIO } from "./commandIO";
 

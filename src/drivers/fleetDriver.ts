@@ -23,6 +23,7 @@ import { checkFleetRun, findFleetRun, runFleetSession, type FleetRunRecord } fro
 import { readOnlyAzureBackend } from "./openAzure";
 import { openFleetClient } from "./openFleet";
 import { GateRefusedError, type DriveOptions, type GateView, type PlanView, type RunCall, type RunControls, type RunDriver, type RunReport, type RunSelection, type RunView, type StoredRun } from "./runDriver";
+import { FleetStrategyStore } from "./strategyStore";
 import { statusGates } from "./waiting";
 
 export interface FleetDriverOptions {
@@ -152,7 +153,7 @@ export class FleetManagerDriver implements RunDriver {
     // docs/rules.md §18: the disabled profile the run was generated from, and the strategy kept for it.
     if (inputs.autoUpgradeProfile !== undefined) {
       await client.deleteAutoUpgradeProfile(inputs.runName);
-      if (inputs.strategy !== undefined) await client.deleteStrategy(inputs.runName);
+      if (inputs.strategy !== undefined) await new FleetStrategyStore(client).remove(inputs.runName);
     }
   }
 

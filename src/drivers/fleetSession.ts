@@ -11,7 +11,6 @@ import type { ExcludedMember } from "../model/run";
 import type { SkipTarget } from "../model/skip";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
 import { unknownApprovals, type UpdateRunStrategy } from "../model/strategy";
-import { canonicalJson } from "../spec/identity";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
 import { GateApprover } from "../backends/azureFleet/gateResources";
@@ -28,23 +27,19 @@ import { StoppableClock, StopRequested, type StopRequest } from "./stopRequest";
 import type { Clock } from "../engine/clock";
 import { RealClock } from "../runtime/realClock";
 
-import type { FleetRunRecord } from "./runDriver";
+import type { FleetRunRecord, RunEnd } from "./runDriver";
+import { FleetStrategyStore, keepsSame } from "./strategyStore";
 
 export type { FleetRunRecord } from "./runDriver";
 
-/**
- * Why following ended: the run ended; reached the state asked for; waits at a gate nobody approved
- * with nothing in flight (as the engine's run returns, issue 5); `returnAfterMinutes`; the deadline;
- * a stop of the client.
- */
-export type FollowEnd = "settled" | "asked" | "gate" | "returned" | "deadline" | "interrupted";
 
 export interface FleetSessionResult {
   record: FleetRunRecord;
   status: UpdateRunStatus;
   strategySnapshot: UpdateRunStrategy;
   excludedMembers: ExcludedMember[];
-  end: FollowEnd;
+  /** Why following ended: as a call on an engine run ends (`RunEnd`). */
+  end: RunEnd;
   /** With an `autoUpgradeProfile`: the update Fleet generated for the run (docs/rules.md §18). */
   generatedUpdate?: ManagedClusterUpdate;
 }
@@ -101,9 +96,9 @@ export async function checkFleetRun(inputs: UpdateRunInputs, client: FleetClient
 async function referencedStrategy(inputs: UpdateRunInputs, client: FleetClient): Promise<UpdateRunStrategy | undefined> {
   if (inputs.updateStrategyId === undefined) return undefined;
   const name = inputs.updateStrategyId.split("/").at(-1) as string;
-  const found = await client.getStrategy(name);
+  const found = await new FleetStrategyStore(client).read(name);
   if (found === undefined) throw new ValidationError([{ path: "updateStrategyId", message: `fleet '${client.fleet.fleetName}' has no update strategy '${name}'` }]);
-  return fromFleetStrategy(found.properties?.strategy);
+  return found.strategy;
 }
 
 /** The fleet's update run this run is, found by name, and its name in the fleet. */
@@ -159,13 +154,12 @@ async function createOrAttach(inputs: UpdateRunInputs, client: FleetClient, reco
 async function generate(inputs: UpdateRunInputs & { autoUpgradeProfile: AutoUpgradeProfile }, client: FleetClient): Promise<FoundFleetRun> {
   let updateStrategyId = inputs.updateStrategyId;
   if (inputs.strategy !== undefined) {
-    const wanted = toFleetStrategy(inputs.strategy);
-    const kept = await client.getStrategy(inputs.runName);
-    if (kept === undefined) await client.putStrategy(inputs.runName, wanted);
-    else if (canonicalJson(fromFleetStrategy(kept.properties?.strategy)) !== canonicalJson(fromFleetStrategy(wanted))) {
+    const store = new FleetStrategyStore(client);
+    const kept = await store.ensure(inputs.runName, inputs.strategy);
+    if (kept !== undefined && !keepsSame(kept.strategy, inputs.strategy)) {
       throw new ValidationError([{ path: "strategy", message: `fleet '${client.fleet.fleetName}' already keeps another update strategy '${inputs.runName}', which this run's auto-upgrade profile would reference: give the run another name, or delete that strategy` }]);
     }
-    updateStrategyId = client.strategyId(inputs.runName);
+    updateStrategyId = store.idOf(inputs.runName);
   }
   const { channel, targetKubernetesVersion, longTermSupport, nodeImageSelection } = inputs.autoUpgradeProfile;
   await client.putAutoUpgradeProfile(inputs.runName, {
@@ -194,7 +188,7 @@ function attachable(run: UpdateRun, inputs: UpdateRunInputs & { managedClusterUp
     throw new ValidationError([{ path: "managedClusterUpdate", message: `${where} exists with another managedClusterUpdate: give this run another name, or delete that run` }]);
   }
   const theirs = fromFleetStrategy(run.properties?.strategy);
-  if (inputs.strategy !== undefined && theirs !== undefined && canonicalJson(fromFleetStrategy(toFleetStrategy(inputs.strategy))) !== canonicalJson(theirs)) {
+  if (inputs.strategy !== undefined && theirs !== undefined && !keepsSame(theirs, inputs.strategy)) {
     throw new ValidationError([{ path: "strategy", message: `${where} exists with another strategy: give this run another name, or delete that run` }]);
   }
   return run;
@@ -287,7 +281,7 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   const returnAt = inputs.returnAfterMinutes === undefined ? undefined : started + inputs.returnAfterMinutes * 60_000;
   const interrupted = (): boolean => options.stop?.isPending === true;
   const approver = new GateApprover(client);
-  let end: FollowEnd;
+  let end: RunEnd;
   for (;;) {
     // A run found Stopping while `Running` is asked for is started again once its stop has ended.
     if (inputs.state === "Running" && !startSent && status.status.state === "Stopped") {

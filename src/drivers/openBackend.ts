@@ -3,9 +3,13 @@
  * (the Pulumi resources, `fleet-update run` and `gate`) opens through here, so all keep a run's
  * journal in the same place.
  */
+import fs from "node:fs";
 import path from "node:path";
-import { openFileBackedFleet, stateFilePath } from "../backends/simulator/fileBacked";
+import { openFileBackedFleet, readFleetDescription, stateFilePath } from "../backends/simulator/fileBacked";
 import { acquireFleetLease } from "../backends/simulator/fleetLease";
+import { StateFileError, readFleetState } from "../backends/simulator/stateFile";
+import { ValidationError } from "../model/common";
+import { journalDirectory } from "./journal";
 import type { ClusterBackend } from "../engine/backend";
 import type { Clock } from "../engine/clock";
 import { RunJournal } from "./journal";
@@ -66,7 +70,11 @@ export function simulatorOpener(simulator: SimulatorBackendConfig, baseDir: stri
   return {
     plansLocally: true,
     journal: (runName) => RunJournal.beside(stateFilePath(simulator, baseDir), runName),
-    planView: (inputs) => ({ reads: "fleetFile", inputs, simulator }),
+    planView: (inputs) => {
+      const fleet = readFleetDescription(path.resolve(baseDir, simulator.fleetFile));
+      const state = readStateForPlan(stateFilePath(simulator, baseDir));
+      return { reads: "fleetFile", inputs, fleetFile: simulator.fleetFile, fleet, ...(state === undefined ? {} : { state }) };
+    },
     open: (runName) => {
       // Issue 7: one process at a time drives a simulated fleet; the lease is held until this process
       // ends (a `pulumi up`, a `fleet-update run`). Azure's lease is ARM's own (fleetLease.ts).
@@ -99,4 +107,27 @@ export function simulatorOpener(simulator: SimulatorBackendConfig, baseDir: stri
       }
     },
   };
+}
+
+/** The state file as a plan reads it: never written nor created; one that cannot be read names the field. */
+function readStateForPlan(file: string) {
+  try {
+    return readFleetState(file);
+  } catch (e) {
+    if (e instanceof StateFileError) throw new ValidationError([{ path: "backend.simulator.stateFile", message: e.message }]);
+    throw e;
+  }
+}
+
+/**
+ * Forget what the simulated clusters went through (`fleet-update reset-fleet`): the state file and the
+ * run journals beside it. Returns the state file and whether there was anything to remove.
+ */
+export function resetSimulatedFleet(simulator: SimulatorBackendConfig, baseDir: string): { stateFile: string; existed: boolean } {
+  const stateFile = stateFilePath(simulator, baseDir);
+  const journals = journalDirectory(stateFile);
+  const existed = fs.existsSync(stateFile) || fs.existsSync(journals);
+  fs.rmSync(stateFile, { force: true });
+  fs.rmSync(journals, { recursive: true, force: true });
+  return { stateFile, existed };
 }

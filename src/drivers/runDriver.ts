@@ -20,7 +20,9 @@ import type { SkipTarget } from "../model/skip";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { ManagedClusterUpdate } from "../model/update";
-import type { SimulatorBackendConfig, UpdateRunInputs } from "../spec/runSpec";
+import type { Fleet } from "../model/fleet";
+import type { FleetState } from "../backends/simulator/fleetState";
+import type { UpdateRunInputs } from "../spec/runSpec";
 import type { StopRequest } from "./stopRequest";
 
 /** Who executes the run: our engine in this process, or Fleet Manager, which goes on without us. */
@@ -147,11 +149,21 @@ export class GateRefusedError extends Error {
 }
 
 /**
- * What a plan of the run reads: the simulated fleet's files (local, cheap: planned even at
- * `pulumi preview`), or the members' clusters through a read-only backend.
+ * What a plan of the run reads: the simulated fleet as its files describe it now (local, cheap:
+ * planned even at `pulumi preview`; read, never written), or the members' clusters through a
+ * read-only backend.
  */
 export type PlanView =
-  | { reads: "fleetFile"; inputs: UpdateRunInputs; simulator: SimulatorBackendConfig }
+  | {
+      reads: "fleetFile";
+      inputs: UpdateRunInputs;
+      /** The fleet file as the run names it, for messages. */
+      fleetFile: string;
+      /** The fleet file's regions and clusters. */
+      fleet: Fleet;
+      /** The clusters as the state file has them, when there is one. */
+      state?: FleetState;
+    }
   | { reads: "clusters"; inputs: UpdateRunInputs; backend: ClusterBackend };
 
 export interface RunDriver {

@@ -3,12 +3,7 @@
  * one function with one stable code. The AKS rules come from the simulated fleet's own
  * (`upgradeRules.ts`), and timing-dependent checks read the predicted schedule.
  */
-import {
-  NODE_POOL_VERSION_ABOVE_CONTROL_PLANE,
-  UPGRADE_DOWNGRADE_NOT_ALLOWED,
-  UPGRADE_MINOR_VERSION_SKIP_NOT_ALLOWED,
-} from "../backends/simulator/errorCodes";
-import { checkUpgradeRequest } from "../backends/simulator/upgradeRules";
+import { NODE_POOL_VERSION_ABOVE_CONTROL_PLANE, UPGRADE_DOWNGRADE_NOT_ALLOWED, UPGRADE_MINOR_VERSION_SKIP_NOT_ALLOWED, checkUpgradeRequest } from "../simulation/simulatedWorld";
 import { BackendError, type ClusterInfo, type OfferedVersion } from "../engine/backend";
 import { availability } from "../engine/nodeImages";
 import { isoInstant, ownValue } from "../model/common";

@@ -9,7 +9,7 @@
  * go on as if it took no time), or the run before it does not end by the horizon (and so every run
  * after it).
  */
-import type { FleetState } from "../backends/simulator/fleetState";
+import type { FleetState } from "../simulation/simulatedWorld";
 import { appliedNodeImageVersions, failedMembers } from "../engine/results";
 import { ValidationError } from "../model/common";
 import { DEFAULT_HORIZON_DAYS } from "../model/scenario";

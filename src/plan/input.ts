@@ -9,7 +9,8 @@
 import { ValidationError, parseYamlMapping } from "../model/common";
 import { validateScenario, type Scenario } from "../model/scenario";
 import { validateChainScenario, type ChainScenario } from "../model/chain";
-import { parseRunInputs, type UpdateRunInputs } from "../spec/runSpec";
+import type { UpdateRunInputs } from "../spec/runSpec";
+import { parseRunInputs } from "../drivers/runInputs";
 
 export type PlanSource = { kind: "scenario"; scenario: Scenario } | { kind: "chain"; chain: ChainScenario } | { kind: "runSpec"; inputs: UpdateRunInputs };
 

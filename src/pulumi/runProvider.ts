@@ -16,7 +16,8 @@ import { ValidationError } from "../model/common";
 import type { StoredRun } from "../drivers/runDriver";
 import { printPlanSummary } from "../plan/forRun";
 import { canonicalJson, identityValue } from "../spec/identity";
-import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, checkRunInputs, parseRunInputs, withFleetDefaults, type UpdateRunInputs } from "../spec/runSpec";
+import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, withFleetDefaults, type UpdateRunInputs } from "../spec/runSpec";
+import { checkRunInputs, parseRunInputs } from "../drivers/runInputs";
 import { containsUnknown } from "../spec/unknowns";
 import { driverFor } from "../drivers/driverFor";
 import { BackendConfigSchema } from "../spec/runSpec";
@@ -28,12 +29,15 @@ type Props = Record<string, unknown>;
 export async function check(olds: Props, news: Props, tell: Tell = tellOnStderr): Promise<{ inputs: Props; failures: Array<{ property: string; reason: string }> }> {
   const issues = [...checkRunInputs(withoutProjectDir(news)), ...projectDirIssues(news)];
   const failures = issues.map((issue) => ({ property: issue.path, reason: issue.message }));
+  if (failures.length > 0 || containsUnknown(pickInputs(news))) return { inputs: news, failures };
   // What only the world can say (issue 12: on Fleet Manager, a listed member not in the fleet, or in
-  // another group, is a failure naming it).
-  if (failures.length === 0 && !containsUnknown(pickInputs(news))) failures.push(...(await checkAgainstWorld(pickInputs(news), projectDirOf(news))));
+  // another group, is a failure naming it), through the run's driver.
+  const inputs = parseRunInputs(pickInputs(news));
+  const driver = await driverFor(inputs.backend, { baseDir: projectDirOf(news) });
+  failures.push(...(await driver.check(inputs)).map((i) => ({ property: i.path, reason: i.message })));
   // Issue 6: `pulumi preview` shows the plan (stage ETAs, findings) of valid, fully known inputs —
   // for a run about to be created (or replaced); an existing run's plan is its `plan` output.
-  if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(identityChangedBetween(olds, news))) await printPlanSummary(withoutProjectDir(news), projectDirOf(news), (text) => tell(text.replace(/\n$/, "")));
+  if (failures.length === 0 && RUN_IDENTITY_FIELDS.some(identityChangedBetween(olds, news))) await printPlanSummary(driver, inputs, (text) => tell(text.replace(/\n$/, "")));
   return { inputs: news, failures };
 }
 
@@ -138,13 +142,6 @@ function storedRun(id: string, props: Props): StoredRun {
 async function deletesBeforeReplace(news: Props, projectDir: string): Promise<boolean> {
   const backend = BackendConfigSchema.safeParse(news.backend);
   return backend.success && (await driverFor(backend.data, { baseDir: projectDir })).deleteBeforeReplace;
-}
-
-/** The driver's checks against the world; a world that cannot be read is one failure naming the backend. */
-async function checkAgainstWorld(inputs: Props, projectDir: string): Promise<Array<{ property: string; reason: string }>> {
-  const parsed = parseRunInputs(inputs);
-  const driver = await driverFor(parsed.backend, { baseDir: projectDir });
-  return (await driver.check(parsed)).map((i) => ({ property: i.path, reason: i.message }));
 }
 
 /** Stored properties hold inputs and outputs together; the inputs are these. */

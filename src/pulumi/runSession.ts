@@ -74,7 +74,7 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
   try {
     // Issue 6: predicted from the run's state before this call drives it; kept as it was at creation.
     const engineState = call.engineState();
-    plan = previous?.plan ?? (engineState === undefined ? undefined : await planAtRunStart(inputs, projectDir, engineState));
+    plan = previous?.plan ?? (engineState === undefined ? undefined : await planAtRunStart(driver, inputs, engineState));
     const progress = progressPrinter(inputs.runName, call, tell);
     try {
       report = await call.drive(inputs, {

@@ -4,13 +4,9 @@
  * Azure's `UpdateRunStrategy` shape. Changing it never touches a run already started: runs snapshot
  * their strategy (docs/rules.md §1).
  */
-import { friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
-import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
-import { FLEET_CHILD_NAME, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
-import { fromFleetStrategy, toFleetStrategy } from "../backends/azureFleet/toFleet";
-import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
-import { openFleetClient } from "../drivers/openFleet";
-import { AzureFleetBackendSchema, StrategyBackendSchema } from "../spec/runSpec";
+import { friendlyErrors, toFieldIssues } from "../model/common";
+import { StrategyChangedError, keptStrategyIssues, strategyStoreFor, type FleetStrategyStore } from "../drivers/strategyStore";
+import { AzureFleetBackendSchema } from "../spec/runSpec";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../model/strategy";
 import { canonicalJson, identityHash, withoutApiVersion } from "../spec/identity";
 import { dropIssuesUnderUnknowns } from "../spec/unknowns";
@@ -28,7 +24,7 @@ export async function check(_olds: Props, news: Props): Promise<{ inputs: Props;
   const parsed = UpdateRunStrategySchema.safeParse(strategyOf(news), { error: friendlyErrors });
   const issues = parsed.success ? [] : dropIssuesUnderUnknowns(strategyOf(news), toFieldIssues(parsed.error));
   // Issue 12: a strategy kept in Fleet Manager (`backend.azureFleet`).
-  if (news.backend !== undefined) issues.push(...dropIssuesUnderUnknowns(news, fleetStrategyIssues(news, parsed.success ? parsed.data : undefined)));
+  if (news.backend !== undefined) issues.push(...dropIssuesUnderUnknowns(news, keptStrategyIssues(news.backend, news.strategyName, parsed.success ? parsed.data : undefined)));
   // A misspelt input (`stagess` from a YAML program, say) must not be ignored silently.
   const unknown = Object.keys(news).filter((key) => !KNOWN_PROPS.has(key));
   const failures = [...unknown.map((key) => ({ property: key, reason: "unknown field (UpdateStrategy takes stages)" })), ...issues.map((i) => ({ property: i.path, reason: i.message }))];
@@ -57,7 +53,7 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Props }
   const strategy = normalized(inputs);
   const fleet = fleetOf(inputs);
   if (fleet !== undefined) {
-    const kept = await putFleetStrategy(fleet, strategy, undefined);
+    const kept = await write(fleet, strategy, undefined);
     return { id: kept.updateStrategyId, outs: { ...inputs, strategy, ...kept } };
   }
   return { id: `strategy-${identityHash(inputs.stages)}`, outs: { ...inputs, strategy } };
@@ -66,7 +62,7 @@ export async function create(inputs: Props): Promise<{ id: string; outs: Props }
 export async function update(_id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const strategy = normalized(news);
   const fleet = fleetOf(news);
-  if (fleet !== undefined) return { outs: { ...news, strategy, ...(await putFleetStrategy(fleet, strategy, olds.eTag as string | undefined)) } };
+  if (fleet !== undefined) return { outs: { ...news, strategy, ...(await write(fleet, strategy, olds.eTag as string | undefined)) } };
   return { outs: { ...news, strategy } };
 }
 
@@ -75,53 +71,29 @@ export async function read(id: string, props: Props): Promise<{ id: string; prop
   if (props.stages === undefined) throw new Error("an UpdateStrategy cannot be imported (`pulumi import` or the `import` option): declare it in the program and `pulumi up` (it only validates its stages)");
   const fleet = fleetOf(props);
   if (fleet === undefined) return { id, props };
-  const found = await fleet.client.getStrategy(fleet.name);
+  const found = await fleet.store.read(fleet.name);
   if (found === undefined) return { id: "", props: {} };
-  const strategy = fromFleetStrategy(found.properties?.strategy) ?? { stages: [] };
-  return { id, props: { ...props, stages: strategy.stages, strategy, ...(found.eTag === undefined ? {} : { eTag: found.eTag }) } };
+  return { id, props: { ...props, stages: found.strategy.stages, strategy: found.strategy, ...(found.eTag === undefined ? {} : { eTag: found.eTag }) } };
 }
 
 /** Issue 12: a strategy kept in Fleet Manager is deleted there (runs already created keep their snapshot). */
 export async function remove(_id?: string, props?: Props): Promise<void> {
   const fleet = props === undefined ? undefined : fleetOf(props);
-  if (fleet !== undefined) await fleet.client.deleteStrategy(fleet.name, props?.eTag as string | undefined);
+  if (fleet !== undefined) await fleet.store.remove(fleet.name, props?.eTag as string | undefined);
 }
 
-
-function fleetStrategyIssues(news: Props, strategy: UpdateRunStrategy | undefined): FieldIssue[] {
-  const parsed = StrategyBackendSchema.safeParse(news.backend, { error: friendlyErrors });
-  const issues = parsed.success ? [] : toFieldIssues(parsed.error, ["backend"]);
-  const name = news.strategyName;
-  if (typeof name !== "string" || name.length > MAX_FLEET_CHILD_NAME || !FLEET_CHILD_NAME.test(name)) {
-    issues.push({ path: "strategyName", message: `names the fleet's update strategy: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters` });
-  }
-  const apiVersion = parsed.success ? parsed.data.azureFleet.apiVersion : undefined;
-  issues.push(...unsupportedInStrategy(strategy, "", apiVersion));
-  return issues;
-}
-
-function fleetOf(props: Props): { client: FleetClient; name: string } | undefined {
+function fleetOf(props: Props): { store: FleetStrategyStore; name: string } | undefined {
   const backend = props.backend as { azureFleet?: unknown } | undefined;
   if (backend?.azureFleet === undefined) return undefined;
-  const config = AzureFleetBackendSchema.parse(backend.azureFleet);
-  return { client: openFleetClient(config), name: props.strategyName as string };
+  return { store: strategyStoreFor({ azureFleet: AzureFleetBackendSchema.parse(backend.azureFleet) }), name: props.strategyName as string };
 }
 
-/**
- * Create with `If-None-Match: *`, update with the eTag read last (`If-Match`): a strategy changed
- * outside Pulumi since is not overwritten. A create whose strategy exists already (a create killed
- * after Fleet took it) takes the one there and writes over it with its eTag.
- */
-async function putFleetStrategy(fleet: { client: FleetClient; name: string }, strategy: UpdateRunStrategy, eTag: string | undefined): Promise<{ updateStrategyId: string; eTag?: string }> {
-  const body = toFleetStrategy(strategy);
-  let kept;
+/** Written with the eTag read last (`FleetStrategyStore.write`); one changed outside Pulumi since says what to do. */
+async function write(fleet: { store: FleetStrategyStore; name: string }, strategy: UpdateRunStrategy, eTag: string | undefined) {
   try {
-    kept = await fleet.client.putStrategy(fleet.name, body, eTag);
+    return await fleet.store.write(fleet.name, strategy, eTag);
   } catch (e) {
-    if (!(e instanceof FleetRequestError && e.statusCode === 412)) throw e;
-    if (eTag !== undefined) throw new Error(`update strategy '${fleet.name}' was changed in fleet '${fleet.client.fleet.fleetName}' outside Pulumi: run \`pulumi refresh\`, then \`pulumi up\``);
-    const there = await fleet.client.getStrategy(fleet.name);
-    kept = await fleet.client.putStrategy(fleet.name, body, there?.eTag);
+    if (!(e instanceof StrategyChangedError)) throw e;
+    throw new Error(`update strategy '${fleet.name}' was changed in fleet '${fleet.store.client.fleet.fleetName}' outside Pulumi: run \`pulumi refresh\`, then \`pulumi up\``);
   }
-  return { updateStrategyId: kept.id ?? fleet.client.strategyId(fleet.name), ...(kept.eTag === undefined ? {} : { eTag: kept.eTag }) };
 }

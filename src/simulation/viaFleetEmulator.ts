@@ -15,7 +15,7 @@ import type { TokenCredential } from "@azure/core-auth";
 import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions } from "../emulator";
 import { FleetClient, FleetRequestError } from "../backends/azureFleet/fleetClient";
-import { toFleetStrategy } from "../backends/azureFleet/toFleet";
+import { FleetStrategyStore } from "../drivers/strategyStore";
 import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
 import { DEFAULT_FLEET_API_VERSION, type ClientFleetApiVersion } from "../backends/azureFleet/wire";
 import { ValidationError, isoInstant, type FieldIssue } from "../model/common";
@@ -107,10 +107,9 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
     // A strategy the scenario references is kept in the fleet first, as an `UpdateStrategy` resource would be.
     let definition: Partial<Pick<UpdateRunInputs, "strategy" | "updateStrategyId">>;
     if (scenario.updateStrategyId !== undefined && scenario.strategy === undefined && strategy !== undefined) {
-      await client.putStrategy(scenario.updateStrategyId, toFleetStrategy(strategy)).catch(async (e: unknown) => {
-        if (!(e instanceof FleetRequestError && e.statusCode === 412 && (await client.getStrategy(scenario.updateStrategyId as string)) !== undefined)) throw e;
-      });
-      definition = { updateStrategyId: client.strategyId(scenario.updateStrategyId) };
+      const store = new FleetStrategyStore(client);
+      await store.createUnlessKept(scenario.updateStrategyId, strategy);
+      definition = { updateStrategyId: store.idOf(scenario.updateStrategyId) };
     } else {
       definition = strategy === undefined ? {} : { strategy };
     }

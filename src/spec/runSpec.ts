@@ -1,19 +1,19 @@
 /**
  * What `UpdateRun` sends its provider (plain JSON), and their validation: the same docs/rules.md §2 rules as
- * everywhere (`src/model/`), with field paths as Pulumi check failures.
+ * everywhere (`src/model/`), with field paths as Pulumi check failures. What a backend adds to these —
+ * Fleet Manager's names and api-versions, ARM's cluster ids — is its driver's (`src/drivers/runInputs.ts`,
+ * which callers parse a run's inputs with).
  */
 import { z } from "zod";
-import { MAX_CALL_MINUTES, MAX_POLL_SECONDS, ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
+import { MAX_CALL_MINUTES, MAX_POLL_SECONDS, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
 import { MemberSchema } from "../model/member";
 import { crossValidateRun, unknownSkipTargets } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";
 import { UpdateRunStrategySchema, unknownApprovals } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
 import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from "../model/autoUpgrade";
-import { FLEET_CHILD_NAME, FleetIdSchema, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
-import { unsupportedInRun } from "../backends/azureFleet/unsupported";
-import { CLIENT_FLEET_API_VERSIONS } from "../backends/azureFleet/wire";
-import { containsUnknown, dropIssuesUnderUnknowns } from "./unknowns";
+import { API_VERSION_WORDS, CLIENT_FLEET_API_VERSIONS, FleetIdSchema } from "./fleet";
+import { containsUnknown } from "./unknowns";
 
 export const RUN_STATES = ["Running", "Stopped", "NotStarted"] as const;
 export const DEFAULT_TIMEOUT_MINUTES = 240;
@@ -81,8 +81,6 @@ export const AzureBackendSchema = z
       description: "Real AKS clusters through ARM; members then need `clusterResourceId`. Credentials come from the environment (DefaultAzureCredential), never from inputs.",
     },
   });
-
-export const API_VERSION_WORDS = `must be ${CLIENT_FLEET_API_VERSIONS[0]} (GA, the default), ${CLIENT_FLEET_API_VERSIONS[1]} or ${CLIENT_FLEET_API_VERSIONS[2]} (legacy)`;
 
 /**
  * Issue 12: Azure Kubernetes Fleet Manager runs the update server-side; the client creates (or
@@ -273,57 +271,37 @@ export function withFleetDefaults(inputs: Record<string, unknown>): Record<strin
   return onFleet && inputs.members === undefined ? { ...inputs, members: [] } : inputs;
 }
 
-/** Every problem with the inputs, by field path; values unknown at preview are accepted. */
-export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
-  const inputs = withFleetDefaults(withoutProvider(raw));
+/** The inputs as checked: without `__provider`, with Fleet's default members. */
+export function specInputsOf(raw: Record<string, unknown>): Record<string, unknown> {
+  return withFleetDefaults(withoutProvider(raw));
+}
+
+/**
+ * The spec's own problems with the inputs, by field path, and the parsed inputs when they are valid
+ * and fully known (for the backend's checks, `src/drivers/runInputs.ts`). Issues under values unknown
+ * at preview are not dropped yet: the caller drops them once, over every check.
+ */
+export function inspectRunInputs(raw: Record<string, unknown>): { inputs: Record<string, unknown>; issues: FieldIssue[]; known?: UpdateRunInputs } {
+  const inputs = specInputsOf(raw);
   const parsed = UpdateRunInputsSchema.safeParse(inputs, { error: friendlyErrors });
   const issues = parsed.success ? [] : toFieldIssues(parsed.error);
   if (!containsUnknown(inputs)) issues.push(...updateChoiceIssues(inputs));
-  if (parsed.success && !containsUnknown(inputs)) {
-    const { strategy, members, backend } = parsed.data;
-    // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
-    // checked against them when they are read (`checkFleetRun`); here only the list itself.
-    const { issues: cross, excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) });
-    issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
-    // Issue 19: a skip naming nothing in the run is refused here, before the run opens its backend
-    // or journal (a refused run touches no file). On azureFleet the fleet's members and strategy are
-    // read later, and Fleet Manager names what it cannot skip.
-    if (backend.azureFleet === undefined) issues.push(...unknownSkipTargets(members, strategy, excluded, parsed.data.skip, "skip"));
-    // A strategy kept in Fleet (`updateStrategyId`) is read at the run's Check, which names unknown approvals then.
-    const approvalsKnownLater = strategy === undefined && parsed.data.updateStrategyId !== undefined && backend.azureFleet !== undefined;
-    if (!approvalsKnownLater) issues.push(...unknownApprovals(parsed.data.approvals, strategy, { strategy: "this run", noGates: "the strategy has no gates" }));
-    const strategyId = parsed.data.updateStrategyId;
-    if (strategyId !== undefined) {
-      const prefix = `${backend.azureFleet?.fleetId ?? ""}/updateStrategies/`;
-      const name = strategyId.slice(prefix.length);
-      if (backend.azureFleet === undefined) issues.push({ path: "updateStrategyId", message: "is taken with the azureFleet backend only (a strategy kept in Fleet Manager); pass the stages as `strategy`" });
-      else if (strategy !== undefined) issues.push({ path: "updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" });
-      else if (strategyId.slice(0, prefix.length).toLowerCase() !== prefix.toLowerCase() || !FLEET_CHILD_NAME.test(name) || name.length > MAX_FLEET_CHILD_NAME) {
-        issues.push({ path: "updateStrategyId", message: `must be the ARM id of an update strategy of the run's fleet: ${prefix}<name>` });
-      }
-    }
-    if (backend.azureFleet !== undefined) {
-      // Issue 12: the run's name is the fleet's update run's name (an ARM child resource name).
-      const name = parsed.data.runName;
-      if (name.length > MAX_FLEET_CHILD_NAME || !FLEET_CHILD_NAME.test(name)) {
-        issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${name}'` });
-      }
-      const { apiVersion } = backend.azureFleet;
-      issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }), autoUpgradeProfile: parsed.data.autoUpgradeProfile }));
-    }
-    if (backend.azure !== undefined) {
-      members.forEach((m, i) => {
-        if (m.clusterResourceId === undefined) issues.push({ path: `members[${i}].clusterResourceId`, message: "is required with the Azure backend" });
-      });
-    }
+  if (!parsed.success || containsUnknown(inputs)) return { inputs, issues };
+  const { strategy, members, backend } = parsed.data;
+  // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
+  // checked against them when they are read (`checkFleetRun`); here only the list itself.
+  const { issues: cross, excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) });
+  issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
+  // Issue 19: a skip naming nothing in the run is refused here, before the run opens its backend
+  // or journal (a refused run touches no file). On azureFleet the fleet's members and strategy are
+  // read later, and Fleet Manager names what it cannot skip.
+  if (backend.azureFleet === undefined) issues.push(...unknownSkipTargets(members, strategy, excluded, parsed.data.skip, "skip"));
+  // A strategy kept in Fleet (`updateStrategyId`) is read at the run's Check, which names unknown approvals then.
+  const approvalsKnownLater = strategy === undefined && parsed.data.updateStrategyId !== undefined && backend.azureFleet !== undefined;
+  if (!approvalsKnownLater) issues.push(...unknownApprovals(parsed.data.approvals, strategy, { strategy: "this run", noGates: "the strategy has no gates" }));
+  if (parsed.data.updateStrategyId !== undefined) {
+    if (backend.azureFleet === undefined) issues.push({ path: "updateStrategyId", message: "is taken with the azureFleet backend only (a strategy kept in Fleet Manager); pass the stages as `strategy`" });
+    else if (strategy !== undefined) issues.push({ path: "updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" });
   }
-  return dropIssuesUnderUnknowns(inputs, issues);
-}
-
-/** Parse inputs that must be whole (create, update): throws `ValidationError` naming every field. */
-export function parseRunInputs(raw: Record<string, unknown>): UpdateRunInputs {
-  const issues = checkRunInputs(raw);
-  if (containsUnknown(withoutProvider(raw))) issues.push({ path: "(inputs)", message: "values are still unknown" });
-  if (issues.length > 0) throw new ValidationError(issues);
-  return UpdateRunInputsSchema.parse(withFleetDefaults(withoutProvider(raw))) as UpdateRunInputs;
+  return { inputs, issues, known: parsed.data as UpdateRunInputs };
 }

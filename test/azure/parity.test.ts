@@ -1,5 +1,5 @@
 /**
- * Parity: every scenario file (../shared/scenarios, test/scenarios, examples/demo) run through the
+ * Parity: every scenario file (examples/scenarios, test/scenarios, examples/demo) run through the
  * real Azure backend against the ARM emulator ends exactly as in process — every state, every cluster
  * version, every part of every cluster upgraded as many times — except the documented ARM differences
  * (parity/armDifferences.ts), which are asserted as such.

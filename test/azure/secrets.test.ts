@@ -15,7 +15,7 @@ it("never leaks the bearer token into outputs, events, logs or errors", async ()
   const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown) => (printed.push(String(chunk)), true));
   try {
     // One member fails, so error paths are exercised too.
-    const text = readFileSync(resolve(__dirname, "../../../shared/scenarios/02-staged-parallel.yaml"), "utf8").replace(
+    const text = readFileSync(resolve(__dirname, "../../examples/scenarios/02-staged-parallel.yaml"), "utf8").replace(
       "{name: us-1, group: prod-us, region: eastus, kubernetesVersion: 1.31.2,",
       "{name: us-1, group: prod-us, region: eastus, kubernetesVersion: 1.31.2, simulation: {fail: {code: UpgradeFailed, message: drain timed out}},",
     );

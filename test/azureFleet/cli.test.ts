@@ -158,7 +158,7 @@ test("plan --backend azure-fleet: reads the fleet's members and their clusters (
 });
 
 test("simulate --via fleet-emulator --json: the shape of --via arm-emulator; Fleet's missing features named", async () => {
-  const scenario = path.resolve(__dirname, "../../../shared/scenarios/02-staged-parallel.yaml");
+  const scenario = path.resolve(__dirname, "../../examples/scenarios/02-staged-parallel.yaml");
   const io = capture();
   expect(await simulateCommand(scenario, { via: "fleet-emulator", json: true }, io)).toBe(0);
   const result = JSON.parse(io.out) as Record<string, unknown> & { status: { status: { state: string } } };

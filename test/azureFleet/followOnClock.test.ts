@@ -7,7 +7,7 @@ import { afterEach, expect, test } from "vitest";
 import type { ArmEmulator } from "../../src/emulator";
 import type { RunEvent } from "../../src/model/status";
 import type { CompressibleClock } from "../../src/runtime/compressibleClock";
-import { parseRunInputs } from "../../src/spec/runSpec";
+import { parseRunInputs } from "../../src/drivers/runInputs";
 import { openFleetClient } from "../../src/drivers/openFleet";
 import { runFleetSession } from "../../src/drivers/fleetSession";
 import { groupedFleet, startFleetEmulator } from "../emulator/fleetHelpers";

@@ -4,7 +4,7 @@
  * the program (not in the fleet, another group, unlisted members the run would update).
  */
 import { describe, expect, it } from "vitest";
-import { checkRunInputs } from "../../src/spec/runSpec";
+import { checkRunInputs } from "../../src/drivers/runInputs";
 import { checkMembersAgainstFleet } from "../../src/backends/azureFleet/members";
 import { parseFleetId } from "../../src/backends/azureFleet/fleetId";
 

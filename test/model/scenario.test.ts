@@ -1,6 +1,6 @@
 /**
  * docs/rules.md §7 scenario files: world/run consistency (regions, actions, horizon), YAML/JSON text handling,
- * reporting every problem at once, and the shared example scenarios.
+ * reporting every problem at once, and the example scenarios (examples/scenarios).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -9,7 +9,7 @@ import { ValidationError } from "../../src/model/common";
 import { parseScenario, scenarioHorizon, validateScenario } from "../../src/model/scenario";
 import { expectIssue, expectValid, issuesOf, scenarioYaml, validScenario, type Doc } from "./helpers";
 
-const SHARED_SCENARIOS = path.resolve(__dirname, "../../../shared/scenarios");
+const EXAMPLE_SCENARIOS = path.resolve(__dirname, "../../examples/scenarios");
 
 describe("docs/rules.md §7: a member's region must be declared", () => {
   it("rejects an unknown region, at members[i].region", () => {
@@ -262,21 +262,21 @@ describe("docs/rules.md §7: every problem is reported at once", () => {
   });
 });
 
-describe("docs/rules.md §7: the shared example scenarios", () => {
-  const files = fs.existsSync(SHARED_SCENARIOS) ? fs.readdirSync(SHARED_SCENARIOS).filter((f) => /\.(ya?ml|json)$/.test(f)).sort() : [];
+describe("docs/rules.md §7: the example scenarios (examples/scenarios)", () => {
+  const files = fs.existsSync(EXAMPLE_SCENARIOS) ? fs.readdirSync(EXAMPLE_SCENARIOS).filter((f) => /\.(ya?ml|json)$/.test(f)).sort() : [];
 
   it("exist", () => {
-    expect(fs.existsSync(SHARED_SCENARIOS), `${SHARED_SCENARIOS} is missing`).toBe(true);
+    expect(fs.existsSync(EXAMPLE_SCENARIOS), `${EXAMPLE_SCENARIOS} is missing`).toBe(true);
     expect(files.length).toBeGreaterThanOrEqual(3);
   });
 
   it.each(files)("%s parses without error", (file) => {
-    const scenario = expectValid(() => parseScenario(fs.readFileSync(path.join(SHARED_SCENARIOS, file), "utf8")));
+    const scenario = expectValid(() => parseScenario(fs.readFileSync(path.join(EXAMPLE_SCENARIOS, file), "utf8")));
     expect(scenario.members.length).toBeGreaterThan(0);
   });
 
   it("02-staged-parallel keeps its strategy", () => {
-    const file = path.join(SHARED_SCENARIOS, "02-staged-parallel.yaml");
+    const file = path.join(EXAMPLE_SCENARIOS, "02-staged-parallel.yaml");
     const scenario = parseScenario(fs.readFileSync(file, "utf8"));
     expect(scenario.strategy?.stages.map((s) => [s.name, s.groups.map((g) => g.name), s.afterStageWaitInSeconds])).toEqual([
       ["canary", ["canary"], 3600],

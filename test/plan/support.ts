@@ -7,7 +7,7 @@ import { worldFromScenario } from "../../src/plan/fromScenario";
 import type { Plan } from "../../src/plan/types";
 import { simulateScenario, type SimulationResult } from "../../src/simulation/simulateScenario";
 
-export const SHARED_SCENARIOS = resolve(__dirname, "../../../shared/scenarios");
+export const EXAMPLE_SCENARIOS = resolve(__dirname, "../../examples/scenarios");
 export const TEST_SCENARIOS = resolve(__dirname, "../scenarios");
 export const DEMO = resolve(__dirname, "../../examples/demo/scenario.yaml");
 

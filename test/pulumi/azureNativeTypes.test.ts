@@ -42,7 +42,7 @@ import {
   type UpdateStatusOutput,
   type WaitStatusOutput,
 } from "../../src/pulumi/statusOutput";
-import { checkRunInputs } from "../../src/spec/runSpec";
+import { checkRunInputs } from "../../src/drivers/runInputs";
 import { check as checkStrategy } from "../../src/pulumi/strategyProvider";
 
 type AzStrategyArgs = azIn.containerservice.UpdateRunStrategyArgs;
@@ -228,7 +228,7 @@ describe("status: ours is read wherever azure-native's run status is expected", 
   });
 
   it("runtime: a completed run's status, read through azure-native's type, has what a reader of Azure's expects", async () => {
-    const scenario = parseScenario(readFileSync(join(__dirname, "../../../shared/scenarios/02-staged-parallel.yaml"), "utf8"));
+    const scenario = parseScenario(readFileSync(join(__dirname, "../../examples/scenarios/02-staged-parallel.yaml"), "utf8"));
     const { result } = await simulateScenario(scenario);
     const asAzure: AzRunStatus = result.status as unknown as UpdateRunStatusOutput;
     expect(asAzure.status.state).toBe("Completed");

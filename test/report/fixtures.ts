@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { parseScenario } from "../../src/model/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 
-export const SHARED_SCENARIOS = resolve(__dirname, "../../../shared/scenarios");
+export const EXAMPLE_SCENARIOS = resolve(__dirname, "../../examples/scenarios");
 export const DEMO_SCENARIO = resolve(__dirname, "../../examples/demo/scenario.yaml");
 export const MIXED_STATES_SCENARIO = resolve(__dirname, "mixedStates.yaml");
 export const GATED_SCENARIO = resolve(__dirname, "gatedRun.yaml");

@@ -104,7 +104,7 @@ describe("validation of chained runs", () => {
   });
 
   it("a single-run scenario is still read as one (no runs: key)", () => {
-    const single = parseAnyScenario(fs.readFileSync(path.resolve(__dirname, "../../../shared/scenarios/01-default-sequential.yaml"), "utf8"));
+    const single = parseAnyScenario(fs.readFileSync(path.resolve(__dirname, "../../examples/scenarios/01-default-sequential.yaml"), "utf8"));
     expect(single.kind).toBe("single");
   });
 

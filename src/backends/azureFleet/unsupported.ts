@@ -22,10 +22,8 @@ import type { FieldIssue } from "../../model/common";
 import type { Member } from "../../model/member";
 import { isImplicitGroup, type Gate, type UpdateRunStrategy } from "../../model/strategy";
 import type { AutoUpgradeProfile } from "../../model/autoUpgrade";
+import { API_VERSION_FIELD } from "../../spec/fleet";
 import { DEFAULT_FLEET_API_VERSION, FIRST_VERSION_WITH, FLEET_API_FEATURES, type ClientFleetApiVersion } from "./wire";
-
-/** Where the api-version in use was chosen, as the refusals name it. */
-export const API_VERSION_FIELD = "backend.azureFleet.apiVersion";
 
 /** A ScheduledStart gate's refusal at a version without them (`GateType.ScheduledStart`). */
 function scheduledGates(gates: Gate[] | undefined, at: string, apiVersion: ClientFleetApiVersion, chosenBy: string): FieldIssue[] {

@@ -1,6 +1,6 @@
 /**
- * ARM resource bodies for the simulated clusters, shaped after the AKS examples in
- * `shared/fixtures/arm/` (ManagedClustersGet, AgentPoolsCreate_Update, the upgrade profiles, the
+ * ARM resource bodies for the simulated clusters, shaped after the AKS REST specs' examples
+ * (Azure/azure-rest-api-specs: ManagedClustersGet, AgentPoolsCreate_Update, the upgrade profiles, the
  * maintenance configurations). `kubernetesVersion` / `orchestratorVersion` are the goal (the target of
  * the running, or last failed or aborted, upgrade), `current*` what actually runs (mid-upgrade: the
  * parts moved so far); `eTag` is a digest of what the resource shows, so it changes with every change

@@ -1,5 +1,5 @@
 /**
- * Every scenario file the parity tests run: the shared ones (../shared/scenarios), the test suite's own
+ * Every scenario file the parity tests run: the example ones (examples/scenarios), the test suite's own
  * (test/scenarios) and the demo's (examples/demo). New files in those folders are picked up as they are.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -9,13 +9,13 @@ import { parseScenario, type Scenario } from "../../../src/model/scenario";
 const ROOT = resolve(__dirname, "../../..");
 
 export const SCENARIO_FOLDERS = {
-  shared: resolve(ROOT, "../shared/scenarios"),
+  examples: resolve(ROOT, "examples/scenarios"),
   suite: resolve(ROOT, "test/scenarios"),
   demo: resolve(ROOT, "examples/demo"),
 } as const;
 
 export interface ScenarioFile {
-  /** `shared/01-default-sequential.yaml`, `suite/busy-cluster.yaml`, ... */
+  /** `examples/01-default-sequential.yaml`, `suite/busy-cluster.yaml`, ... */
   label: string;
   path: string;
   scenario: Scenario;
