@@ -19,7 +19,7 @@ export interface BenchFigures {
   targets: typeof TARGETS;
 }
 
-/** What the figures must stay within (README "## Benchmark"). */
+/** What the figures must stay within (docs/bench.md). */
 export const TARGETS = {
   engine10kWallSeconds: 5,
   engine10kPeakRssMb: 400,
@@ -130,7 +130,7 @@ function fleetRows(fl: FleetFigures): Row[] {
   ];
 }
 
-/** A Markdown table, so the printed table can be pasted into the README as it is. */
+/** A Markdown table, so the printed table can be pasted into docs/bench.md as it is. */
 export function formatTable(figures: BenchFigures): string {
   const all: Row[] = [["figure", "measured", "per member", "target"], ...rows(figures)];
   const widths = [0, 1, 2, 3].map((c) => Math.max(...all.map((r) => r[c as 0 | 1 | 2 | 3].length)));
