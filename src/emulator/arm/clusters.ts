@@ -29,17 +29,17 @@ export function armClusters(source: ViewSource): ArmClusters {
 
     lifecycleOperation(name: string): { endAt: number } | undefined {
       const now = source.clock.now();
-      const running = [source.lifecycle.deletion(name), source.lifecycle.abort(name), ...source.lifecycle.poolDeletions(name)];
+      const running = [source.lifecycle.deletion(name), source.lifecycle.abort(name), ...source.lifecycle.poolDeletions(name), ...source.lifecycle.poolUpdates(name)];
       return running.find((op) => op !== undefined && now < op.endAt);
     },
 
-    async lifecycleOperationShown(name: string): Promise<"delete" | "abort" | undefined> {
+    async lifecycleOperationShown(name: string): Promise<"delete" | "abort" | "update" | undefined> {
       const description = findMember(source.fleet, name);
       if (description === undefined) return undefined;
       const view = await readCluster(source, description);
       if (view.deleting !== undefined || view.deletingPools.size > 0) return "delete";
       if (view.canceling !== undefined) return "abort";
-      return undefined;
+      return view.updatingPools.size > 0 ? "update" : undefined;
     },
 
     kubernetesVersionsOffered(region: string): OfferedKubernetesVersion[] | undefined {
