@@ -27,6 +27,12 @@ export interface ClusterInfo {
   powerState?: "Running" | "Stopped";
   /** ARM's `provisioningState` (Succeeded, Upgrading, Failed, ...), when the backend reports it. */
   provisioningState?: string;
+  /**
+   * The versions above may be the target of the operation in flight rather than what runs: AKS reports
+   * `currentKubernetesVersion` / `currentOrchestratorVersion` at the target from an upgrade's start. The
+   * engine then never judges the cluster at its target before that operation ends (docs/behaviour.md).
+   */
+  versionsUnsettled?: true;
   /** An operation already running on the cluster, whoever started it. The engine never starts another. */
   activeOperation?: {
     operationId?: string;
