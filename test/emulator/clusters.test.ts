@@ -26,7 +26,7 @@ describe("GET managedClusters/{name}", () => {
     expect(cluster).toMatchObject({
       id: `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/alpha`,
       name: "alpha",
-      type: "Microsoft.ContainerService/managedClusters",
+      type: "Microsoft.ContainerService/ManagedClusters",
       location: "westeurope",
       kubernetesVersion: "1.31.2",
       currentKubernetesVersion: "1.31.2",

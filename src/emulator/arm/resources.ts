@@ -132,7 +132,8 @@ function poolProperties(view: ClusterView, pool: NodePool, index: number): Recor
     ...osOf(pool.nodeImageVersion),
     provisioningState: poolProvisioningState(view, pool),
     powerState: poolPowerState(view, pool),
-    upgradeSettings: { maxSurge: "10%" },
+    // AKS shows the settings written; none were: `{}`, as recorded.
+    upgradeSettings: {},
     eTag: poolETag(view, pool),
   };
 }
@@ -144,7 +145,8 @@ export function managedCluster(view: ClusterView, scope: ArmScope): Record<strin
   return {
     id: clusterId(scope, name),
     name,
-    type: MANAGED_CLUSTERS,
+    // As AKS answers it (test/fixtures/recordings/aks): the resource's type capitalised, unlike its id's segment.
+    type: "Microsoft.ContainerService/ManagedClusters",
     location,
     eTag: clusterETag(view),
     ...(Object.keys(view.tags).length === 0 ? {} : { tags: { ...view.tags } }),
@@ -162,10 +164,8 @@ export function managedCluster(view: ClusterView, scope: ArmScope): Record<strin
       nodeResourceGroup: `MC_${scope.resourceGroup}_${name}_${location}`,
       enableRBAC: true,
       supportPlan: "KubernetesOfficial",
-      autoUpgradeProfile: {
-        upgradeChannel: view.description.autoUpgradeProfile?.upgradeChannel ?? "none",
-        nodeOSUpgradeChannel: view.description.autoUpgradeProfile?.nodeOSUpgradeChannel ?? "None",
-      },
+      // As AKS: shown when the cluster has one (the recorded clusters, which had none, show none).
+      ...(view.description.autoUpgradeProfile === undefined ? {} : { autoUpgradeProfile: { ...view.description.autoUpgradeProfile } }),
       networkProfile: { networkPlugin: "azure", loadBalancerSku: "standard", outboundType: "loadBalancer" },
     },
   };

@@ -79,6 +79,12 @@ export interface ReplayOptions {
   enumKeys?: readonly string[];
   /** Real milliseconds to wait for one of the emulator's operations to end (default 30 s). */
   pollTimeoutMs?: number;
+  /**
+   * Which of the emulator's operations to follow to their end before the next interaction: "always"
+   * (default), or "asRecorded" — only those whose recording polled them, so that a read the recording made
+   * while an unpolled operation ran (`--no-wait`) is compared while the emulator's runs too.
+   */
+  followOperations?: "always" | "asRecorded";
 }
 
 interface Answer {
@@ -229,7 +235,7 @@ export async function replay(options: ReplayOptions): Promise<InteractionReport[
     const polls = pollsOf(x.index);
     const lastStatusPoll = [...polls].reverse().find((p) => !/\/operationresults\//i.test(p.uri));
     const lastResultPoll = [...polls].reverse().find((p) => /\/operationresults\//i.test(p.uri));
-    const started = LRO_HEADERS.some((h) => answer.headers[h] !== undefined) && answer.status < 300;
+    const started = LRO_HEADERS.some((h) => answer.headers[h] !== undefined) && answer.status < 300 && (options.followOperations !== "asRecorded" || polls.length > 0);
     if (lastStatusPoll !== undefined || lastResultPoll !== undefined || started) {
       const final = started ? await pollToEnd(options, answer, timeout) : undefined;
       const recordedStatus = lastStatusPoll === undefined ? undefined : parseJson(lastStatusPoll.responseBody);
