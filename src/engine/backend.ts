@@ -25,6 +25,11 @@ export interface ClusterInfo {
   maintenanceConfigurations?: MaintenanceConfigurations;
   /** AKS `powerState.code`, when the backend reports it: a Stopped cluster refuses upgrades. */
   powerState?: "Running" | "Stopped";
+  /**
+   * AKS's own automatic upgrades of the cluster (`autoUpgradeProfile`), when set: a cluster that
+   * upgrades itself conflicts with a staged run (`plan`'s CLUSTER_AUTO_UPGRADES).
+   */
+  autoUpgrade?: { upgradeChannel?: string; nodeOSUpgradeChannel?: string };
   /** ARM's `provisioningState` (Succeeded, Upgrading, Failed, ...), when the backend reports it. */
   provisioningState?: string;
   /**

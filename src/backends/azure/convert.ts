@@ -39,9 +39,17 @@ export function clusterInfo(cluster: ManagedCluster, configs: MaintenanceConfigu
     // Issue 5's health check reads it: a cluster left Failed after an upgrade is not healthy.
     ...(cluster.provisioningState === undefined ? {} : { provisioningState: cluster.provisioningState }),
     ...(cluster.powerState?.code === "Stopped" || cluster.powerState?.code === "Running" ? { powerState: cluster.powerState.code } : {}),
+    ...(cluster.autoUpgradeProfile === undefined ? {} : { autoUpgrade: autoUpgradeOf(cluster.autoUpgradeProfile) }),
     ...(maintenance === undefined ? {} : { maintenanceConfigurations: maintenance }),
     // AKS shows the target as current from an upgrade's start: while busy, the versions prove nothing.
     ...(busy ? { activeOperation: {}, versionsUnsettled: true as const } : {}),
+  };
+}
+
+function autoUpgradeOf(profile: NonNullable<ManagedCluster["autoUpgradeProfile"]>): NonNullable<ClusterInfo["autoUpgrade"]> {
+  return {
+    ...(profile.upgradeChannel === undefined ? {} : { upgradeChannel: profile.upgradeChannel }),
+    ...(profile.nodeOSUpgradeChannel === undefined ? {} : { nodeOSUpgradeChannel: profile.nodeOSUpgradeChannel }),
   };
 }
 

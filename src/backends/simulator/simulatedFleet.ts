@@ -327,6 +327,7 @@ export class SimulatedFleet implements ClusterBackend {
       activeOperation: active === undefined ? undefined : Object.freeze(active),
       provisioningState: provisioningState(description, state),
       powerState: description.simulation?.powerState ?? "Running",
+      autoUpgrade: description.autoUpgradeProfile,
     };
     entry.view = Object.freeze(info);
     // An operation started outside the fleet ends by time alone: the view holds until then.
