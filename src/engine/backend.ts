@@ -50,6 +50,8 @@ export interface ClusterInfo {
 export interface OfferedVersion {
   version: string;
   availableAt?: number;
+  /** AKS offers it as a preview: no auto-upgrade channel picks it (docs/rules.md §18). */
+  isPreview?: true;
 }
 
 export interface RegionOffer {

@@ -62,8 +62,8 @@ export async function worldFromBackend(backend: ClusterBackend, inputs: UpdateRu
   };
 }
 
-function offered(v: OfferedVersion): { version: string; availableAt?: string } {
-  return v.availableAt === undefined ? { version: v.version } : { version: v.version, availableAt: isoInstant(v.availableAt) };
+function offered(v: OfferedVersion): { version: string; availableAt?: string; isPreview?: boolean } {
+  return { version: v.version, ...(v.availableAt === undefined ? {} : { availableAt: isoInstant(v.availableAt) }), ...(v.isPreview === true ? { isPreview: true } : {}) };
 }
 
 function simulatedCluster(member: UpdateRunInputs["members"][number], info: ClusterInfo, start: number, upgradeMinutes: number): SimulatedCluster {

@@ -27,7 +27,7 @@ import { clusterBusy, clusterInfo, isBusy } from "./convert";
 import { credentialProblem } from "./credentials";
 import { armError } from "./errors";
 import { AZURE_PUBLIC_CLOUD, RegionOffers } from "./regionOffers";
-import { nextStep, stepName, type Step } from "./steps";
+import { goalNames, nextStep, stepName, type Step } from "./steps";
 import { writeStep } from "./stepWriter";
 
 
@@ -293,7 +293,7 @@ function startedStep(cluster: ManagedCluster, request: UpgradeRequest): Step | u
   const pools = cluster.agentPoolProfiles ?? [];
   const target = request.kubernetesVersion;
   const versions: Step = { kind: "versions", controlPlaneOnly: request.type === "ControlPlaneOnly" };
-  const towardTarget = target !== undefined && cluster.kubernetesVersion === target && (request.type !== "Full" || pools.every((p) => p.orchestratorVersion === target));
+  const towardTarget = target !== undefined && goalNames(cluster.kubernetesVersion, target) && (request.type !== "Full" || pools.every((p) => goalNames(p.orchestratorVersion, target)));
   if (towardTarget && (isBusy(cluster.provisioningState) || cluster.provisioningState === "Failed")) return versions;
   const pool = pools.find((p) => Object.hasOwn(request.nodeImageVersions, p.name ?? "") && (p.provisioningState === "UpgradingNodeImageVersion" || p.provisioningState === "Failed"));
   if (pool !== undefined) return { kind: "image", pool: pool.name as string, version: request.nodeImageVersions[pool.name as string] as string };

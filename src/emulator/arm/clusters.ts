@@ -8,7 +8,7 @@ import type { SimulatedCluster } from "../../model/fleet";
 import { findMember } from "../core/context";
 import type { ArmClusters } from "../ports";
 import { isDeleted, readCluster, type ViewSource } from "./clusterView";
-import { kubernetesVersionList } from "./offers";
+import { isPreviewVersion, kubernetesVersionList } from "./offers";
 
 /** One minor of ARM's `KubernetesVersionListResult.values`. */
 interface ListedMinor {
@@ -50,7 +50,8 @@ export function armClusters(source: ViewSource): ArmClusters {
       return listed.flatMap((minor) =>
         Object.keys(minor.patchVersions).map((version) => ({
           version,
-          ...(minor.isPreview === true ? { isPreview: true } : {}),
+          // ARM marks whole minors; a preview patch of a GA minor is still a preview (the fleet file says so).
+          ...(minor.isPreview === true || isPreviewVersion(offers, version) ? { isPreview: true } : {}),
           supportPlan: minor.capabilities?.supportPlan ?? [],
         })),
       );
