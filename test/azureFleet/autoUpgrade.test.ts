@@ -82,9 +82,10 @@ describe("a run from an auto-upgrade profile on Fleet Manager", () => {
     expect(emulator.fleet.operationLog()).toEqual([]);
   });
 
-  test("an api-version without generateUpdateRun is refused at Check, naming the field and the version", async () => {
+  test("at 2025-04-01-preview too (the live service has generateUpdateRun and the TargetKubernetesVersion channel there): accepted at Check", async () => {
     const backend = fleetBackend(emulator) as { azureFleet: Record<string, unknown> };
-    const { failures } = await provider.check({}, inputs({ backend: { azureFleet: { ...backend.azureFleet, apiVersion: "2025-04-01-preview" } } }));
-    expect(failures).toContainEqual({ property: "autoUpgradeProfile", reason: expect.stringContaining("no generateUpdateRun at api-version 2025-04-01-preview") });
+    const legacy = { backend: { azureFleet: { ...backend.azureFleet, apiVersion: "2025-04-01-preview" } } };
+    expect((await provider.check({}, inputs(legacy))).failures).toEqual([]);
+    expect((await provider.check({}, inputs({ ...legacy, autoUpgradeProfile: { channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.32", longTermSupport: true } }))).failures).toEqual([]);
   });
 });
