@@ -100,9 +100,12 @@ describe("generateUpdateRun: the channel's version among those offered in the me
     ["Stable", {}, { type: "Full", kubernetesVersion: "1.32.5" }],
     ["TargetKubernetesVersion", { targetKubernetesVersion: "1.31" }, { type: "Full", kubernetesVersion: "1.31.10" }],
     ["NodeImage", {}, { type: "NodeImageOnly" }],
+    ["SecurityPatch", {}, { type: "NodeImageOnly" }],
   ])("%s", async (channel, extra, upgrade) => {
-    expect((await putProfile("aup", { channel, disabled: true, ...extra })).status).toBe(201);
-    const run = await generate("aup");
+    // SecurityPatch is a channel of 2026-06-02-preview only.
+    const apiVersion = channel === "SecurityPatch" ? "2026-06-02-preview" : V;
+    expect((await putProfile("aup", { channel, disabled: true, ...extra }, apiVersion)).status).toBe(201);
+    const run = await generate("aup", apiVersion);
     // Named as Fleet names them: auto-<profile>-<channel>-<version>-<suffix> (test_fleet_hubless).
     const version = (upgrade as { kubernetesVersion?: string }).kubernetesVersion;
     expect(run.name).toMatch(new RegExp(`^auto-aup-${channel.toLowerCase()}${version === undefined ? "" : `-${version.replace(/\./g, "-")}`}-[0-9a-z]{7}$`));
@@ -179,6 +182,10 @@ describe("requests checked like the other routes", () => {
     expect(old.body.error.details.map((d: { target: string; message: string }) => `${d.target}: ${d.message}`)).toEqual([
       'properties.channel: the value "TargetKubernetesVersion" is not valid for UpgradeChannel at api-version 2025-03-01 (it is in api-version 2025-04-01-preview); allowed: Stable, Rapid, NodeImage',
       "properties.targetKubernetesVersion: Could not find member 'targetKubernetesVersion' on object of type 'AutoUpgradeProfileProperties' at api-version 2025-03-01; it is in api-version 2025-04-01-preview",
+    ]);
+    const security = await putProfile("aup", { channel: "SecurityPatch" }, "2026-06-01");
+    expect(security.body.error.details.map((d: { message: string }) => d.message)).toEqual([
+      'the value "SecurityPatch" is not valid for UpgradeChannel at api-version 2026-06-01 (it is in api-version 2026-06-02-preview); allowed: Stable, Rapid, NodeImage, TargetKubernetesVersion',
     ]);
     const P = "2025-04-01-preview";
     const put = await putProfile("aup", { channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.31", longTermSupport: true, disabled: false }, P);

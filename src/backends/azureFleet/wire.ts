@@ -213,7 +213,7 @@ export interface WireGateTargetRun {
  * `generateUpdateRun`, which the client starts and follows.
  */
 export interface WireAutoUpgradeProfileProperties {
-  channel: "Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion";
+  channel: "Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion" | "SecurityPatch";
   updateStrategyId?: string;
   nodeImageSelection?: { type: "Latest" | "Consistent" };
   disabled?: boolean;
@@ -221,9 +221,22 @@ export interface WireAutoUpgradeProfileProperties {
   longTermSupport?: boolean;
 }
 
+/**
+ * What Fleet says of a profile's last automatic trigger (`AutoUpgradeProfileStatus`; from 2025-03-01,
+ * `lastTriggerMessage` at 2026-06-02-preview). Our profiles are `disabled`, so Fleet never triggers them:
+ * read, never acted on.
+ */
+export interface WireAutoUpgradeProfileStatus {
+  lastTriggeredAt?: string;
+  lastTriggerStatus?: string;
+  lastTriggerError?: { code?: string; message?: string } | null;
+  lastTriggerUpgradeVersions?: string[];
+  lastTriggerMessage?: string;
+}
+
 export interface WireAutoUpgradeProfile {
   id?: string;
   name?: string;
   eTag?: string;
-  properties?: WireAutoUpgradeProfileProperties & { provisioningState?: string };
+  properties?: WireAutoUpgradeProfileProperties & { provisioningState?: string; autoUpgradeProfileStatus?: WireAutoUpgradeProfileStatus | null };
 }

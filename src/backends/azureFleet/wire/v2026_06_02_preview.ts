@@ -26,7 +26,7 @@ export const enums = {
   Timing: ["Before","After"] as const,
   UpdateRunProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   UpdateState: ["NotStarted","Running","Stopping","Stopped","Skipped","Failed","Pending","Completed"] as const,
-  UpgradeChannel: ["Stable","Rapid","NodeImage","TargetKubernetesVersion"] as const,
+  UpgradeChannel: ["Stable","Rapid","NodeImage","TargetKubernetesVersion","SecurityPatch"] as const,
 };
 
 export const AutoUpgradeNodeImageSelection = object("AutoUpgradeNodeImageSelection", {

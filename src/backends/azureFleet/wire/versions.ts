@@ -41,7 +41,7 @@ export interface FleetApiFeatures {
   updateStates: readonly string[];
   /**
    * `fleets/{f}/autoUpgradeProfiles` (every version here): `UpgradeChannel` values — `TargetKubernetesVersion`
-   * (with `targetKubernetesVersion`, `longTermSupport`) from 2025-04-01-preview.
+   * (with `targetKubernetesVersion`, `longTermSupport`) from 2025-04-01-preview, `SecurityPatch` at 2026-06-02-preview.
    */
   autoUpgradeChannels: readonly string[];
   /** `autoUpgradeProfiles/{p}/generateUpdateRun` and the profile's `autoUpgradeProfileStatus` (every version here). */
@@ -51,6 +51,7 @@ export interface FleetApiFeatures {
 const STATES_2025_03_01 = ["NotStarted", "Running", "Stopping", "Stopped", "Skipped", "Failed", "Completed"] as const;
 const THREE_CHANNELS = ["Stable", "Rapid", "NodeImage"] as const;
 const FOUR_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion"] as const;
+const FIVE_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion", "SecurityPatch"] as const;
 const STATES_WITH_PENDING = ["NotStarted", "Running", "Stopping", "Stopped", "Skipped", "Failed", "Pending", "Completed"] as const;
 
 export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatures>> = {
@@ -107,7 +108,7 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     scheduledStartGates: true,
     memberLabels: true,
     updateStates: STATES_WITH_PENDING,
-    autoUpgradeChannels: FOUR_CHANNELS,
+    autoUpgradeChannels: FIVE_CHANNELS,
     generateUpdateRun: true,
   },
 };
@@ -128,6 +129,7 @@ export const FIRST_VERSION_WITH: Readonly<Record<string, FleetApiVersion>> = {
   targetKubernetesVersion: "2025-04-01-preview",
   longTermSupport: "2025-04-01-preview",
   "UpgradeChannel.TargetKubernetesVersion": "2025-04-01-preview",
+  "UpgradeChannel.SecurityPatch": "2026-06-02-preview",
 };
 
 /** ARM's answer for an api-version a resource type does not have: the supported ones, newest last. */
