@@ -7,8 +7,9 @@
  */
 import { afterEach, describe, expect, test } from "vitest";
 import type { ArmEmulator } from "../../src/emulator";
-import { raw, RESOURCE_GROUP, SUBSCRIPTION } from "./helpers";
-import { FULL_132, fleetPath, startFleetEmulator } from "./fleetHelpers";
+import { FleetClient } from "../../src/backends/azureFleet/fleetClient";
+import { fakeCredential, raw, RESOURCE_GROUP, SUBSCRIPTION } from "./helpers";
+import { FLEET, FULL_132, fleetPath, startFleetEmulator } from "./fleetHelpers";
 
 let emulator: ArmEmulator | undefined;
 afterEach(async () => {
@@ -63,6 +64,37 @@ describe("fleet members' labels and label-selected groups", () => {
     expect(older.body.error.message).toContain("it is in api-version 2025-04-01-preview");
     const bad = await label("prod-1", { "-tier": "web" });
     expect([bad.status, bad.body.error.details[0].target]).toEqual([400, "properties.labels.-tier"]);
+  });
+
+  test("written at 2025-04-01-preview by a member PUT (long-running: Joining, then Succeeded) and read back by our client at that version, with Fleet's five", async () => {
+    emulator = await startFleetEmulator({ fleets: [{ name: FLEET, location: "westeurope", members: [] }] });
+    const V = "2025-04-01-preview";
+    const clusterResourceId = `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/prod-2`;
+    const put = await raw(emulator, "PUT", at(V, "/members/web-2"), { body: { properties: { clusterResourceId, group: "prod", labels: { team: "fleet", tier: "web" } } } });
+    expect([put.status, put.body.properties.provisioningState, typeof put.headers["azure-asyncoperation"]]).toEqual([201, "Joining", "string"]);
+    for (const deadline = Date.now() + 10_000; ; ) {
+      const op = await raw(emulator, "GET", String(put.headers["azure-asyncoperation"]), { apiVersion: false });
+      if (op.body.status === "Succeeded") break;
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const client = new FleetClient({ fleetId: fleetPath(), credential: fakeCredential, endpoint: emulator.url, trustedCaPem: emulator.certificatePem, apiVersion: V });
+    expect(await client.listMembers()).toEqual([
+      {
+        name: "web-2",
+        clusterResourceId,
+        group: "prod",
+        labels: {
+          team: "fleet",
+          tier: "web",
+          "fleet.azure.com/cluster-name": "prod-2",
+          "fleet.azure.com/location": "westeurope",
+          "fleet.azure.com/member-name": "web-2",
+          "fleet.azure.com/resource-group": RESOURCE_GROUP,
+          "fleet.azure.com/subscription-id": SUBSCRIPTION,
+        },
+      },
+    ]);
   });
 
   test("groups hold the members their selectors match, a stage's selector filters its groups' members, a member no group selects is left out", async () => {
