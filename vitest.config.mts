@@ -11,6 +11,7 @@ import { defineConfig } from "vitest/config";
 const INTEGRATION = [
   "test/azure/**/*.test.ts",
   "test/azureFleet/**/*.test.ts",
+  "test/conformance/**/*.test.ts",
   "test/emulator/**/*.test.ts",
   "test/cli/closedPipe.test.ts",
   "test/cli/gate.test.ts",
@@ -23,6 +24,7 @@ const INTEGRATION = [
   "test/pulumi/harness.test.ts",
   "test/pulumi/updateRun.contract.test.ts",
   "test/report/report.browser.test.ts",
+  "test/simulation/emptyGroups.test.ts",
 ];
 
 /** Long generative runs: fast-check properties and fuzzing over thousands of inputs. */

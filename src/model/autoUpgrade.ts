@@ -8,12 +8,12 @@ import { z } from "zod";
 import { orRequired, type FieldIssue } from "./common";
 import type { ManagedClusterUpdate } from "./update";
 
-export const UPGRADE_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion"] as const;
+export const UPGRADE_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion", "SecurityPatch"] as const;
 
 export const AutoUpgradeProfileSchema = z
   .strictObject({
     // Which version the run takes: docs/rules.md §18.
-    channel: z.enum(UPGRADE_CHANNELS, { error: orRequired(`must be one of ${UPGRADE_CHANNELS.join(", ")}`) }).meta({ description: "Stable, Rapid, NodeImage or TargetKubernetesVersion." }),
+    channel: z.enum(UPGRADE_CHANNELS, { error: orRequired(`must be one of ${UPGRADE_CHANNELS.join(", ")}`) }).meta({ description: "Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager from api-version 2026-06-02-preview)." }),
     targetKubernetesVersion: z
       .string({ error: "must be a string of the form major.minor, e.g. 1.33" })
       .regex(/^\d+\.\d+$/, "must be of the form major.minor, e.g. 1.33 (the latest patch is chosen when the run starts)")

@@ -106,8 +106,11 @@ export interface ManagedClusterUpdateArgs {
  * the run starts (docs/rules.md §18).
  */
 export interface AutoUpgradeProfileArgs {
-  /** Stable, Rapid, NodeImage or TargetKubernetesVersion. */
-  channel: pulumi.Input<"Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion">;
+  /**
+   * Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager
+   * from api-version 2026-06-02-preview).
+   */
+  channel: pulumi.Input<"Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion" | "SecurityPatch">;
   /** `major.minor` (e.g. 1.33), with TargetKubernetesVersion only: the minor whose latest patch is taken. */
   targetKubernetesVersion?: pulumi.Input<string>;
   /** With TargetKubernetesVersion only: allow a minor older than N-2 that AKS supports long-term. */
@@ -154,8 +157,9 @@ export interface UpdateRunArgs {
   /**
    * Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS
    * offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor
-   * before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The
-   * result is the `generatedUpdate` output.
+   * before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet
+   * Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate`
+   * output.
    */
   autoUpgradeProfile?: pulumi.Input<AutoUpgradeProfileArgs>;
   /**

@@ -206,7 +206,7 @@ export const UpdateRunInputsSchema = z.strictObject({
   // Issue 22, docs/rules.md §18.
   autoUpgradeProfile: AutoUpgradeProfileSchema.optional().meta({
     description:
-      "Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.",
+      "Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.",
   }),
   state: z
     .enum(RUN_STATES, { error: `must be one of ${RUN_STATES.join(", ")}` })
