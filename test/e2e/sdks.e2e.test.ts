@@ -154,13 +154,15 @@ describe.skipIf(!realCliAvailable())("the committed SDKs, generated from schema.
     expect(py.run).toMatch(/\bauto_upgrade_profile: pulumi\.Input/);
   });
 
-  it("each SDK asks for the plugin at the schema's version (what a tarball installs)", () => {
+  it("each SDK asks for the plugin at the schema's version (what a tarball installs), from the schema's download URL", () => {
     const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+    const plugin = { resource: true, name: "fleet-update", version, server: (schema as unknown as { pluginDownloadURL: string }).pluginDownloadURL };
+    expect(plugin.server).toMatch(/^github:\/\/api\.github\.com\/[\w.-]+\/pulumi-fleet-update$/);
     const nodePkg = JSON.parse(fs.readFileSync(path.join(out, "nodejs", "package.json"), "utf8")) as { version: string; pulumi: unknown };
     expect(nodePkg.version).toBe(version);
-    expect(nodePkg.pulumi).toEqual({ resource: true, name: "fleet-update", version });
+    expect(nodePkg.pulumi).toEqual(plugin);
     for (const file of [path.join(out, "python", "pulumi_fleet_update", "pulumi-plugin.json"), path.join(out, "go", "fleetupdate", "pulumi-plugin.json")]) {
-      expect(JSON.parse(fs.readFileSync(file, "utf8")), file).toEqual({ resource: true, name: "fleet-update", version });
+      expect(JSON.parse(fs.readFileSync(file, "utf8")), file).toEqual(plugin);
     }
   });
 
@@ -220,7 +222,10 @@ describe.skipIf(!realCliAvailable())("the committed SDKs, generated from schema.
     const vetted = timed("goVet", () => run("go", ["vet", "./..."], { cwd: dir, env }));
     expect(vetted.code, failure(vetted)).toBe(0);
 
-    fs.copyFileSync(path.join(PROBES, "probe_test.go"), path.join(dir, "fleetupdate", "probe_test.go"));
+    // The probe imports the SDK by the module path go.mod names (package.json's repository).
+    const module = /^module (\S+)$/m.exec(fs.readFileSync(path.join(dir, "go.mod"), "utf8"))![1]!;
+    const probeGo = fs.readFileSync(path.join(PROBES, "probe_test.go"), "utf8").replace(/"[^"\s]+\/sdk\/go\/fleetupdate"/, `"${module}/fleetupdate"`);
+    fs.writeFileSync(path.join(dir, "fleetupdate", "probe_test.go"), probeGo);
     const probe = timed("probeGo", () => run("go", ["test", "-count=1", "-run", "^TestProbe$", "-v", "./fleetupdate/"], { cwd: dir, env }));
     expect(probe.code, failure(probe)).toBe(0);
     probed.go = registrations(probe.stdout);

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"pulumi-fleet-update/sdk/go/fleetupdate"
+	"github.com/fleet-update/pulumi-fleet-update/sdk/go/fleetupdate"
 )
 
 type registration struct {
