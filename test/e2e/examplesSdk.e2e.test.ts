@@ -37,7 +37,7 @@ const EXAMPLES: Array<{ name: string; yaml: string; config: Record<string, unkno
       kubernetesVersion: "1.32.0",
       armEndpoint: "https://127.0.0.1:8443",
       credential: "emulator",
-      pollSeconds: 0.05,
+      pollSeconds: 1,
       apiVersion: "2026-06-02-preview",
       approvals: [],
     },
