@@ -26,6 +26,7 @@
 // No production dependency is native code, so the platforms differ only in their launcher (and name).
 "use strict";
 const { execFileSync } = require("node:child_process");
+const crypto = require("node:crypto");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
@@ -161,7 +162,22 @@ function packPlugin({ outDir, platforms = [hostPlatform()], log = (line) => proc
   }
 }
 
-module.exports = { PLUGIN, RELEASE_PLATFORMS, hostPlatform, tarballName, packPlugin };
+/**
+ * What a pack is made of, as one hash: package.json, package-lock.json, schema.json and every file of
+ * dist/ a tarball carries. `npm run release:build` records it beside its tarballs (manifest.json), so a
+ * test can take a release tarball instead of packing again when the two are made of the same.
+ */
+function packFingerprint() {
+  const hash = crypto.createHash("sha256");
+  const add = (file) => hash.update(`${path.relative(repo, file)}\0`).update(fs.readFileSync(file));
+  for (const file of ["package.json", "package-lock.json", "schema.json", path.join("scripts", "pack-plugin.js")]) add(path.join(repo, file));
+  const dist = path.join(repo, "dist");
+  const files = fs.readdirSync(dist, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+  for (const file of files.filter((f) => !unused(f)).sort()) add(file);
+  return hash.digest("hex");
+}
+
+module.exports = { PLUGIN, RELEASE_PLATFORMS, hostPlatform, tarballName, launcher, packPlugin, packFingerprint };
 
 if (require.main === module) {
   const args = process.argv.slice(2);

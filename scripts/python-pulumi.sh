@@ -14,9 +14,10 @@ set -euo pipefail
 PULUMI_PY_VERSION="3.248.0"   # the Python SDK of the CLI's release (scripts/pulumi-cli.sh)
 cache="${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-fleet-update}"
 REQUIREMENTS=("pulumi==$PULUMI_PY_VERSION" "parver==1.0.1.post0" "wheel==0.45.1" "setuptools==80.9.0" "build==1.3.0")
-venv="$cache/python-pulumi-$PULUMI_PY_VERSION"
-# Another list of requirements makes another environment (the stamp names the list).
-stamp="$venv/.ready-$(printf '%s\n' "${REQUIREMENTS[@]}" | sha256sum | cut -c1-12)"
+# Another list of requirements makes another environment beside this one (its folder names the list),
+# so checkouts with different lists never remove each other's.
+venv="$cache/python-pulumi-$PULUMI_PY_VERSION-$(printf '%s\n' "${REQUIREMENTS[@]}" | sha256sum | cut -c1-12)"
+stamp="$venv/.ready"
 
 if [ -e "$stamp" ]; then
   echo "$venv/bin/python"

@@ -10,7 +10,8 @@
 //                                                                 the Python SDK (python -m build)
 //     pulumi-fleet-update-sdk-<version>.tgz                       the Node.js SDK (npm pack)
 //     pulumi-fleet-update_<version>_checksums.txt                 sha256 of each (`sha256sum -c` reads it)
-//     manifest.json                                               each artifact's name, bytes and sha256
+//     manifest.json                                               each artifact's name, bytes and sha256,
+//                                                                 and what the tarballs were packed from
 //
 // The Go SDK is not a file: `go get` takes it from the repository at the tag sdk/go/v<version>.
 //
@@ -32,7 +33,7 @@ const crypto = require("node:crypto");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const { PLUGIN, RELEASE_PLATFORMS, packPlugin, tarballName } = require("./pack-plugin");
+const { PLUGIN, RELEASE_PLATFORMS, packFingerprint, packPlugin, tarballName } = require("./pack-plugin");
 
 const repo = path.join(__dirname, "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
@@ -81,6 +82,7 @@ fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 
 // ---------------------------------------------------------------------------------------------------
+const fingerprint = packFingerprint();
 const tarballs = step("plugin tarballs", () => packPlugin({ outDir: out, platforms: RELEASE_PLATFORMS, log: say }));
 step("plugin tarball layouts", () => {
   const devOnly = Object.entries(lock.packages).filter(([folder, e]) => folder.startsWith("node_modules/") && (e.dev || e.devOptional) && !folder.slice("node_modules/".length).includes("node_modules/"));
@@ -262,7 +264,8 @@ const artifacts = step("checksums", () => {
   const sums = path.join(out, `${pkg.name}_${pkg.version}_checksums.txt`);
   fs.writeFileSync(sums, files.map((f) => `${f.sha256}  ${f.name}\n`).join(""));
   run("sha256sum", ["--check", "--quiet", path.basename(sums)], { cwd: out });
-  fs.writeFileSync(path.join(out, "manifest.json"), `${JSON.stringify({ version: pkg.version, artifacts: files }, null, 2)}\n`);
+  // `packFingerprint`: what the tarballs were packed from (test/e2e/pluginTarball.e2e.test.ts reuses them when it matches).
+  fs.writeFileSync(path.join(out, "manifest.json"), `${JSON.stringify({ version: pkg.version, packFingerprint: fingerprint, artifacts: files }, null, 2)}\n`);
   return files;
 });
 
