@@ -226,6 +226,9 @@ describe.skipIf(!realCliAvailable())("the committed SDKs, generated from schema.
     const module = /^module (\S+)$/m.exec(fs.readFileSync(path.join(dir, "go.mod"), "utf8"))![1]!;
     const probeGo = fs.readFileSync(path.join(PROBES, "probe_test.go"), "utf8").replace(/"[^"\s]+\/sdk\/go\/fleetupdate"/, `"${module}/fleetupdate"`);
     fs.writeFileSync(path.join(dir, "fleetupdate", "probe_test.go"), probeGo);
+    // The mocks beside it, in the probe's package.
+    const mocksGo = fs.readFileSync(path.join(PROBES, "mocks_test.go"), "utf8").replace(/^package \w+$/m, "package fleetupdate_test");
+    fs.writeFileSync(path.join(dir, "fleetupdate", "mocks_test.go"), mocksGo);
     const probe = timed("probeGo", () => run("go", ["test", "-count=1", "-run", "^TestProbe$", "-v", "./fleetupdate/"], { cwd: dir, env }));
     expect(probe.code, failure(probe)).toBe(0);
     probed.go = registrations(probe.stdout);
