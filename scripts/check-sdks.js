@@ -30,7 +30,11 @@ function display(p) {
   return relative === "" ? "." : relative.startsWith("..") ? p : relative;
 }
 
+/** The scratch folder the SDKs are regenerated into, removed on every way out. */
+let fresh;
+
 function fail(lines) {
+  if (fresh !== undefined) fs.rmSync(fresh, { recursive: true, force: true });
   process.stderr.write(`${lines.join("\n")}\nRun \`${FIX}\` and commit schema.json and sdk/.\n`);
   process.exit(1);
 }
@@ -42,7 +46,7 @@ if (schema === path.join(repo, "schema.json")) {
 }
 
 // 2. The SDKs, regenerated into a scratch folder, against the committed ones.
-const fresh = fs.mkdtempSync(path.join(os.tmpdir(), "fleet-update-sdk-check-"));
+fresh = fs.mkdtempSync(path.join(os.tmpdir(), "fleet-update-sdk-check-"));
 try {
   const generated = spawnSync("bash", [path.join(repo, "scripts", "gen-sdks.sh"), "--schema", schema, "--out", fresh], { encoding: "utf8" });
   if (generated.status !== 0) fail([`check-sdks: generating the SDKs failed (exit ${generated.status}):`, generated.stderr.trim()]);

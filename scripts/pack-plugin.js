@@ -25,7 +25,7 @@
 // (src/pulumi/plugin/engineLog.ts does too), which a bundler would have to be taught file by file.
 // No production dependency is native code, so the platforms differ only in their launcher (and name).
 "use strict";
-const { execFileSync } = require("node:child_process");
+const { execFileSync, spawnSync } = require("node:child_process");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
 const os = require("node:os");
@@ -133,32 +133,45 @@ function stage(pkg) {
 
 /**
  * Writes one tarball per platform into `outDir` and returns their paths. The shared files are staged
- * once; each tarball adds its own launcher. Sorted names and no owner, so two packs of one checkout
- * differ only in timestamps.
+ * and archived once (reading 10,000 files is most of a pack's time); each platform's tarball is that
+ * archive with its own launcher appended, gzipped. Sorted names, no owner and no gzip timestamp, so
+ * two packs of one checkout differ only in the files' times.
  */
 function packPlugin({ outDir, platforms = [hostPlatform()], log = (line) => process.stderr.write(`${line}\n`) }) {
   const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
   if (!fs.existsSync(path.join(repo, "dist", "pulumi", "plugin", "main.js"))) throw new Error("dist/ is not built: run `npm run build` first");
   for (const platform of platforms) if (!/^(linux|darwin|windows)-(amd64|arm64)$/.test(platform)) throw new Error(`--platform ${platform}: one of ${RELEASE_PLATFORMS.join(", ")}`);
   const shared = stage(pkg);
-  const launchers = fs.mkdtempSync(path.join(os.tmpdir(), "fleet-update-launcher-"));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "fleet-update-launcher-"));
+  const owner = ["--owner=0", "--group=0", "--numeric-owner"];
   try {
+    const sharedTar = path.join(work, "shared.tar");
+    execFileSync("tar", ["-cf", sharedTar, "--sort=name", ...owner, "-C", shared.dir, "."], { stdio: ["ignore", "inherit", "inherit"] });
     fs.mkdirSync(outDir, { recursive: true });
     return platforms.map((platform) => {
       const [name, text, mode] = launcher(platform, pkg.engines.node);
-      const own = path.join(launchers, platform);
+      const own = path.join(work, platform);
       fs.mkdirSync(own);
       fs.writeFileSync(path.join(own, name), text, { mode });
+      const plain = path.join(own, "plugin.tar");
+      fs.copyFileSync(sharedTar, plain);
+      execFileSync("tar", ["-rf", plain, ...owner, "-C", own, name], { stdio: ["ignore", "inherit", "inherit"] });
       const tarball = path.join(outDir, tarballName(pkg.version, platform));
-      const tarOptions = ["--sort=name", "--owner=0", "--group=0", "--numeric-owner"];
-      execFileSync("tar", ["-czf", `${tarball}.partial`, ...tarOptions, "-C", shared.dir, ".", "-C", own, name], { stdio: ["ignore", "inherit", "inherit"] });
+      const out = fs.openSync(`${tarball}.partial`, "w");
+      try {
+        const zipped = spawnSync("gzip", ["-c", "-n", plain], { stdio: ["ignore", out, "inherit"] });
+        if (zipped.status !== 0) throw new Error(`gzip ${plain} exited ${zipped.status}`);
+      } finally {
+        fs.closeSync(out);
+      }
       fs.renameSync(`${tarball}.partial`, tarball);
+      fs.rmSync(plain);
       log(`plugin:pack: ${tarball}: ${shared.packages} packages, ${(fs.statSync(tarball).size / 1024 / 1024).toFixed(1)} MiB`);
       return tarball;
     });
   } finally {
     fs.rmSync(shared.dir, { recursive: true, force: true });
-    fs.rmSync(launchers, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -177,7 +190,7 @@ function packFingerprint() {
   return hash.digest("hex");
 }
 
-module.exports = { PLUGIN, RELEASE_PLATFORMS, hostPlatform, tarballName, launcher, packPlugin, packFingerprint };
+module.exports = { PLUGIN, RELEASE_PLATFORMS, LAUNCH_JS, hostPlatform, tarballName, launcher, packPlugin, packFingerprint };
 
 if (require.main === module) {
   const args = process.argv.slice(2);

@@ -22,7 +22,11 @@ const PREVIOUS_RELEASE = "55fb07b";
 const repo = path.join(__dirname, "..");
 const ref = process.argv[2] ?? PREVIOUS_RELEASE;
 
+/** Scratch folders, removed on every way out. */
+const scratch = [];
+
 function fail(message) {
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
   process.stderr.write(`previous-plugin: ${message}\n`);
   process.exit(1);
 }
@@ -46,6 +50,7 @@ if (found() === undefined) {
   process.stderr.write(`previous-plugin: building the plugin of ${ref} (${commit.slice(0, 12)}) into ${folder} (once)...\n`);
   const source = fs.mkdtempSync(path.join(os.tmpdir(), "fleet-update-previous-"));
   const staging = `${folder}.partial-${process.pid}`;
+  scratch.push(source, staging);
   try {
     execFileSync("bash", ["-c", 'git -C "$1" archive "$2" | tar -x -C "$3"', "archive", repo, commit, source]);
     const sameLock = fs.readFileSync(path.join(source, "package-lock.json"), "utf8") === fs.readFileSync(path.join(repo, "package-lock.json"), "utf8");
