@@ -32,6 +32,8 @@ export interface Publishing {
   repo: string;
   /** The TypeScript this package is built with, which the Node SDK is built with too. */
   typescript: string;
+  /** The Node.js the plugin needs (`engines.node`, ">=20"), as words: "Node.js 20 or newer". */
+  node: string;
 }
 
 /** The GitHub repository package.json names, in any of npm's spellings (`git+https://…​.git`, `github:org/repo`). */
@@ -40,5 +42,6 @@ export function publishingOf(pkg: PackageJson): Publishing {
   const match = url?.match(/^(?:git\+)?(?:https:\/\/|git:\/\/|ssh:\/\/git@)?github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/) ?? url?.match(/^github:([\w.-]+)\/([\w.-]+)$/);
   if (match === null || match === undefined) throw new Error(`package.json: repository.url must name a GitHub repository (https://github.com/<org>/<repo>), got ${JSON.stringify(url)}`);
   const [, org, repo] = match as unknown as [string, string, string];
-  return { npmName: pkg.name, repository: `https://github.com/${org}/${repo}`, org, repo, typescript: pkg.devDependencies?.typescript ?? "^5" };
+  const node = pkg.engines?.node === undefined ? "Node.js" : `Node.js ${pkg.engines.node.replace(/^>=\s*/, "")} or newer`;
+  return { npmName: pkg.name, repository: `https://github.com/${org}/${repo}`, org, repo, typescript: pkg.devDependencies?.typescript ?? "^5", node };
 }

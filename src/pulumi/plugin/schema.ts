@@ -90,7 +90,7 @@ export function sdkLanguageSettings(publishing: Publishing) {
   const repository = new URL(publishing.repository);
   const readme = (language: string) =>
     `The ${language} SDK of the Pulumi package \`${PACKAGE_NAME}\`: staged, maintenance-window-aware upgrades of AKS fleets (UpdateStrategy, UpdateRun).\n\n` +
-    `It needs the provider plugin, which Pulumi downloads from the project's GitHub releases, and Node.js 20 or newer to run it: ` +
+    `It needs the provider plugin, which Pulumi downloads from the project's GitHub releases, and ${publishing.node} to run it: ` +
     `${publishing.repository}/blob/main/docs/installation-configuration.md\n`;
   return {
     nodejs: { packageName: `${publishing.npmName}-sdk`, respectSchemaVersion: true, typescriptVersion: publishing.typescript, readme: readme("Node.js") },
