@@ -242,8 +242,6 @@ export async function replay(options: ReplayOptions): Promise<InteractionReport[
     }
     const target = new URL(rewriteNames(x.uri, names()));
     const body = x.requestBody === undefined ? undefined : rewriteNames(x.requestBody, names());
-    const target = new URL(rewriteNames(x.uri, names()));
-    const body = x.requestBody === undefined ? undefined : rewriteNames(x.requestBody, names());
     const answer = await request(options.url, options.ca, x.method, `${target.pathname}${target.search}`, headers, body);
     const recorded = parseJson(x.responseBody);
     const differences: Difference[] = [];
@@ -253,7 +251,6 @@ export async function replay(options: ReplayOptions): Promise<InteractionReport[
       if (r !== e) differences.push({ interaction: x.index, kind: "header", at: h === "location" ? "Location" : "Azure-AsyncOperation", recorded: r ? "present" : "absent", emulator: e ? "present" : "absent" });
     }
     differences.push(...bodyDifferences(x.index, recorded, answer.body, isEnumKey));
-    learnETags(eTags, recorded, answer.body, names());
     learnETags(eTags, recorded, answer.body, names());
     if (answer.status < 300 && x.status < 300) learnNames(learned, recorded, answer.body);
 
