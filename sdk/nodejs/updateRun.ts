@@ -45,7 +45,7 @@ export class UpdateRun extends pulumi.CustomResource {
      */
     declare public readonly approvals: pulumi.Output<string[] | undefined>;
     /**
-     * Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.
+     * Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
      */
     declare public readonly autoUpgradeProfile: pulumi.Output<outputs.AutoUpgradeProfile | undefined>;
     /**
@@ -228,7 +228,7 @@ export interface UpdateRunArgs {
      */
     approvals?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.
+     * Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
      */
     autoUpgradeProfile?: pulumi.Input<inputs.AutoUpgradeProfileArgs | undefined>;
     /**

@@ -155,7 +155,7 @@ func (o AutoUpgradeNodeImageSelectionPtrOutput) Type() pulumi.StringPtrOutput {
 
 // Fleet Manager's auto-upgrade profile fields that shape a run: the update is generated from the channel when the run starts (docs/rules.md §18).
 type AutoUpgradeProfile struct {
-	// Stable, Rapid, NodeImage or TargetKubernetesVersion. One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`.
+	// Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager from api-version 2026-06-02-preview). One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`, `SecurityPatch`.
 	Channel string `pulumi:"channel"`
 	// With TargetKubernetesVersion only: allow a minor older than N-2 that AKS supports long-term.
 	LongTermSupport *bool `pulumi:"longTermSupport"`
@@ -178,7 +178,7 @@ type AutoUpgradeProfileInput interface {
 
 // Fleet Manager's auto-upgrade profile fields that shape a run: the update is generated from the channel when the run starts (docs/rules.md §18).
 type AutoUpgradeProfileArgs struct {
-	// Stable, Rapid, NodeImage or TargetKubernetesVersion. One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`.
+	// Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager from api-version 2026-06-02-preview). One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`, `SecurityPatch`.
 	Channel pulumi.StringInput `pulumi:"channel"`
 	// With TargetKubernetesVersion only: allow a minor older than N-2 that AKS supports long-term.
 	LongTermSupport pulumi.BoolPtrInput `pulumi:"longTermSupport"`
@@ -266,7 +266,7 @@ func (o AutoUpgradeProfileOutput) ToAutoUpgradeProfilePtrOutputWithContext(ctx c
 	}).(AutoUpgradeProfilePtrOutput)
 }
 
-// Stable, Rapid, NodeImage or TargetKubernetesVersion. One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`.
+// Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager from api-version 2026-06-02-preview). One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`, `SecurityPatch`.
 func (o AutoUpgradeProfileOutput) Channel() pulumi.StringOutput {
 	return o.ApplyT(func(v AutoUpgradeProfile) string { return v.Channel }).(pulumi.StringOutput)
 }
@@ -310,7 +310,7 @@ func (o AutoUpgradeProfilePtrOutput) Elem() AutoUpgradeProfileOutput {
 	}).(AutoUpgradeProfileOutput)
 }
 
-// Stable, Rapid, NodeImage or TargetKubernetesVersion. One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`.
+// Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager from api-version 2026-06-02-preview). One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`, `SecurityPatch`.
 func (o AutoUpgradeProfilePtrOutput) Channel() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AutoUpgradeProfile) *string {
 		if v == nil {

@@ -20,7 +20,7 @@ type UpdateRun struct {
 	AppliedNodeImageVersions NodeImageVersionArrayOutput `pulumi:"appliedNodeImageVersions"`
 	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
 	Approvals pulumi.StringArrayOutput `pulumi:"approvals"`
-	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.
+	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
 	AutoUpgradeProfile AutoUpgradeProfilePtrOutput `pulumi:"autoUpgradeProfile"`
 	// Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager.
 	Backend BackendOutput `pulumi:"backend"`
@@ -133,7 +133,7 @@ func (UpdateRunState) ElementType() reflect.Type {
 type updateRunArgs struct {
 	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
 	Approvals []string `pulumi:"approvals"`
-	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.
+	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
 	AutoUpgradeProfile *AutoUpgradeProfile `pulumi:"autoUpgradeProfile"`
 	// Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager.
 	Backend Backend `pulumi:"backend"`
@@ -163,7 +163,7 @@ type updateRunArgs struct {
 type UpdateRunArgs struct {
 	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
 	Approvals pulumi.StringArrayInput
-	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.
+	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
 	AutoUpgradeProfile AutoUpgradeProfilePtrInput
 	// Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager.
 	Backend BackendInput
@@ -236,7 +236,7 @@ func (o UpdateRunOutput) Approvals() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.StringArrayOutput { return v.Approvals }).(pulumi.StringArrayOutput)
 }
 
-// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.
+// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
 func (o UpdateRunOutput) AutoUpgradeProfile() AutoUpgradeProfilePtrOutput {
 	return o.ApplyT(func(v *UpdateRun) AutoUpgradeProfilePtrOutput { return v.AutoUpgradeProfile }).(AutoUpgradeProfilePtrOutput)
 }

@@ -22,7 +22,7 @@ export interface AutoUpgradeNodeImageSelectionArgs {
  */
 export interface AutoUpgradeProfileArgs {
     /**
-     * Stable, Rapid, NodeImage or TargetKubernetesVersion. One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`.
+     * Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager from api-version 2026-06-02-preview). One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`, `SecurityPatch`.
      */
     channel: pulumi.Input<string>;
     /**

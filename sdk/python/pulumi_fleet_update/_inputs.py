@@ -100,7 +100,7 @@ class AutoUpgradeProfileArgsDict(TypedDict):
     """
     channel: pulumi.Input[_builtins.str]
     """
-    Stable, Rapid, NodeImage or TargetKubernetesVersion. One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`.
+    Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager from api-version 2026-06-02-preview). One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`, `SecurityPatch`.
     """
     long_term_support: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -125,7 +125,7 @@ class AutoUpgradeProfileArgs:
         """
         Fleet Manager's auto-upgrade profile fields that shape a run: the update is generated from the channel when the run starts (docs/rules.md §18).
 
-        :param pulumi.Input[_builtins.str] channel: Stable, Rapid, NodeImage or TargetKubernetesVersion. One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`.
+        :param pulumi.Input[_builtins.str] channel: Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager from api-version 2026-06-02-preview). One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`, `SecurityPatch`.
         :param pulumi.Input[_builtins.bool] long_term_support: With TargetKubernetesVersion only: allow a minor older than N-2 that AKS supports long-term.
         :param pulumi.Input['AutoUpgradeNodeImageSelectionArgs'] node_image_selection: Which node images the generated update takes; default Latest.
         :param pulumi.Input[_builtins.str] target_kubernetes_version: `major.minor` (e.g. 1.33), with TargetKubernetesVersion only: the minor whose latest patch is taken.
@@ -142,7 +142,7 @@ class AutoUpgradeProfileArgs:
     @pulumi.getter
     def channel(self) -> pulumi.Input[_builtins.str]:
         """
-        Stable, Rapid, NodeImage or TargetKubernetesVersion. One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`.
+        Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager from api-version 2026-06-02-preview). One of: `Stable`, `Rapid`, `NodeImage`, `TargetKubernetesVersion`, `SecurityPatch`.
         """
         return pulumi.get(self, "channel")
 

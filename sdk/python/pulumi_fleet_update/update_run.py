@@ -40,7 +40,7 @@ class UpdateRunArgs:
         :param pulumi.Input['BackendArgs'] backend: Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager.
         :param pulumi.Input[Sequence[pulumi.Input['MemberArgs']]] members: The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] approvals: Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
-        :param pulumi.Input['AutoUpgradeProfileArgs'] auto_upgrade_profile: Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.
+        :param pulumi.Input['AutoUpgradeProfileArgs'] auto_upgrade_profile: Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
         :param pulumi.Input['ManagedClusterUpdateArgs'] managed_cluster_update: What to do to each member: upgrade type, Kubernetes version, node image selection. Exactly one of this and `autoUpgradeProfile`.
         :param pulumi.Input[_builtins.str] project_dir: The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
         :param pulumi.Input[_builtins.float] return_after_minutes: Return successfully when nothing is in flight and the next step (a wait, a window, a version) is more than this many minutes away; the next `pulumi up` continues. Unset: wait in place.
@@ -120,7 +120,7 @@ class UpdateRunArgs:
     @pulumi.getter(name="autoUpgradeProfile")
     def auto_upgrade_profile(self) -> pulumi.Input[Optional['AutoUpgradeProfileArgs']]:
         """
-        Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.
+        Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
         """
         return pulumi.get(self, "auto_upgrade_profile")
 
@@ -263,7 +263,7 @@ class UpdateRun(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] approvals: Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
-        :param pulumi.Input[Union['AutoUpgradeProfileArgs', 'AutoUpgradeProfileArgsDict']] auto_upgrade_profile: Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.
+        :param pulumi.Input[Union['AutoUpgradeProfileArgs', 'AutoUpgradeProfileArgsDict']] auto_upgrade_profile: Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
         :param pulumi.Input[Union['BackendArgs', 'BackendArgsDict']] backend: Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager.
         :param pulumi.Input[Union['ManagedClusterUpdateArgs', 'ManagedClusterUpdateArgsDict']] managed_cluster_update: What to do to each member: upgrade type, Kubernetes version, node image selection. Exactly one of this and `autoUpgradeProfile`.
         :param pulumi.Input[Sequence[pulumi.Input[Union['MemberArgs', 'MemberArgsDict']]]] members: The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
@@ -428,7 +428,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter(name="autoUpgradeProfile")
     def auto_upgrade_profile(self) -> pulumi.Output[Optional['outputs.AutoUpgradeProfile']]:
         """
-        Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage: the newest node images. The result is the `generatedUpdate` output.
+        Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
         """
         return pulumi.get(self, "auto_upgrade_profile")
 
