@@ -213,7 +213,7 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
         issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${name}'` });
       }
       const { apiVersion } = backend.azureFleet;
-      issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }), autoUpgradeProfile: parsed.data.autoUpgradeProfile }));
+      issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }), autoUpgradeProfile: parsed.data.autoUpgradeProfile, ...(analysis === undefined ? {} : { analysis }) }));
     }
     if (backend.azure !== undefined) {
       members.forEach((m, i) => {
