@@ -37,6 +37,10 @@ export class UpdateRun extends pulumi.CustomResource {
     }
 
     /**
+     * Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+     */
+    declare public readonly analysis: pulumi.Output<outputs.Analysis | undefined>;
+    /**
      * One node image per family that the run actually applied: pass them as `nodeImageSelection: { type: Custom, customNodeImageVersions }` to retry or promote with exactly these images.
      */
     declare public /*out*/ readonly appliedNodeImageVersions: pulumi.Output<outputs.NodeImageVersion[]>;
@@ -158,6 +162,7 @@ export class UpdateRun extends pulumi.CustomResource {
             if (args?.members === undefined && !opts.urn) {
                 throw new Error("Missing required property 'members'");
             }
+            resourceInputs["analysis"] = args?.analysis;
             resourceInputs["approvals"] = args?.approvals;
             resourceInputs["autoUpgradeProfile"] = args?.autoUpgradeProfile;
             resourceInputs["backend"] = args ? pulumi.output(args.backend).apply(inputs.backendArgsProvideDefaults) : undefined;
@@ -185,6 +190,7 @@ export class UpdateRun extends pulumi.CustomResource {
             resourceInputs["strategySnapshot"] = undefined /*out*/;
             resourceInputs["summary"] = undefined /*out*/;
         } else {
+            resourceInputs["analysis"] = undefined /*out*/;
             resourceInputs["appliedNodeImageVersions"] = undefined /*out*/;
             resourceInputs["approvals"] = undefined /*out*/;
             resourceInputs["autoUpgradeProfile"] = undefined /*out*/;
@@ -213,7 +219,7 @@ export class UpdateRun extends pulumi.CustomResource {
             resourceInputs["webhook"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        const secretOpts = { additionalSecretOutputs: ["engineState", "webhook"] };
+        const secretOpts = { additionalSecretOutputs: ["analysis", "engineState", "webhook"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
         super(UpdateRun.__pulumiType, name, resourceInputs, opts);
     }
@@ -223,6 +229,10 @@ export class UpdateRun extends pulumi.CustomResource {
  * The set of arguments for constructing a UpdateRun resource.
  */
 export interface UpdateRunArgs {
+    /**
+     * Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+     */
+    analysis?: pulumi.Input<inputs.AnalysisArgs | undefined>;
     /**
      * Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
      */

@@ -13,6 +13,547 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+type Analysis struct {
+	// Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+	AfterMember []string `pulumi:"afterMember"`
+	// Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+	Stages []StageAnalysis `pulumi:"stages"`
+	// The analyses, declared once; each use names one.
+	Templates []AnalysisTemplate `pulumi:"templates"`
+}
+
+// AnalysisInput is an input type that accepts AnalysisArgs and AnalysisOutput values.
+// You can construct a concrete instance of `AnalysisInput` via:
+//
+//	AnalysisArgs{...}
+type AnalysisInput interface {
+	pulumi.Input
+
+	ToAnalysisOutput() AnalysisOutput
+	ToAnalysisOutputWithContext(context.Context) AnalysisOutput
+}
+
+// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+type AnalysisArgs struct {
+	// Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+	AfterMember pulumi.StringArrayInput `pulumi:"afterMember"`
+	// Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+	Stages StageAnalysisArrayInput `pulumi:"stages"`
+	// The analyses, declared once; each use names one.
+	Templates AnalysisTemplateArrayInput `pulumi:"templates"`
+}
+
+func (AnalysisArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Analysis)(nil)).Elem()
+}
+
+func (i AnalysisArgs) ToAnalysisOutput() AnalysisOutput {
+	return i.ToAnalysisOutputWithContext(context.Background())
+}
+
+func (i AnalysisArgs) ToAnalysisOutputWithContext(ctx context.Context) AnalysisOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AnalysisOutput)
+}
+
+func (i AnalysisArgs) ToAnalysisPtrOutput() AnalysisPtrOutput {
+	return i.ToAnalysisPtrOutputWithContext(context.Background())
+}
+
+func (i AnalysisArgs) ToAnalysisPtrOutputWithContext(ctx context.Context) AnalysisPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AnalysisOutput).ToAnalysisPtrOutputWithContext(ctx)
+}
+
+// AnalysisPtrInput is an input type that accepts AnalysisArgs, AnalysisPtr and AnalysisPtrOutput values.
+// You can construct a concrete instance of `AnalysisPtrInput` via:
+//
+//	        AnalysisArgs{...}
+//
+//	or:
+//
+//	        nil
+type AnalysisPtrInput interface {
+	pulumi.Input
+
+	ToAnalysisPtrOutput() AnalysisPtrOutput
+	ToAnalysisPtrOutputWithContext(context.Context) AnalysisPtrOutput
+}
+
+type analysisPtrType AnalysisArgs
+
+func AnalysisPtr(v *AnalysisArgs) AnalysisPtrInput {
+	return (*analysisPtrType)(v)
+}
+
+func (*analysisPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Analysis)(nil)).Elem()
+}
+
+func (i *analysisPtrType) ToAnalysisPtrOutput() AnalysisPtrOutput {
+	return i.ToAnalysisPtrOutputWithContext(context.Background())
+}
+
+func (i *analysisPtrType) ToAnalysisPtrOutputWithContext(ctx context.Context) AnalysisPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AnalysisPtrOutput)
+}
+
+// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+type AnalysisOutput struct{ *pulumi.OutputState }
+
+func (AnalysisOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Analysis)(nil)).Elem()
+}
+
+func (o AnalysisOutput) ToAnalysisOutput() AnalysisOutput {
+	return o
+}
+
+func (o AnalysisOutput) ToAnalysisOutputWithContext(ctx context.Context) AnalysisOutput {
+	return o
+}
+
+func (o AnalysisOutput) ToAnalysisPtrOutput() AnalysisPtrOutput {
+	return o.ToAnalysisPtrOutputWithContext(context.Background())
+}
+
+func (o AnalysisOutput) ToAnalysisPtrOutputWithContext(ctx context.Context) AnalysisPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Analysis) *Analysis {
+		return &v
+	}).(AnalysisPtrOutput)
+}
+
+// Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+func (o AnalysisOutput) AfterMember() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Analysis) []string { return v.AfterMember }).(pulumi.StringArrayOutput)
+}
+
+// Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+func (o AnalysisOutput) Stages() StageAnalysisArrayOutput {
+	return o.ApplyT(func(v Analysis) []StageAnalysis { return v.Stages }).(StageAnalysisArrayOutput)
+}
+
+// The analyses, declared once; each use names one.
+func (o AnalysisOutput) Templates() AnalysisTemplateArrayOutput {
+	return o.ApplyT(func(v Analysis) []AnalysisTemplate { return v.Templates }).(AnalysisTemplateArrayOutput)
+}
+
+type AnalysisPtrOutput struct{ *pulumi.OutputState }
+
+func (AnalysisPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Analysis)(nil)).Elem()
+}
+
+func (o AnalysisPtrOutput) ToAnalysisPtrOutput() AnalysisPtrOutput {
+	return o
+}
+
+func (o AnalysisPtrOutput) ToAnalysisPtrOutputWithContext(ctx context.Context) AnalysisPtrOutput {
+	return o
+}
+
+func (o AnalysisPtrOutput) Elem() AnalysisOutput {
+	return o.ApplyT(func(v *Analysis) Analysis {
+		if v != nil {
+			return *v
+		}
+		var ret Analysis
+		return ret
+	}).(AnalysisOutput)
+}
+
+// Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+func (o AnalysisPtrOutput) AfterMember() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Analysis) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AfterMember
+	}).(pulumi.StringArrayOutput)
+}
+
+// Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+func (o AnalysisPtrOutput) Stages() StageAnalysisArrayOutput {
+	return o.ApplyT(func(v *Analysis) []StageAnalysis {
+		if v == nil {
+			return nil
+		}
+		return v.Stages
+	}).(StageAnalysisArrayOutput)
+}
+
+// The analyses, declared once; each use names one.
+func (o AnalysisPtrOutput) Templates() AnalysisTemplateArrayOutput {
+	return o.ApplyT(func(v *Analysis) []AnalysisTemplate {
+		if v == nil {
+			return nil
+		}
+		return v.Templates
+	}).(AnalysisTemplateArrayOutput)
+}
+
+// An HTTP header sent with each measurement (Argo's `{key, value}`).
+type AnalysisHeader struct {
+	// The header's name.
+	Key string `pulumi:"key"`
+	// The header's value; may be a secret: never shown, never stored.
+	Value string `pulumi:"value"`
+}
+
+// AnalysisHeaderInput is an input type that accepts AnalysisHeaderArgs and AnalysisHeaderOutput values.
+// You can construct a concrete instance of `AnalysisHeaderInput` via:
+//
+//	AnalysisHeaderArgs{...}
+type AnalysisHeaderInput interface {
+	pulumi.Input
+
+	ToAnalysisHeaderOutput() AnalysisHeaderOutput
+	ToAnalysisHeaderOutputWithContext(context.Context) AnalysisHeaderOutput
+}
+
+// An HTTP header sent with each measurement (Argo's `{key, value}`).
+type AnalysisHeaderArgs struct {
+	// The header's name.
+	Key pulumi.StringInput `pulumi:"key"`
+	// The header's value; may be a secret: never shown, never stored.
+	Value pulumi.StringInput `pulumi:"value"`
+}
+
+func (AnalysisHeaderArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AnalysisHeader)(nil)).Elem()
+}
+
+func (i AnalysisHeaderArgs) ToAnalysisHeaderOutput() AnalysisHeaderOutput {
+	return i.ToAnalysisHeaderOutputWithContext(context.Background())
+}
+
+func (i AnalysisHeaderArgs) ToAnalysisHeaderOutputWithContext(ctx context.Context) AnalysisHeaderOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AnalysisHeaderOutput)
+}
+
+// AnalysisHeaderArrayInput is an input type that accepts AnalysisHeaderArray and AnalysisHeaderArrayOutput values.
+// You can construct a concrete instance of `AnalysisHeaderArrayInput` via:
+//
+//	AnalysisHeaderArray{ AnalysisHeaderArgs{...} }
+type AnalysisHeaderArrayInput interface {
+	pulumi.Input
+
+	ToAnalysisHeaderArrayOutput() AnalysisHeaderArrayOutput
+	ToAnalysisHeaderArrayOutputWithContext(context.Context) AnalysisHeaderArrayOutput
+}
+
+type AnalysisHeaderArray []AnalysisHeaderInput
+
+func (AnalysisHeaderArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AnalysisHeader)(nil)).Elem()
+}
+
+func (i AnalysisHeaderArray) ToAnalysisHeaderArrayOutput() AnalysisHeaderArrayOutput {
+	return i.ToAnalysisHeaderArrayOutputWithContext(context.Background())
+}
+
+func (i AnalysisHeaderArray) ToAnalysisHeaderArrayOutputWithContext(ctx context.Context) AnalysisHeaderArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AnalysisHeaderArrayOutput)
+}
+
+// An HTTP header sent with each measurement (Argo's `{key, value}`).
+type AnalysisHeaderOutput struct{ *pulumi.OutputState }
+
+func (AnalysisHeaderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AnalysisHeader)(nil)).Elem()
+}
+
+func (o AnalysisHeaderOutput) ToAnalysisHeaderOutput() AnalysisHeaderOutput {
+	return o
+}
+
+func (o AnalysisHeaderOutput) ToAnalysisHeaderOutputWithContext(ctx context.Context) AnalysisHeaderOutput {
+	return o
+}
+
+// The header's name.
+func (o AnalysisHeaderOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v AnalysisHeader) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// The header's value; may be a secret: never shown, never stored.
+func (o AnalysisHeaderOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v AnalysisHeader) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type AnalysisHeaderArrayOutput struct{ *pulumi.OutputState }
+
+func (AnalysisHeaderArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AnalysisHeader)(nil)).Elem()
+}
+
+func (o AnalysisHeaderArrayOutput) ToAnalysisHeaderArrayOutput() AnalysisHeaderArrayOutput {
+	return o
+}
+
+func (o AnalysisHeaderArrayOutput) ToAnalysisHeaderArrayOutputWithContext(ctx context.Context) AnalysisHeaderArrayOutput {
+	return o
+}
+
+func (o AnalysisHeaderArrayOutput) Index(i pulumi.IntInput) AnalysisHeaderOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AnalysisHeader {
+		return vs[0].([]AnalysisHeader)[vs[1].(int)]
+	}).(AnalysisHeaderOutput)
+}
+
+// What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+type AnalysisProvider struct {
+	// A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+	Prometheus *PrometheusAnalysisProvider `pulumi:"prometheus"`
+	// An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+	Web *WebAnalysisProvider `pulumi:"web"`
+}
+
+// AnalysisProviderInput is an input type that accepts AnalysisProviderArgs and AnalysisProviderOutput values.
+// You can construct a concrete instance of `AnalysisProviderInput` via:
+//
+//	AnalysisProviderArgs{...}
+type AnalysisProviderInput interface {
+	pulumi.Input
+
+	ToAnalysisProviderOutput() AnalysisProviderOutput
+	ToAnalysisProviderOutputWithContext(context.Context) AnalysisProviderOutput
+}
+
+// What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+type AnalysisProviderArgs struct {
+	// A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+	Prometheus PrometheusAnalysisProviderPtrInput `pulumi:"prometheus"`
+	// An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+	Web WebAnalysisProviderPtrInput `pulumi:"web"`
+}
+
+func (AnalysisProviderArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AnalysisProvider)(nil)).Elem()
+}
+
+func (i AnalysisProviderArgs) ToAnalysisProviderOutput() AnalysisProviderOutput {
+	return i.ToAnalysisProviderOutputWithContext(context.Background())
+}
+
+func (i AnalysisProviderArgs) ToAnalysisProviderOutputWithContext(ctx context.Context) AnalysisProviderOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AnalysisProviderOutput)
+}
+
+// What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+type AnalysisProviderOutput struct{ *pulumi.OutputState }
+
+func (AnalysisProviderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AnalysisProvider)(nil)).Elem()
+}
+
+func (o AnalysisProviderOutput) ToAnalysisProviderOutput() AnalysisProviderOutput {
+	return o
+}
+
+func (o AnalysisProviderOutput) ToAnalysisProviderOutputWithContext(ctx context.Context) AnalysisProviderOutput {
+	return o
+}
+
+// A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+func (o AnalysisProviderOutput) Prometheus() PrometheusAnalysisProviderPtrOutput {
+	return o.ApplyT(func(v AnalysisProvider) *PrometheusAnalysisProvider { return v.Prometheus }).(PrometheusAnalysisProviderPtrOutput)
+}
+
+// An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+func (o AnalysisProviderOutput) Web() WebAnalysisProviderPtrOutput {
+	return o.ApplyT(func(v AnalysisProvider) *WebAnalysisProvider { return v.Web }).(WebAnalysisProviderPtrOutput)
+}
+
+// One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
+type AnalysisTemplate struct {
+	// Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
+	ConsecutiveErrorLimit *int `pulumi:"consecutiveErrorLimit"`
+	// Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
+	Count *int `pulumi:"count"`
+	// prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
+	FailureCondition *string `pulumi:"failureCondition"`
+	// Failed measurements tolerated; one more fails the analysis. Default 0.
+	FailureLimit *int `pulumi:"failureLimit"`
+	// Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure. Default 0.
+	InconclusiveLimit *int `pulumi:"inconclusiveLimit"`
+	// Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s.
+	InitialDelay *string `pulumi:"initialDelay"`
+	// Time between measurements; default 1m.
+	Interval *string `pulumi:"interval"`
+	// The template's name, unique in the run; uses refer to it.
+	Name string `pulumi:"name"`
+	// prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
+	NoData *string `pulumi:"noData"`
+	// What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+	Provider AnalysisProvider `pulumi:"provider"`
+	// prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
+	SuccessCondition *string `pulumi:"successCondition"`
+}
+
+// AnalysisTemplateInput is an input type that accepts AnalysisTemplateArgs and AnalysisTemplateOutput values.
+// You can construct a concrete instance of `AnalysisTemplateInput` via:
+//
+//	AnalysisTemplateArgs{...}
+type AnalysisTemplateInput interface {
+	pulumi.Input
+
+	ToAnalysisTemplateOutput() AnalysisTemplateOutput
+	ToAnalysisTemplateOutputWithContext(context.Context) AnalysisTemplateOutput
+}
+
+// One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
+type AnalysisTemplateArgs struct {
+	// Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
+	ConsecutiveErrorLimit pulumi.IntPtrInput `pulumi:"consecutiveErrorLimit"`
+	// Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
+	Count pulumi.IntPtrInput `pulumi:"count"`
+	// prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
+	FailureCondition pulumi.StringPtrInput `pulumi:"failureCondition"`
+	// Failed measurements tolerated; one more fails the analysis. Default 0.
+	FailureLimit pulumi.IntPtrInput `pulumi:"failureLimit"`
+	// Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure. Default 0.
+	InconclusiveLimit pulumi.IntPtrInput `pulumi:"inconclusiveLimit"`
+	// Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s.
+	InitialDelay pulumi.StringPtrInput `pulumi:"initialDelay"`
+	// Time between measurements; default 1m.
+	Interval pulumi.StringPtrInput `pulumi:"interval"`
+	// The template's name, unique in the run; uses refer to it.
+	Name pulumi.StringInput `pulumi:"name"`
+	// prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
+	NoData pulumi.StringPtrInput `pulumi:"noData"`
+	// What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+	Provider AnalysisProviderInput `pulumi:"provider"`
+	// prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
+	SuccessCondition pulumi.StringPtrInput `pulumi:"successCondition"`
+}
+
+func (AnalysisTemplateArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AnalysisTemplate)(nil)).Elem()
+}
+
+func (i AnalysisTemplateArgs) ToAnalysisTemplateOutput() AnalysisTemplateOutput {
+	return i.ToAnalysisTemplateOutputWithContext(context.Background())
+}
+
+func (i AnalysisTemplateArgs) ToAnalysisTemplateOutputWithContext(ctx context.Context) AnalysisTemplateOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AnalysisTemplateOutput)
+}
+
+// AnalysisTemplateArrayInput is an input type that accepts AnalysisTemplateArray and AnalysisTemplateArrayOutput values.
+// You can construct a concrete instance of `AnalysisTemplateArrayInput` via:
+//
+//	AnalysisTemplateArray{ AnalysisTemplateArgs{...} }
+type AnalysisTemplateArrayInput interface {
+	pulumi.Input
+
+	ToAnalysisTemplateArrayOutput() AnalysisTemplateArrayOutput
+	ToAnalysisTemplateArrayOutputWithContext(context.Context) AnalysisTemplateArrayOutput
+}
+
+type AnalysisTemplateArray []AnalysisTemplateInput
+
+func (AnalysisTemplateArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AnalysisTemplate)(nil)).Elem()
+}
+
+func (i AnalysisTemplateArray) ToAnalysisTemplateArrayOutput() AnalysisTemplateArrayOutput {
+	return i.ToAnalysisTemplateArrayOutputWithContext(context.Background())
+}
+
+func (i AnalysisTemplateArray) ToAnalysisTemplateArrayOutputWithContext(ctx context.Context) AnalysisTemplateArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AnalysisTemplateArrayOutput)
+}
+
+// One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
+type AnalysisTemplateOutput struct{ *pulumi.OutputState }
+
+func (AnalysisTemplateOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AnalysisTemplate)(nil)).Elem()
+}
+
+func (o AnalysisTemplateOutput) ToAnalysisTemplateOutput() AnalysisTemplateOutput {
+	return o
+}
+
+func (o AnalysisTemplateOutput) ToAnalysisTemplateOutputWithContext(ctx context.Context) AnalysisTemplateOutput {
+	return o
+}
+
+// Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
+func (o AnalysisTemplateOutput) ConsecutiveErrorLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AnalysisTemplate) *int { return v.ConsecutiveErrorLimit }).(pulumi.IntPtrOutput)
+}
+
+// Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
+func (o AnalysisTemplateOutput) Count() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AnalysisTemplate) *int { return v.Count }).(pulumi.IntPtrOutput)
+}
+
+// prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
+func (o AnalysisTemplateOutput) FailureCondition() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AnalysisTemplate) *string { return v.FailureCondition }).(pulumi.StringPtrOutput)
+}
+
+// Failed measurements tolerated; one more fails the analysis. Default 0.
+func (o AnalysisTemplateOutput) FailureLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AnalysisTemplate) *int { return v.FailureLimit }).(pulumi.IntPtrOutput)
+}
+
+// Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure. Default 0.
+func (o AnalysisTemplateOutput) InconclusiveLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AnalysisTemplate) *int { return v.InconclusiveLimit }).(pulumi.IntPtrOutput)
+}
+
+// Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s.
+func (o AnalysisTemplateOutput) InitialDelay() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AnalysisTemplate) *string { return v.InitialDelay }).(pulumi.StringPtrOutput)
+}
+
+// Time between measurements; default 1m.
+func (o AnalysisTemplateOutput) Interval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AnalysisTemplate) *string { return v.Interval }).(pulumi.StringPtrOutput)
+}
+
+// The template's name, unique in the run; uses refer to it.
+func (o AnalysisTemplateOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v AnalysisTemplate) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
+func (o AnalysisTemplateOutput) NoData() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AnalysisTemplate) *string { return v.NoData }).(pulumi.StringPtrOutput)
+}
+
+// What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+func (o AnalysisTemplateOutput) Provider() AnalysisProviderOutput {
+	return o.ApplyT(func(v AnalysisTemplate) AnalysisProvider { return v.Provider }).(AnalysisProviderOutput)
+}
+
+// prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
+func (o AnalysisTemplateOutput) SuccessCondition() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AnalysisTemplate) *string { return v.SuccessCondition }).(pulumi.StringPtrOutput)
+}
+
+type AnalysisTemplateArrayOutput struct{ *pulumi.OutputState }
+
+func (AnalysisTemplateArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AnalysisTemplate)(nil)).Elem()
+}
+
+func (o AnalysisTemplateArrayOutput) ToAnalysisTemplateArrayOutput() AnalysisTemplateArrayOutput {
+	return o
+}
+
+func (o AnalysisTemplateArrayOutput) ToAnalysisTemplateArrayOutputWithContext(ctx context.Context) AnalysisTemplateArrayOutput {
+	return o
+}
+
+func (o AnalysisTemplateArrayOutput) Index(i pulumi.IntInput) AnalysisTemplateOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AnalysisTemplate {
+		return vs[0].([]AnalysisTemplate)[vs[1].(int)]
+	}).(AnalysisTemplateOutput)
+}
+
 // Which node images a generated update takes: Latest or Consistent.
 type AutoUpgradeNodeImageSelection struct {
 	// Latest or Consistent. One of: `Latest`, `Consistent`.
@@ -827,6 +1368,146 @@ func (o AzureFleetBackendPtrOutput) TrustedCaFile() pulumi.StringPtrOutput {
 			return nil
 		}
 		return v.TrustedCaFile
+	}).(pulumi.StringPtrOutput)
+}
+
+// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+type AzureIdentityAuthentication struct {
+	// Token scope; default https://prometheus.monitor.azure.com/.default.
+	Scope *string `pulumi:"scope"`
+}
+
+// AzureIdentityAuthenticationInput is an input type that accepts AzureIdentityAuthenticationArgs and AzureIdentityAuthenticationOutput values.
+// You can construct a concrete instance of `AzureIdentityAuthenticationInput` via:
+//
+//	AzureIdentityAuthenticationArgs{...}
+type AzureIdentityAuthenticationInput interface {
+	pulumi.Input
+
+	ToAzureIdentityAuthenticationOutput() AzureIdentityAuthenticationOutput
+	ToAzureIdentityAuthenticationOutputWithContext(context.Context) AzureIdentityAuthenticationOutput
+}
+
+// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+type AzureIdentityAuthenticationArgs struct {
+	// Token scope; default https://prometheus.monitor.azure.com/.default.
+	Scope pulumi.StringPtrInput `pulumi:"scope"`
+}
+
+func (AzureIdentityAuthenticationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AzureIdentityAuthentication)(nil)).Elem()
+}
+
+func (i AzureIdentityAuthenticationArgs) ToAzureIdentityAuthenticationOutput() AzureIdentityAuthenticationOutput {
+	return i.ToAzureIdentityAuthenticationOutputWithContext(context.Background())
+}
+
+func (i AzureIdentityAuthenticationArgs) ToAzureIdentityAuthenticationOutputWithContext(ctx context.Context) AzureIdentityAuthenticationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AzureIdentityAuthenticationOutput)
+}
+
+func (i AzureIdentityAuthenticationArgs) ToAzureIdentityAuthenticationPtrOutput() AzureIdentityAuthenticationPtrOutput {
+	return i.ToAzureIdentityAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (i AzureIdentityAuthenticationArgs) ToAzureIdentityAuthenticationPtrOutputWithContext(ctx context.Context) AzureIdentityAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AzureIdentityAuthenticationOutput).ToAzureIdentityAuthenticationPtrOutputWithContext(ctx)
+}
+
+// AzureIdentityAuthenticationPtrInput is an input type that accepts AzureIdentityAuthenticationArgs, AzureIdentityAuthenticationPtr and AzureIdentityAuthenticationPtrOutput values.
+// You can construct a concrete instance of `AzureIdentityAuthenticationPtrInput` via:
+//
+//	        AzureIdentityAuthenticationArgs{...}
+//
+//	or:
+//
+//	        nil
+type AzureIdentityAuthenticationPtrInput interface {
+	pulumi.Input
+
+	ToAzureIdentityAuthenticationPtrOutput() AzureIdentityAuthenticationPtrOutput
+	ToAzureIdentityAuthenticationPtrOutputWithContext(context.Context) AzureIdentityAuthenticationPtrOutput
+}
+
+type azureIdentityAuthenticationPtrType AzureIdentityAuthenticationArgs
+
+func AzureIdentityAuthenticationPtr(v *AzureIdentityAuthenticationArgs) AzureIdentityAuthenticationPtrInput {
+	return (*azureIdentityAuthenticationPtrType)(v)
+}
+
+func (*azureIdentityAuthenticationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AzureIdentityAuthentication)(nil)).Elem()
+}
+
+func (i *azureIdentityAuthenticationPtrType) ToAzureIdentityAuthenticationPtrOutput() AzureIdentityAuthenticationPtrOutput {
+	return i.ToAzureIdentityAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (i *azureIdentityAuthenticationPtrType) ToAzureIdentityAuthenticationPtrOutputWithContext(ctx context.Context) AzureIdentityAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AzureIdentityAuthenticationPtrOutput)
+}
+
+// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+type AzureIdentityAuthenticationOutput struct{ *pulumi.OutputState }
+
+func (AzureIdentityAuthenticationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AzureIdentityAuthentication)(nil)).Elem()
+}
+
+func (o AzureIdentityAuthenticationOutput) ToAzureIdentityAuthenticationOutput() AzureIdentityAuthenticationOutput {
+	return o
+}
+
+func (o AzureIdentityAuthenticationOutput) ToAzureIdentityAuthenticationOutputWithContext(ctx context.Context) AzureIdentityAuthenticationOutput {
+	return o
+}
+
+func (o AzureIdentityAuthenticationOutput) ToAzureIdentityAuthenticationPtrOutput() AzureIdentityAuthenticationPtrOutput {
+	return o.ToAzureIdentityAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (o AzureIdentityAuthenticationOutput) ToAzureIdentityAuthenticationPtrOutputWithContext(ctx context.Context) AzureIdentityAuthenticationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AzureIdentityAuthentication) *AzureIdentityAuthentication {
+		return &v
+	}).(AzureIdentityAuthenticationPtrOutput)
+}
+
+// Token scope; default https://prometheus.monitor.azure.com/.default.
+func (o AzureIdentityAuthenticationOutput) Scope() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AzureIdentityAuthentication) *string { return v.Scope }).(pulumi.StringPtrOutput)
+}
+
+type AzureIdentityAuthenticationPtrOutput struct{ *pulumi.OutputState }
+
+func (AzureIdentityAuthenticationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AzureIdentityAuthentication)(nil)).Elem()
+}
+
+func (o AzureIdentityAuthenticationPtrOutput) ToAzureIdentityAuthenticationPtrOutput() AzureIdentityAuthenticationPtrOutput {
+	return o
+}
+
+func (o AzureIdentityAuthenticationPtrOutput) ToAzureIdentityAuthenticationPtrOutputWithContext(ctx context.Context) AzureIdentityAuthenticationPtrOutput {
+	return o
+}
+
+func (o AzureIdentityAuthenticationPtrOutput) Elem() AzureIdentityAuthenticationOutput {
+	return o.ApplyT(func(v *AzureIdentityAuthentication) AzureIdentityAuthentication {
+		if v != nil {
+			return *v
+		}
+		var ret AzureIdentityAuthentication
+		return ret
+	}).(AzureIdentityAuthenticationOutput)
+}
+
+// Token scope; default https://prometheus.monitor.azure.com/.default.
+func (o AzureIdentityAuthenticationPtrOutput) Scope() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AzureIdentityAuthentication) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Scope
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -2354,6 +3035,362 @@ func (o PollIntervalsPtrOutput) Steady() pulumi.Float64PtrOutput {
 	}).(pulumi.Float64PtrOutput)
 }
 
+// A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+type PrometheusAnalysisProvider struct {
+	// Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+	Address string `pulumi:"address"`
+	// How to authenticate besides `headers`.
+	Authentication *PrometheusAuthentication `pulumi:"authentication"`
+	// Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+	Headers []AnalysisHeader `pulumi:"headers"`
+	// PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+	Query string `pulumi:"query"`
+	// Seconds to wait for an answer; default 10.
+	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
+}
+
+// PrometheusAnalysisProviderInput is an input type that accepts PrometheusAnalysisProviderArgs and PrometheusAnalysisProviderOutput values.
+// You can construct a concrete instance of `PrometheusAnalysisProviderInput` via:
+//
+//	PrometheusAnalysisProviderArgs{...}
+type PrometheusAnalysisProviderInput interface {
+	pulumi.Input
+
+	ToPrometheusAnalysisProviderOutput() PrometheusAnalysisProviderOutput
+	ToPrometheusAnalysisProviderOutputWithContext(context.Context) PrometheusAnalysisProviderOutput
+}
+
+// A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+type PrometheusAnalysisProviderArgs struct {
+	// Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+	Address pulumi.StringInput `pulumi:"address"`
+	// How to authenticate besides `headers`.
+	Authentication PrometheusAuthenticationPtrInput `pulumi:"authentication"`
+	// Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+	Headers AnalysisHeaderArrayInput `pulumi:"headers"`
+	// PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+	Query pulumi.StringInput `pulumi:"query"`
+	// Seconds to wait for an answer; default 10.
+	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
+}
+
+func (PrometheusAnalysisProviderArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PrometheusAnalysisProvider)(nil)).Elem()
+}
+
+func (i PrometheusAnalysisProviderArgs) ToPrometheusAnalysisProviderOutput() PrometheusAnalysisProviderOutput {
+	return i.ToPrometheusAnalysisProviderOutputWithContext(context.Background())
+}
+
+func (i PrometheusAnalysisProviderArgs) ToPrometheusAnalysisProviderOutputWithContext(ctx context.Context) PrometheusAnalysisProviderOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PrometheusAnalysisProviderOutput)
+}
+
+func (i PrometheusAnalysisProviderArgs) ToPrometheusAnalysisProviderPtrOutput() PrometheusAnalysisProviderPtrOutput {
+	return i.ToPrometheusAnalysisProviderPtrOutputWithContext(context.Background())
+}
+
+func (i PrometheusAnalysisProviderArgs) ToPrometheusAnalysisProviderPtrOutputWithContext(ctx context.Context) PrometheusAnalysisProviderPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PrometheusAnalysisProviderOutput).ToPrometheusAnalysisProviderPtrOutputWithContext(ctx)
+}
+
+// PrometheusAnalysisProviderPtrInput is an input type that accepts PrometheusAnalysisProviderArgs, PrometheusAnalysisProviderPtr and PrometheusAnalysisProviderPtrOutput values.
+// You can construct a concrete instance of `PrometheusAnalysisProviderPtrInput` via:
+//
+//	        PrometheusAnalysisProviderArgs{...}
+//
+//	or:
+//
+//	        nil
+type PrometheusAnalysisProviderPtrInput interface {
+	pulumi.Input
+
+	ToPrometheusAnalysisProviderPtrOutput() PrometheusAnalysisProviderPtrOutput
+	ToPrometheusAnalysisProviderPtrOutputWithContext(context.Context) PrometheusAnalysisProviderPtrOutput
+}
+
+type prometheusAnalysisProviderPtrType PrometheusAnalysisProviderArgs
+
+func PrometheusAnalysisProviderPtr(v *PrometheusAnalysisProviderArgs) PrometheusAnalysisProviderPtrInput {
+	return (*prometheusAnalysisProviderPtrType)(v)
+}
+
+func (*prometheusAnalysisProviderPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PrometheusAnalysisProvider)(nil)).Elem()
+}
+
+func (i *prometheusAnalysisProviderPtrType) ToPrometheusAnalysisProviderPtrOutput() PrometheusAnalysisProviderPtrOutput {
+	return i.ToPrometheusAnalysisProviderPtrOutputWithContext(context.Background())
+}
+
+func (i *prometheusAnalysisProviderPtrType) ToPrometheusAnalysisProviderPtrOutputWithContext(ctx context.Context) PrometheusAnalysisProviderPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PrometheusAnalysisProviderPtrOutput)
+}
+
+// A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+type PrometheusAnalysisProviderOutput struct{ *pulumi.OutputState }
+
+func (PrometheusAnalysisProviderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PrometheusAnalysisProvider)(nil)).Elem()
+}
+
+func (o PrometheusAnalysisProviderOutput) ToPrometheusAnalysisProviderOutput() PrometheusAnalysisProviderOutput {
+	return o
+}
+
+func (o PrometheusAnalysisProviderOutput) ToPrometheusAnalysisProviderOutputWithContext(ctx context.Context) PrometheusAnalysisProviderOutput {
+	return o
+}
+
+func (o PrometheusAnalysisProviderOutput) ToPrometheusAnalysisProviderPtrOutput() PrometheusAnalysisProviderPtrOutput {
+	return o.ToPrometheusAnalysisProviderPtrOutputWithContext(context.Background())
+}
+
+func (o PrometheusAnalysisProviderOutput) ToPrometheusAnalysisProviderPtrOutputWithContext(ctx context.Context) PrometheusAnalysisProviderPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PrometheusAnalysisProvider) *PrometheusAnalysisProvider {
+		return &v
+	}).(PrometheusAnalysisProviderPtrOutput)
+}
+
+// Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+func (o PrometheusAnalysisProviderOutput) Address() pulumi.StringOutput {
+	return o.ApplyT(func(v PrometheusAnalysisProvider) string { return v.Address }).(pulumi.StringOutput)
+}
+
+// How to authenticate besides `headers`.
+func (o PrometheusAnalysisProviderOutput) Authentication() PrometheusAuthenticationPtrOutput {
+	return o.ApplyT(func(v PrometheusAnalysisProvider) *PrometheusAuthentication { return v.Authentication }).(PrometheusAuthenticationPtrOutput)
+}
+
+// Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+func (o PrometheusAnalysisProviderOutput) Headers() AnalysisHeaderArrayOutput {
+	return o.ApplyT(func(v PrometheusAnalysisProvider) []AnalysisHeader { return v.Headers }).(AnalysisHeaderArrayOutput)
+}
+
+// PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+func (o PrometheusAnalysisProviderOutput) Query() pulumi.StringOutput {
+	return o.ApplyT(func(v PrometheusAnalysisProvider) string { return v.Query }).(pulumi.StringOutput)
+}
+
+// Seconds to wait for an answer; default 10.
+func (o PrometheusAnalysisProviderOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v PrometheusAnalysisProvider) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+type PrometheusAnalysisProviderPtrOutput struct{ *pulumi.OutputState }
+
+func (PrometheusAnalysisProviderPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PrometheusAnalysisProvider)(nil)).Elem()
+}
+
+func (o PrometheusAnalysisProviderPtrOutput) ToPrometheusAnalysisProviderPtrOutput() PrometheusAnalysisProviderPtrOutput {
+	return o
+}
+
+func (o PrometheusAnalysisProviderPtrOutput) ToPrometheusAnalysisProviderPtrOutputWithContext(ctx context.Context) PrometheusAnalysisProviderPtrOutput {
+	return o
+}
+
+func (o PrometheusAnalysisProviderPtrOutput) Elem() PrometheusAnalysisProviderOutput {
+	return o.ApplyT(func(v *PrometheusAnalysisProvider) PrometheusAnalysisProvider {
+		if v != nil {
+			return *v
+		}
+		var ret PrometheusAnalysisProvider
+		return ret
+	}).(PrometheusAnalysisProviderOutput)
+}
+
+// Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+func (o PrometheusAnalysisProviderPtrOutput) Address() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PrometheusAnalysisProvider) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Address
+	}).(pulumi.StringPtrOutput)
+}
+
+// How to authenticate besides `headers`.
+func (o PrometheusAnalysisProviderPtrOutput) Authentication() PrometheusAuthenticationPtrOutput {
+	return o.ApplyT(func(v *PrometheusAnalysisProvider) *PrometheusAuthentication {
+		if v == nil {
+			return nil
+		}
+		return v.Authentication
+	}).(PrometheusAuthenticationPtrOutput)
+}
+
+// Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+func (o PrometheusAnalysisProviderPtrOutput) Headers() AnalysisHeaderArrayOutput {
+	return o.ApplyT(func(v *PrometheusAnalysisProvider) []AnalysisHeader {
+		if v == nil {
+			return nil
+		}
+		return v.Headers
+	}).(AnalysisHeaderArrayOutput)
+}
+
+// PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+func (o PrometheusAnalysisProviderPtrOutput) Query() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PrometheusAnalysisProvider) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Query
+	}).(pulumi.StringPtrOutput)
+}
+
+// Seconds to wait for an answer; default 10.
+func (o PrometheusAnalysisProviderPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *PrometheusAnalysisProvider) *int {
+		if v == nil {
+			return nil
+		}
+		return v.TimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// How to authenticate besides `headers`.
+type PrometheusAuthentication struct {
+	// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+	AzureIdentity AzureIdentityAuthentication `pulumi:"azureIdentity"`
+}
+
+// PrometheusAuthenticationInput is an input type that accepts PrometheusAuthenticationArgs and PrometheusAuthenticationOutput values.
+// You can construct a concrete instance of `PrometheusAuthenticationInput` via:
+//
+//	PrometheusAuthenticationArgs{...}
+type PrometheusAuthenticationInput interface {
+	pulumi.Input
+
+	ToPrometheusAuthenticationOutput() PrometheusAuthenticationOutput
+	ToPrometheusAuthenticationOutputWithContext(context.Context) PrometheusAuthenticationOutput
+}
+
+// How to authenticate besides `headers`.
+type PrometheusAuthenticationArgs struct {
+	// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+	AzureIdentity AzureIdentityAuthenticationInput `pulumi:"azureIdentity"`
+}
+
+func (PrometheusAuthenticationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PrometheusAuthentication)(nil)).Elem()
+}
+
+func (i PrometheusAuthenticationArgs) ToPrometheusAuthenticationOutput() PrometheusAuthenticationOutput {
+	return i.ToPrometheusAuthenticationOutputWithContext(context.Background())
+}
+
+func (i PrometheusAuthenticationArgs) ToPrometheusAuthenticationOutputWithContext(ctx context.Context) PrometheusAuthenticationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PrometheusAuthenticationOutput)
+}
+
+func (i PrometheusAuthenticationArgs) ToPrometheusAuthenticationPtrOutput() PrometheusAuthenticationPtrOutput {
+	return i.ToPrometheusAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (i PrometheusAuthenticationArgs) ToPrometheusAuthenticationPtrOutputWithContext(ctx context.Context) PrometheusAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PrometheusAuthenticationOutput).ToPrometheusAuthenticationPtrOutputWithContext(ctx)
+}
+
+// PrometheusAuthenticationPtrInput is an input type that accepts PrometheusAuthenticationArgs, PrometheusAuthenticationPtr and PrometheusAuthenticationPtrOutput values.
+// You can construct a concrete instance of `PrometheusAuthenticationPtrInput` via:
+//
+//	        PrometheusAuthenticationArgs{...}
+//
+//	or:
+//
+//	        nil
+type PrometheusAuthenticationPtrInput interface {
+	pulumi.Input
+
+	ToPrometheusAuthenticationPtrOutput() PrometheusAuthenticationPtrOutput
+	ToPrometheusAuthenticationPtrOutputWithContext(context.Context) PrometheusAuthenticationPtrOutput
+}
+
+type prometheusAuthenticationPtrType PrometheusAuthenticationArgs
+
+func PrometheusAuthenticationPtr(v *PrometheusAuthenticationArgs) PrometheusAuthenticationPtrInput {
+	return (*prometheusAuthenticationPtrType)(v)
+}
+
+func (*prometheusAuthenticationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PrometheusAuthentication)(nil)).Elem()
+}
+
+func (i *prometheusAuthenticationPtrType) ToPrometheusAuthenticationPtrOutput() PrometheusAuthenticationPtrOutput {
+	return i.ToPrometheusAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (i *prometheusAuthenticationPtrType) ToPrometheusAuthenticationPtrOutputWithContext(ctx context.Context) PrometheusAuthenticationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PrometheusAuthenticationPtrOutput)
+}
+
+// How to authenticate besides `headers`.
+type PrometheusAuthenticationOutput struct{ *pulumi.OutputState }
+
+func (PrometheusAuthenticationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PrometheusAuthentication)(nil)).Elem()
+}
+
+func (o PrometheusAuthenticationOutput) ToPrometheusAuthenticationOutput() PrometheusAuthenticationOutput {
+	return o
+}
+
+func (o PrometheusAuthenticationOutput) ToPrometheusAuthenticationOutputWithContext(ctx context.Context) PrometheusAuthenticationOutput {
+	return o
+}
+
+func (o PrometheusAuthenticationOutput) ToPrometheusAuthenticationPtrOutput() PrometheusAuthenticationPtrOutput {
+	return o.ToPrometheusAuthenticationPtrOutputWithContext(context.Background())
+}
+
+func (o PrometheusAuthenticationOutput) ToPrometheusAuthenticationPtrOutputWithContext(ctx context.Context) PrometheusAuthenticationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PrometheusAuthentication) *PrometheusAuthentication {
+		return &v
+	}).(PrometheusAuthenticationPtrOutput)
+}
+
+// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+func (o PrometheusAuthenticationOutput) AzureIdentity() AzureIdentityAuthenticationOutput {
+	return o.ApplyT(func(v PrometheusAuthentication) AzureIdentityAuthentication { return v.AzureIdentity }).(AzureIdentityAuthenticationOutput)
+}
+
+type PrometheusAuthenticationPtrOutput struct{ *pulumi.OutputState }
+
+func (PrometheusAuthenticationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PrometheusAuthentication)(nil)).Elem()
+}
+
+func (o PrometheusAuthenticationPtrOutput) ToPrometheusAuthenticationPtrOutput() PrometheusAuthenticationPtrOutput {
+	return o
+}
+
+func (o PrometheusAuthenticationPtrOutput) ToPrometheusAuthenticationPtrOutputWithContext(ctx context.Context) PrometheusAuthenticationPtrOutput {
+	return o
+}
+
+func (o PrometheusAuthenticationPtrOutput) Elem() PrometheusAuthenticationOutput {
+	return o.ApplyT(func(v *PrometheusAuthentication) PrometheusAuthentication {
+		if v != nil {
+			return *v
+		}
+		var ret PrometheusAuthentication
+		return ret
+	}).(PrometheusAuthenticationOutput)
+}
+
+// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+func (o PrometheusAuthenticationPtrOutput) AzureIdentity() AzureIdentityAuthenticationPtrOutput {
+	return o.ApplyT(func(v *PrometheusAuthentication) *AzureIdentityAuthentication {
+		if v == nil {
+			return nil
+		}
+		return &v.AzureIdentity
+	}).(AzureIdentityAuthenticationPtrOutput)
+}
+
 // When a ScheduledStart gate opens, e.g. production on Tuesday at 09:00 +01:00.
 type ScheduledStartConfiguration struct {
 	// Monday to Sunday. One of: `Sunday`, `Monday`, `Tuesday`, `Wednesday`, `Thursday`, `Friday`, `Saturday`.
@@ -2817,6 +3854,133 @@ func (o SkipTargetArrayOutput) Index(i pulumi.IntInput) SkipTargetOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SkipTarget {
 		return vs[0].([]SkipTarget)[vs[1].(int)]
 	}).(SkipTargetOutput)
+}
+
+// The analyses one stage uses.
+type StageAnalysis struct {
+	// Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`).
+	AfterMember []string `pulumi:"afterMember"`
+	// The stage of the strategy these uses belong to.
+	Name string `pulumi:"name"`
+	// Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the run, nothing of the stage touched.
+	PreCheck []string `pulumi:"preCheck"`
+	// Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage.
+	Soak []string `pulumi:"soak"`
+}
+
+// StageAnalysisInput is an input type that accepts StageAnalysisArgs and StageAnalysisOutput values.
+// You can construct a concrete instance of `StageAnalysisInput` via:
+//
+//	StageAnalysisArgs{...}
+type StageAnalysisInput interface {
+	pulumi.Input
+
+	ToStageAnalysisOutput() StageAnalysisOutput
+	ToStageAnalysisOutputWithContext(context.Context) StageAnalysisOutput
+}
+
+// The analyses one stage uses.
+type StageAnalysisArgs struct {
+	// Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`).
+	AfterMember pulumi.StringArrayInput `pulumi:"afterMember"`
+	// The stage of the strategy these uses belong to.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the run, nothing of the stage touched.
+	PreCheck pulumi.StringArrayInput `pulumi:"preCheck"`
+	// Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage.
+	Soak pulumi.StringArrayInput `pulumi:"soak"`
+}
+
+func (StageAnalysisArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*StageAnalysis)(nil)).Elem()
+}
+
+func (i StageAnalysisArgs) ToStageAnalysisOutput() StageAnalysisOutput {
+	return i.ToStageAnalysisOutputWithContext(context.Background())
+}
+
+func (i StageAnalysisArgs) ToStageAnalysisOutputWithContext(ctx context.Context) StageAnalysisOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StageAnalysisOutput)
+}
+
+// StageAnalysisArrayInput is an input type that accepts StageAnalysisArray and StageAnalysisArrayOutput values.
+// You can construct a concrete instance of `StageAnalysisArrayInput` via:
+//
+//	StageAnalysisArray{ StageAnalysisArgs{...} }
+type StageAnalysisArrayInput interface {
+	pulumi.Input
+
+	ToStageAnalysisArrayOutput() StageAnalysisArrayOutput
+	ToStageAnalysisArrayOutputWithContext(context.Context) StageAnalysisArrayOutput
+}
+
+type StageAnalysisArray []StageAnalysisInput
+
+func (StageAnalysisArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]StageAnalysis)(nil)).Elem()
+}
+
+func (i StageAnalysisArray) ToStageAnalysisArrayOutput() StageAnalysisArrayOutput {
+	return i.ToStageAnalysisArrayOutputWithContext(context.Background())
+}
+
+func (i StageAnalysisArray) ToStageAnalysisArrayOutputWithContext(ctx context.Context) StageAnalysisArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StageAnalysisArrayOutput)
+}
+
+// The analyses one stage uses.
+type StageAnalysisOutput struct{ *pulumi.OutputState }
+
+func (StageAnalysisOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*StageAnalysis)(nil)).Elem()
+}
+
+func (o StageAnalysisOutput) ToStageAnalysisOutput() StageAnalysisOutput {
+	return o
+}
+
+func (o StageAnalysisOutput) ToStageAnalysisOutputWithContext(ctx context.Context) StageAnalysisOutput {
+	return o
+}
+
+// Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`).
+func (o StageAnalysisOutput) AfterMember() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v StageAnalysis) []string { return v.AfterMember }).(pulumi.StringArrayOutput)
+}
+
+// The stage of the strategy these uses belong to.
+func (o StageAnalysisOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v StageAnalysis) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the run, nothing of the stage touched.
+func (o StageAnalysisOutput) PreCheck() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v StageAnalysis) []string { return v.PreCheck }).(pulumi.StringArrayOutput)
+}
+
+// Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage.
+func (o StageAnalysisOutput) Soak() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v StageAnalysis) []string { return v.Soak }).(pulumi.StringArrayOutput)
+}
+
+type StageAnalysisArrayOutput struct{ *pulumi.OutputState }
+
+func (StageAnalysisArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]StageAnalysis)(nil)).Elem()
+}
+
+func (o StageAnalysisArrayOutput) ToStageAnalysisArrayOutput() StageAnalysisArrayOutput {
+	return o
+}
+
+func (o StageAnalysisArrayOutput) ToStageAnalysisArrayOutputWithContext(ctx context.Context) StageAnalysisArrayOutput {
+	return o
+}
+
+func (o StageAnalysisArrayOutput) Index(i pulumi.IntInput) StageAnalysisOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) StageAnalysis {
+		return vs[0].([]StageAnalysis)[vs[1].(int)]
+	}).(StageAnalysisOutput)
 }
 
 // Keep the strategy in Fleet Manager too, as `fleets/{fleet}/updateStrategies/{resource name}`.
@@ -3427,6 +4591,184 @@ func (o UpdateStageArrayOutput) Index(i pulumi.IntInput) UpdateStageOutput {
 	}).(UpdateStageOutput)
 }
 
+// An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+type WebAnalysisProvider struct {
+	// Headers sent with the request (values never shown).
+	Headers []AnalysisHeader `pulumi:"headers"`
+	// Seconds to wait for an answer; default 10.
+	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
+	// HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+	Url string `pulumi:"url"`
+}
+
+// WebAnalysisProviderInput is an input type that accepts WebAnalysisProviderArgs and WebAnalysisProviderOutput values.
+// You can construct a concrete instance of `WebAnalysisProviderInput` via:
+//
+//	WebAnalysisProviderArgs{...}
+type WebAnalysisProviderInput interface {
+	pulumi.Input
+
+	ToWebAnalysisProviderOutput() WebAnalysisProviderOutput
+	ToWebAnalysisProviderOutputWithContext(context.Context) WebAnalysisProviderOutput
+}
+
+// An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+type WebAnalysisProviderArgs struct {
+	// Headers sent with the request (values never shown).
+	Headers AnalysisHeaderArrayInput `pulumi:"headers"`
+	// Seconds to wait for an answer; default 10.
+	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
+	// HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+	Url pulumi.StringInput `pulumi:"url"`
+}
+
+func (WebAnalysisProviderArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebAnalysisProvider)(nil)).Elem()
+}
+
+func (i WebAnalysisProviderArgs) ToWebAnalysisProviderOutput() WebAnalysisProviderOutput {
+	return i.ToWebAnalysisProviderOutputWithContext(context.Background())
+}
+
+func (i WebAnalysisProviderArgs) ToWebAnalysisProviderOutputWithContext(ctx context.Context) WebAnalysisProviderOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebAnalysisProviderOutput)
+}
+
+func (i WebAnalysisProviderArgs) ToWebAnalysisProviderPtrOutput() WebAnalysisProviderPtrOutput {
+	return i.ToWebAnalysisProviderPtrOutputWithContext(context.Background())
+}
+
+func (i WebAnalysisProviderArgs) ToWebAnalysisProviderPtrOutputWithContext(ctx context.Context) WebAnalysisProviderPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebAnalysisProviderOutput).ToWebAnalysisProviderPtrOutputWithContext(ctx)
+}
+
+// WebAnalysisProviderPtrInput is an input type that accepts WebAnalysisProviderArgs, WebAnalysisProviderPtr and WebAnalysisProviderPtrOutput values.
+// You can construct a concrete instance of `WebAnalysisProviderPtrInput` via:
+//
+//	        WebAnalysisProviderArgs{...}
+//
+//	or:
+//
+//	        nil
+type WebAnalysisProviderPtrInput interface {
+	pulumi.Input
+
+	ToWebAnalysisProviderPtrOutput() WebAnalysisProviderPtrOutput
+	ToWebAnalysisProviderPtrOutputWithContext(context.Context) WebAnalysisProviderPtrOutput
+}
+
+type webAnalysisProviderPtrType WebAnalysisProviderArgs
+
+func WebAnalysisProviderPtr(v *WebAnalysisProviderArgs) WebAnalysisProviderPtrInput {
+	return (*webAnalysisProviderPtrType)(v)
+}
+
+func (*webAnalysisProviderPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**WebAnalysisProvider)(nil)).Elem()
+}
+
+func (i *webAnalysisProviderPtrType) ToWebAnalysisProviderPtrOutput() WebAnalysisProviderPtrOutput {
+	return i.ToWebAnalysisProviderPtrOutputWithContext(context.Background())
+}
+
+func (i *webAnalysisProviderPtrType) ToWebAnalysisProviderPtrOutputWithContext(ctx context.Context) WebAnalysisProviderPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(WebAnalysisProviderPtrOutput)
+}
+
+// An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+type WebAnalysisProviderOutput struct{ *pulumi.OutputState }
+
+func (WebAnalysisProviderOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebAnalysisProvider)(nil)).Elem()
+}
+
+func (o WebAnalysisProviderOutput) ToWebAnalysisProviderOutput() WebAnalysisProviderOutput {
+	return o
+}
+
+func (o WebAnalysisProviderOutput) ToWebAnalysisProviderOutputWithContext(ctx context.Context) WebAnalysisProviderOutput {
+	return o
+}
+
+func (o WebAnalysisProviderOutput) ToWebAnalysisProviderPtrOutput() WebAnalysisProviderPtrOutput {
+	return o.ToWebAnalysisProviderPtrOutputWithContext(context.Background())
+}
+
+func (o WebAnalysisProviderOutput) ToWebAnalysisProviderPtrOutputWithContext(ctx context.Context) WebAnalysisProviderPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v WebAnalysisProvider) *WebAnalysisProvider {
+		return &v
+	}).(WebAnalysisProviderPtrOutput)
+}
+
+// Headers sent with the request (values never shown).
+func (o WebAnalysisProviderOutput) Headers() AnalysisHeaderArrayOutput {
+	return o.ApplyT(func(v WebAnalysisProvider) []AnalysisHeader { return v.Headers }).(AnalysisHeaderArrayOutput)
+}
+
+// Seconds to wait for an answer; default 10.
+func (o WebAnalysisProviderOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v WebAnalysisProvider) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+// HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+func (o WebAnalysisProviderOutput) Url() pulumi.StringOutput {
+	return o.ApplyT(func(v WebAnalysisProvider) string { return v.Url }).(pulumi.StringOutput)
+}
+
+type WebAnalysisProviderPtrOutput struct{ *pulumi.OutputState }
+
+func (WebAnalysisProviderPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**WebAnalysisProvider)(nil)).Elem()
+}
+
+func (o WebAnalysisProviderPtrOutput) ToWebAnalysisProviderPtrOutput() WebAnalysisProviderPtrOutput {
+	return o
+}
+
+func (o WebAnalysisProviderPtrOutput) ToWebAnalysisProviderPtrOutputWithContext(ctx context.Context) WebAnalysisProviderPtrOutput {
+	return o
+}
+
+func (o WebAnalysisProviderPtrOutput) Elem() WebAnalysisProviderOutput {
+	return o.ApplyT(func(v *WebAnalysisProvider) WebAnalysisProvider {
+		if v != nil {
+			return *v
+		}
+		var ret WebAnalysisProvider
+		return ret
+	}).(WebAnalysisProviderOutput)
+}
+
+// Headers sent with the request (values never shown).
+func (o WebAnalysisProviderPtrOutput) Headers() AnalysisHeaderArrayOutput {
+	return o.ApplyT(func(v *WebAnalysisProvider) []AnalysisHeader {
+		if v == nil {
+			return nil
+		}
+		return v.Headers
+	}).(AnalysisHeaderArrayOutput)
+}
+
+// Seconds to wait for an answer; default 10.
+func (o WebAnalysisProviderPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *WebAnalysisProvider) *int {
+		if v == nil {
+			return nil
+		}
+		return v.TimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+func (o WebAnalysisProviderPtrOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WebAnalysisProvider) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Url
+	}).(pulumi.StringPtrOutput)
+}
+
 // Where a run's events are POSTed as they happen (what `fleet-update run --webhook` does), with an optional bearer token.
 type Webhook struct {
 	// Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
@@ -3587,6 +4929,13 @@ func (o WebhookPtrOutput) Url() pulumi.StringPtrOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AnalysisInput)(nil)).Elem(), AnalysisArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AnalysisPtrInput)(nil)).Elem(), AnalysisArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AnalysisHeaderInput)(nil)).Elem(), AnalysisHeaderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AnalysisHeaderArrayInput)(nil)).Elem(), AnalysisHeaderArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AnalysisProviderInput)(nil)).Elem(), AnalysisProviderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AnalysisTemplateInput)(nil)).Elem(), AnalysisTemplateArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AnalysisTemplateArrayInput)(nil)).Elem(), AnalysisTemplateArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AutoUpgradeNodeImageSelectionInput)(nil)).Elem(), AutoUpgradeNodeImageSelectionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AutoUpgradeNodeImageSelectionPtrInput)(nil)).Elem(), AutoUpgradeNodeImageSelectionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AutoUpgradeProfileInput)(nil)).Elem(), AutoUpgradeProfileArgs{})
@@ -3595,6 +4944,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AzureBackendPtrInput)(nil)).Elem(), AzureBackendArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AzureFleetBackendInput)(nil)).Elem(), AzureFleetBackendArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AzureFleetBackendPtrInput)(nil)).Elem(), AzureFleetBackendArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AzureIdentityAuthenticationInput)(nil)).Elem(), AzureIdentityAuthenticationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AzureIdentityAuthenticationPtrInput)(nil)).Elem(), AzureIdentityAuthenticationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BackendInput)(nil)).Elem(), BackendArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GateInput)(nil)).Elem(), GateArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GateArrayInput)(nil)).Elem(), GateArray{})
@@ -3614,12 +4965,18 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeImageVersionArrayInput)(nil)).Elem(), NodeImageVersionArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PollIntervalsInput)(nil)).Elem(), PollIntervalsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PollIntervalsPtrInput)(nil)).Elem(), PollIntervalsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PrometheusAnalysisProviderInput)(nil)).Elem(), PrometheusAnalysisProviderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PrometheusAnalysisProviderPtrInput)(nil)).Elem(), PrometheusAnalysisProviderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PrometheusAuthenticationInput)(nil)).Elem(), PrometheusAuthenticationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PrometheusAuthenticationPtrInput)(nil)).Elem(), PrometheusAuthenticationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ScheduledStartConfigurationInput)(nil)).Elem(), ScheduledStartConfigurationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ScheduledStartConfigurationPtrInput)(nil)).Elem(), ScheduledStartConfigurationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SimulatorBackendInput)(nil)).Elem(), SimulatorBackendArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SimulatorBackendPtrInput)(nil)).Elem(), SimulatorBackendArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SkipTargetInput)(nil)).Elem(), SkipTargetArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SkipTargetArrayInput)(nil)).Elem(), SkipTargetArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*StageAnalysisInput)(nil)).Elem(), StageAnalysisArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*StageAnalysisArrayInput)(nil)).Elem(), StageAnalysisArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*StrategyBackendInput)(nil)).Elem(), StrategyBackendArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*StrategyBackendPtrInput)(nil)).Elem(), StrategyBackendArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*UpdateGroupInput)(nil)).Elem(), UpdateGroupArgs{})
@@ -3628,8 +4985,17 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*UpdateRunStrategyPtrInput)(nil)).Elem(), UpdateRunStrategyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*UpdateStageInput)(nil)).Elem(), UpdateStageArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*UpdateStageArrayInput)(nil)).Elem(), UpdateStageArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*WebAnalysisProviderInput)(nil)).Elem(), WebAnalysisProviderArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*WebAnalysisProviderPtrInput)(nil)).Elem(), WebAnalysisProviderArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookInput)(nil)).Elem(), WebhookArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WebhookPtrInput)(nil)).Elem(), WebhookArgs{})
+	pulumi.RegisterOutputType(AnalysisOutput{})
+	pulumi.RegisterOutputType(AnalysisPtrOutput{})
+	pulumi.RegisterOutputType(AnalysisHeaderOutput{})
+	pulumi.RegisterOutputType(AnalysisHeaderArrayOutput{})
+	pulumi.RegisterOutputType(AnalysisProviderOutput{})
+	pulumi.RegisterOutputType(AnalysisTemplateOutput{})
+	pulumi.RegisterOutputType(AnalysisTemplateArrayOutput{})
 	pulumi.RegisterOutputType(AutoUpgradeNodeImageSelectionOutput{})
 	pulumi.RegisterOutputType(AutoUpgradeNodeImageSelectionPtrOutput{})
 	pulumi.RegisterOutputType(AutoUpgradeProfileOutput{})
@@ -3638,6 +5004,8 @@ func init() {
 	pulumi.RegisterOutputType(AzureBackendPtrOutput{})
 	pulumi.RegisterOutputType(AzureFleetBackendOutput{})
 	pulumi.RegisterOutputType(AzureFleetBackendPtrOutput{})
+	pulumi.RegisterOutputType(AzureIdentityAuthenticationOutput{})
+	pulumi.RegisterOutputType(AzureIdentityAuthenticationPtrOutput{})
 	pulumi.RegisterOutputType(BackendOutput{})
 	pulumi.RegisterOutputType(GateOutput{})
 	pulumi.RegisterOutputType(GateArrayOutput{})
@@ -3657,12 +5025,18 @@ func init() {
 	pulumi.RegisterOutputType(NodeImageVersionArrayOutput{})
 	pulumi.RegisterOutputType(PollIntervalsOutput{})
 	pulumi.RegisterOutputType(PollIntervalsPtrOutput{})
+	pulumi.RegisterOutputType(PrometheusAnalysisProviderOutput{})
+	pulumi.RegisterOutputType(PrometheusAnalysisProviderPtrOutput{})
+	pulumi.RegisterOutputType(PrometheusAuthenticationOutput{})
+	pulumi.RegisterOutputType(PrometheusAuthenticationPtrOutput{})
 	pulumi.RegisterOutputType(ScheduledStartConfigurationOutput{})
 	pulumi.RegisterOutputType(ScheduledStartConfigurationPtrOutput{})
 	pulumi.RegisterOutputType(SimulatorBackendOutput{})
 	pulumi.RegisterOutputType(SimulatorBackendPtrOutput{})
 	pulumi.RegisterOutputType(SkipTargetOutput{})
 	pulumi.RegisterOutputType(SkipTargetArrayOutput{})
+	pulumi.RegisterOutputType(StageAnalysisOutput{})
+	pulumi.RegisterOutputType(StageAnalysisArrayOutput{})
 	pulumi.RegisterOutputType(StrategyBackendOutput{})
 	pulumi.RegisterOutputType(StrategyBackendPtrOutput{})
 	pulumi.RegisterOutputType(UpdateGroupOutput{})
@@ -3671,6 +5045,8 @@ func init() {
 	pulumi.RegisterOutputType(UpdateRunStrategyPtrOutput{})
 	pulumi.RegisterOutputType(UpdateStageOutput{})
 	pulumi.RegisterOutputType(UpdateStageArrayOutput{})
+	pulumi.RegisterOutputType(WebAnalysisProviderOutput{})
+	pulumi.RegisterOutputType(WebAnalysisProviderPtrOutput{})
 	pulumi.RegisterOutputType(WebhookOutput{})
 	pulumi.RegisterOutputType(WebhookPtrOutput{})
 }

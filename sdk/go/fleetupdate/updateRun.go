@@ -16,6 +16,8 @@ import (
 type UpdateRun struct {
 	pulumi.CustomResourceState
 
+	// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+	Analysis AnalysisPtrOutput `pulumi:"analysis"`
 	// One node image per family that the run actually applied: pass them as `nodeImageSelection: { type: Custom, customNodeImageVersions }` to retry or promote with exactly these images.
 	AppliedNodeImageVersions NodeImageVersionArrayOutput `pulumi:"appliedNodeImageVersions"`
 	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
@@ -94,6 +96,7 @@ func NewUpdateRun(ctx *pulumi.Context,
 		args.TimeoutMinutes = pulumi.Float64Ptr(240.0)
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"analysis",
 		"engineState",
 		"webhook",
 	})
@@ -131,6 +134,8 @@ func (UpdateRunState) ElementType() reflect.Type {
 }
 
 type updateRunArgs struct {
+	// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+	Analysis *Analysis `pulumi:"analysis"`
 	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
 	Approvals []string `pulumi:"approvals"`
 	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
@@ -161,6 +166,8 @@ type updateRunArgs struct {
 
 // The set of arguments for constructing a UpdateRun resource.
 type UpdateRunArgs struct {
+	// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+	Analysis AnalysisPtrInput
 	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
 	Approvals pulumi.StringArrayInput
 	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
@@ -224,6 +231,11 @@ func (o UpdateRunOutput) ToUpdateRunOutput() UpdateRunOutput {
 
 func (o UpdateRunOutput) ToUpdateRunOutputWithContext(ctx context.Context) UpdateRunOutput {
 	return o
+}
+
+// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+func (o UpdateRunOutput) Analysis() AnalysisPtrOutput {
+	return o.ApplyT(func(v *UpdateRun) AnalysisPtrOutput { return v.Analysis }).(AnalysisPtrOutput)
 }
 
 // One node image per family that the run actually applied: pass them as `nodeImageSelection: { type: Custom, customNodeImageVersions }` to retry or promote with exactly these images.

@@ -8,6 +8,102 @@ import * as outputs from "../types/output";
 import * as utilities from "../utilities";
 
 /**
+ * Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+ */
+export interface AnalysisArgs {
+    /**
+     * Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+     */
+    afterMember?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+     */
+    stages?: pulumi.Input<pulumi.Input<inputs.StageAnalysisArgs>[] | undefined>;
+    /**
+     * The analyses, declared once; each use names one.
+     */
+    templates: pulumi.Input<pulumi.Input<inputs.AnalysisTemplateArgs>[]>;
+}
+
+/**
+ * An HTTP header sent with each measurement (Argo's `{key, value}`).
+ */
+export interface AnalysisHeaderArgs {
+    /**
+     * The header's name.
+     */
+    key: pulumi.Input<string>;
+    /**
+     * The header's value; may be a secret: never shown, never stored.
+     */
+    value: pulumi.Input<string>;
+}
+
+/**
+ * What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+ */
+export interface AnalysisProviderArgs {
+    /**
+     * A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+     */
+    prometheus?: pulumi.Input<inputs.PrometheusAnalysisProviderArgs | undefined>;
+    /**
+     * An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+     */
+    web?: pulumi.Input<inputs.WebAnalysisProviderArgs | undefined>;
+}
+
+/**
+ * One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
+ */
+export interface AnalysisTemplateArgs {
+    /**
+     * Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
+     */
+    consecutiveErrorLimit?: pulumi.Input<number | undefined>;
+    /**
+     * Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
+     */
+    count?: pulumi.Input<number | undefined>;
+    /**
+     * prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
+     */
+    failureCondition?: pulumi.Input<string | undefined>;
+    /**
+     * Failed measurements tolerated; one more fails the analysis. Default 0.
+     */
+    failureLimit?: pulumi.Input<number | undefined>;
+    /**
+     * Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure. Default 0.
+     */
+    inconclusiveLimit?: pulumi.Input<number | undefined>;
+    /**
+     * Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s.
+     */
+    initialDelay?: pulumi.Input<string | undefined>;
+    /**
+     * Time between measurements; default 1m.
+     */
+    interval?: pulumi.Input<string | undefined>;
+    /**
+     * The template's name, unique in the run; uses refer to it.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
+     */
+    noData?: pulumi.Input<string | undefined>;
+    /**
+     * What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+     */
+    provider: pulumi.Input<inputs.AnalysisProviderArgs>;
+    /**
+     * prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
+     */
+    successCondition?: pulumi.Input<string | undefined>;
+}
+
+/**
  * Which node images a generated update takes: Latest or Consistent.
  */
 export interface AutoUpgradeNodeImageSelectionArgs {
@@ -107,6 +203,16 @@ export function azureFleetBackendArgsProvideDefaults(val: AzureFleetBackendArgs)
         ...val,
         credential: (val.credential) ?? "default",
     };
+}
+
+/**
+ * Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+ */
+export interface AzureIdentityAuthenticationArgs {
+    /**
+     * Token scope; default https://prometheus.monitor.azure.com/.default.
+     */
+    scope?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -318,6 +424,42 @@ export interface PollIntervalsArgs {
 }
 
 /**
+ * A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+ */
+export interface PrometheusAnalysisProviderArgs {
+    /**
+     * Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+     */
+    address: pulumi.Input<string>;
+    /**
+     * How to authenticate besides `headers`.
+     */
+    authentication?: pulumi.Input<inputs.PrometheusAuthenticationArgs | undefined>;
+    /**
+     * Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+     */
+    headers?: pulumi.Input<pulumi.Input<inputs.AnalysisHeaderArgs>[] | undefined>;
+    /**
+     * PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+     */
+    query: pulumi.Input<string>;
+    /**
+     * Seconds to wait for an answer; default 10.
+     */
+    timeoutSeconds?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * How to authenticate besides `headers`.
+ */
+export interface PrometheusAuthenticationArgs {
+    /**
+     * Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+     */
+    azureIdentity: pulumi.Input<inputs.AzureIdentityAuthenticationArgs>;
+}
+
+/**
  * When a ScheduledStart gate opens, e.g. production on Tuesday at 09:00 +01:00.
  */
 export interface ScheduledStartConfigurationArgs {
@@ -365,6 +507,28 @@ export interface SkipTargetArgs {
      * Member, Group, Stage, or AfterStageWait (named by its stage). One of: `Member`, `Group`, `Stage`, `AfterStageWait`.
      */
     type: pulumi.Input<string>;
+}
+
+/**
+ * The analyses one stage uses.
+ */
+export interface StageAnalysisArgs {
+    /**
+     * Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`).
+     */
+    afterMember?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * The stage of the strategy these uses belong to.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the run, nothing of the stage touched.
+     */
+    preCheck?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage.
+     */
+    soak?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
 
 /**
@@ -462,6 +626,24 @@ export interface UpdateStageArgs {
      * Stage name, unique in the strategy.
      */
     name: pulumi.Input<string>;
+}
+
+/**
+ * An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+ */
+export interface WebAnalysisProviderArgs {
+    /**
+     * Headers sent with the request (values never shown).
+     */
+    headers?: pulumi.Input<pulumi.Input<inputs.AnalysisHeaderArgs>[] | undefined>;
+    /**
+     * Seconds to wait for an answer; default 10.
+     */
+    timeoutSeconds?: pulumi.Input<number | undefined>;
+    /**
+     * HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+     */
+    url: pulumi.Input<string>;
 }
 
 /**

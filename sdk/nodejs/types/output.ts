@@ -8,6 +8,102 @@ import * as outputs from "../types/output";
 import * as utilities from "../utilities";
 
 /**
+ * Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+ */
+export interface Analysis {
+    /**
+     * Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+     */
+    afterMember?: string[];
+    /**
+     * Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+     */
+    stages?: outputs.StageAnalysis[];
+    /**
+     * The analyses, declared once; each use names one.
+     */
+    templates: outputs.AnalysisTemplate[];
+}
+
+/**
+ * An HTTP header sent with each measurement (Argo's `{key, value}`).
+ */
+export interface AnalysisHeader {
+    /**
+     * The header's name.
+     */
+    key: string;
+    /**
+     * The header's value; may be a secret: never shown, never stored.
+     */
+    value: string;
+}
+
+/**
+ * What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+ */
+export interface AnalysisProvider {
+    /**
+     * A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+     */
+    prometheus?: outputs.PrometheusAnalysisProvider;
+    /**
+     * An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+     */
+    web?: outputs.WebAnalysisProvider;
+}
+
+/**
+ * One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
+ */
+export interface AnalysisTemplate {
+    /**
+     * Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
+     */
+    consecutiveErrorLimit?: number;
+    /**
+     * Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
+     */
+    count?: number;
+    /**
+     * prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
+     */
+    failureCondition?: string;
+    /**
+     * Failed measurements tolerated; one more fails the analysis. Default 0.
+     */
+    failureLimit?: number;
+    /**
+     * Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure. Default 0.
+     */
+    inconclusiveLimit?: number;
+    /**
+     * Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s.
+     */
+    initialDelay?: string;
+    /**
+     * Time between measurements; default 1m.
+     */
+    interval?: string;
+    /**
+     * The template's name, unique in the run; uses refer to it.
+     */
+    name: string;
+    /**
+     * prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
+     */
+    noData?: string;
+    /**
+     * What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+     */
+    provider: outputs.AnalysisProvider;
+    /**
+     * prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
+     */
+    successCondition?: string;
+}
+
+/**
  * Which node images a generated update takes: Latest or Consistent.
  */
 export interface AutoUpgradeNodeImageSelection {
@@ -107,6 +203,16 @@ export function azureFleetBackendProvideDefaults(val: AzureFleetBackend): AzureF
         ...val,
         credential: (val.credential) ?? "default",
     };
+}
+
+/**
+ * Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+ */
+export interface AzureIdentityAuthentication {
+    /**
+     * Token scope; default https://prometheus.monitor.azure.com/.default.
+     */
+    scope?: string;
 }
 
 /**
@@ -318,6 +424,42 @@ export interface PollIntervals {
 }
 
 /**
+ * A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+ */
+export interface PrometheusAnalysisProvider {
+    /**
+     * Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+     */
+    address: string;
+    /**
+     * How to authenticate besides `headers`.
+     */
+    authentication?: outputs.PrometheusAuthentication;
+    /**
+     * Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+     */
+    headers?: outputs.AnalysisHeader[];
+    /**
+     * PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+     */
+    query: string;
+    /**
+     * Seconds to wait for an answer; default 10.
+     */
+    timeoutSeconds?: number;
+}
+
+/**
+ * How to authenticate besides `headers`.
+ */
+export interface PrometheusAuthentication {
+    /**
+     * Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+     */
+    azureIdentity: outputs.AzureIdentityAuthentication;
+}
+
+/**
  * When a ScheduledStart gate opens, e.g. production on Tuesday at 09:00 +01:00.
  */
 export interface ScheduledStartConfiguration {
@@ -365,6 +507,28 @@ export interface SkipTarget {
      * Member, Group, Stage, or AfterStageWait (named by its stage). One of: `Member`, `Group`, `Stage`, `AfterStageWait`.
      */
     type: string;
+}
+
+/**
+ * The analyses one stage uses.
+ */
+export interface StageAnalysis {
+    /**
+     * Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`).
+     */
+    afterMember?: string[];
+    /**
+     * The stage of the strategy these uses belong to.
+     */
+    name: string;
+    /**
+     * Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the run, nothing of the stage touched.
+     */
+    preCheck?: string[];
+    /**
+     * Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage.
+     */
+    soak?: string[];
 }
 
 /**
@@ -462,6 +626,24 @@ export interface UpdateStage {
      * Stage name, unique in the strategy.
      */
     name: string;
+}
+
+/**
+ * An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+ */
+export interface WebAnalysisProvider {
+    /**
+     * Headers sent with the request (values never shown).
+     */
+    headers?: outputs.AnalysisHeader[];
+    /**
+     * Seconds to wait for an answer; default 10.
+     */
+    timeoutSeconds?: number;
+    /**
+     * HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+     */
+    url: string;
 }
 
 /**

@@ -15,6 +15,14 @@ else:
 from . import _utilities
 
 __all__ = [
+    'AnalysisArgs',
+    'AnalysisArgsDict',
+    'AnalysisHeaderArgs',
+    'AnalysisHeaderArgsDict',
+    'AnalysisProviderArgs',
+    'AnalysisProviderArgsDict',
+    'AnalysisTemplateArgs',
+    'AnalysisTemplateArgsDict',
     'AutoUpgradeNodeImageSelectionArgs',
     'AutoUpgradeNodeImageSelectionArgsDict',
     'AutoUpgradeProfileArgs',
@@ -23,6 +31,8 @@ __all__ = [
     'AzureBackendArgsDict',
     'AzureFleetBackendArgs',
     'AzureFleetBackendArgsDict',
+    'AzureIdentityAuthenticationArgs',
+    'AzureIdentityAuthenticationArgsDict',
     'BackendArgs',
     'BackendArgsDict',
     'GateArgs',
@@ -43,12 +53,18 @@ __all__ = [
     'NodeImageVersionArgsDict',
     'PollIntervalsArgs',
     'PollIntervalsArgsDict',
+    'PrometheusAnalysisProviderArgs',
+    'PrometheusAnalysisProviderArgsDict',
+    'PrometheusAuthenticationArgs',
+    'PrometheusAuthenticationArgsDict',
     'ScheduledStartConfigurationArgs',
     'ScheduledStartConfigurationArgsDict',
     'SimulatorBackendArgs',
     'SimulatorBackendArgsDict',
     'SkipTargetArgs',
     'SkipTargetArgsDict',
+    'StageAnalysisArgs',
+    'StageAnalysisArgsDict',
     'StrategyBackendArgs',
     'StrategyBackendArgsDict',
     'UpdateGroupArgs',
@@ -57,9 +73,422 @@ __all__ = [
     'UpdateRunStrategyArgsDict',
     'UpdateStageArgs',
     'UpdateStageArgsDict',
+    'WebAnalysisProviderArgs',
+    'WebAnalysisProviderArgsDict',
     'WebhookArgs',
     'WebhookArgsDict',
 ]
+
+class AnalysisArgsDict(TypedDict):
+    """
+    Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+    """
+    templates: pulumi.Input[Sequence[pulumi.Input['AnalysisTemplateArgsDict']]]
+    """
+    The analyses, declared once; each use names one.
+    """
+    after_member: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+    """
+    stages: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['StageAnalysisArgsDict']]]]]
+    """
+    Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+    """
+
+@pulumi.input_type
+class AnalysisArgs:
+    def __init__(__self__, *,
+                 templates: pulumi.Input[Sequence[pulumi.Input['AnalysisTemplateArgs']]],
+                 after_member: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 stages: pulumi.Input[Optional[Sequence[pulumi.Input['StageAnalysisArgs']]]] = None):
+        """
+        Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+
+        :param pulumi.Input[Sequence[pulumi.Input['AnalysisTemplateArgs']]] templates: The analyses, declared once; each use names one.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] after_member: Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+        :param pulumi.Input[Sequence[pulumi.Input['StageAnalysisArgs']]] stages: Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+        """
+        pulumi.set(__self__, "templates", templates)
+        if after_member is not None:
+            pulumi.set(__self__, "after_member", after_member)
+        if stages is not None:
+            pulumi.set(__self__, "stages", stages)
+
+    @_builtins.property
+    @pulumi.getter
+    def templates(self) -> pulumi.Input[Sequence[pulumi.Input['AnalysisTemplateArgs']]]:
+        """
+        The analyses, declared once; each use names one.
+        """
+        return pulumi.get(self, "templates")
+
+    @templates.setter
+    def templates(self, value: pulumi.Input[Sequence[pulumi.Input['AnalysisTemplateArgs']]]):
+        pulumi.set(self, "templates", value)
+
+    @_builtins.property
+    @pulumi.getter(name="afterMember")
+    def after_member(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+        """
+        return pulumi.get(self, "after_member")
+
+    @after_member.setter
+    def after_member(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "after_member", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def stages(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['StageAnalysisArgs']]]]:
+        """
+        Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+        """
+        return pulumi.get(self, "stages")
+
+    @stages.setter
+    def stages(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['StageAnalysisArgs']]]]):
+        pulumi.set(self, "stages", value)
+
+
+class AnalysisHeaderArgsDict(TypedDict):
+    """
+    An HTTP header sent with each measurement (Argo's `{key, value}`).
+    """
+    key: pulumi.Input[_builtins.str]
+    """
+    The header's name.
+    """
+    value: pulumi.Input[_builtins.str]
+    """
+    The header's value; may be a secret: never shown, never stored.
+    """
+
+@pulumi.input_type
+class AnalysisHeaderArgs:
+    def __init__(__self__, *,
+                 key: pulumi.Input[_builtins.str],
+                 value: pulumi.Input[_builtins.str]):
+        """
+        An HTTP header sent with each measurement (Argo's `{key, value}`).
+
+        :param pulumi.Input[_builtins.str] key: The header's name.
+        :param pulumi.Input[_builtins.str] value: The header's value; may be a secret: never shown, never stored.
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The header's name.
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.str]:
+        """
+        The header's value; may be a secret: never shown, never stored.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "value", value)
+
+
+class AnalysisProviderArgsDict(TypedDict):
+    """
+    What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+    """
+    prometheus: NotRequired[pulumi.Input[Optional['PrometheusAnalysisProviderArgsDict']]]
+    """
+    A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+    """
+    web: NotRequired[pulumi.Input[Optional['WebAnalysisProviderArgsDict']]]
+    """
+    An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+    """
+
+@pulumi.input_type
+class AnalysisProviderArgs:
+    def __init__(__self__, *,
+                 prometheus: pulumi.Input[Optional['PrometheusAnalysisProviderArgs']] = None,
+                 web: pulumi.Input[Optional['WebAnalysisProviderArgs']] = None):
+        """
+        What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+
+        :param pulumi.Input['PrometheusAnalysisProviderArgs'] prometheus: A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+        :param pulumi.Input['WebAnalysisProviderArgs'] web: An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+        """
+        if prometheus is not None:
+            pulumi.set(__self__, "prometheus", prometheus)
+        if web is not None:
+            pulumi.set(__self__, "web", web)
+
+    @_builtins.property
+    @pulumi.getter
+    def prometheus(self) -> pulumi.Input[Optional['PrometheusAnalysisProviderArgs']]:
+        """
+        A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+        """
+        return pulumi.get(self, "prometheus")
+
+    @prometheus.setter
+    def prometheus(self, value: pulumi.Input[Optional['PrometheusAnalysisProviderArgs']]):
+        pulumi.set(self, "prometheus", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def web(self) -> pulumi.Input[Optional['WebAnalysisProviderArgs']]:
+        """
+        An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+        """
+        return pulumi.get(self, "web")
+
+    @web.setter
+    def web(self, value: pulumi.Input[Optional['WebAnalysisProviderArgs']]):
+        pulumi.set(self, "web", value)
+
+
+class AnalysisTemplateArgsDict(TypedDict):
+    """
+    One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The template's name, unique in the run; uses refer to it.
+    """
+    provider: pulumi.Input['AnalysisProviderArgsDict']
+    """
+    What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+    """
+    consecutive_error_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
+    """
+    count: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
+    """
+    failure_condition: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
+    """
+    failure_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Failed measurements tolerated; one more fails the analysis. Default 0.
+    """
+    inconclusive_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure. Default 0.
+    """
+    initial_delay: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s.
+    """
+    interval: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Time between measurements; default 1m.
+    """
+    no_data: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
+    """
+    success_condition: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
+    """
+
+@pulumi.input_type
+class AnalysisTemplateArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 provider: pulumi.Input['AnalysisProviderArgs'],
+                 consecutive_error_limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 count: pulumi.Input[Optional[_builtins.int]] = None,
+                 failure_condition: pulumi.Input[Optional[_builtins.str]] = None,
+                 failure_limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 inconclusive_limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 initial_delay: pulumi.Input[Optional[_builtins.str]] = None,
+                 interval: pulumi.Input[Optional[_builtins.str]] = None,
+                 no_data: pulumi.Input[Optional[_builtins.str]] = None,
+                 success_condition: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
+
+        :param pulumi.Input[_builtins.str] name: The template's name, unique in the run; uses refer to it.
+        :param pulumi.Input['AnalysisProviderArgs'] provider: What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+        :param pulumi.Input[_builtins.int] consecutive_error_limit: Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
+        :param pulumi.Input[_builtins.int] count: Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
+        :param pulumi.Input[_builtins.str] failure_condition: prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
+        :param pulumi.Input[_builtins.int] failure_limit: Failed measurements tolerated; one more fails the analysis. Default 0.
+        :param pulumi.Input[_builtins.int] inconclusive_limit: Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure. Default 0.
+        :param pulumi.Input[_builtins.str] initial_delay: Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s.
+        :param pulumi.Input[_builtins.str] interval: Time between measurements; default 1m.
+        :param pulumi.Input[_builtins.str] no_data: prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
+        :param pulumi.Input[_builtins.str] success_condition: prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "provider", provider)
+        if consecutive_error_limit is not None:
+            pulumi.set(__self__, "consecutive_error_limit", consecutive_error_limit)
+        if count is not None:
+            pulumi.set(__self__, "count", count)
+        if failure_condition is not None:
+            pulumi.set(__self__, "failure_condition", failure_condition)
+        if failure_limit is not None:
+            pulumi.set(__self__, "failure_limit", failure_limit)
+        if inconclusive_limit is not None:
+            pulumi.set(__self__, "inconclusive_limit", inconclusive_limit)
+        if initial_delay is not None:
+            pulumi.set(__self__, "initial_delay", initial_delay)
+        if interval is not None:
+            pulumi.set(__self__, "interval", interval)
+        if no_data is not None:
+            pulumi.set(__self__, "no_data", no_data)
+        if success_condition is not None:
+            pulumi.set(__self__, "success_condition", success_condition)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The template's name, unique in the run; uses refer to it.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def provider(self) -> pulumi.Input['AnalysisProviderArgs']:
+        """
+        What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+        """
+        return pulumi.get(self, "provider")
+
+    @provider.setter
+    def provider(self, value: pulumi.Input['AnalysisProviderArgs']):
+        pulumi.set(self, "provider", value)
+
+    @_builtins.property
+    @pulumi.getter(name="consecutiveErrorLimit")
+    def consecutive_error_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
+        """
+        return pulumi.get(self, "consecutive_error_limit")
+
+    @consecutive_error_limit.setter
+    def consecutive_error_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "consecutive_error_limit", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def count(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
+        """
+        return pulumi.get(self, "count")
+
+    @count.setter
+    def count(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "count", value)
+
+    @_builtins.property
+    @pulumi.getter(name="failureCondition")
+    def failure_condition(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
+        """
+        return pulumi.get(self, "failure_condition")
+
+    @failure_condition.setter
+    def failure_condition(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "failure_condition", value)
+
+    @_builtins.property
+    @pulumi.getter(name="failureLimit")
+    def failure_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Failed measurements tolerated; one more fails the analysis. Default 0.
+        """
+        return pulumi.get(self, "failure_limit")
+
+    @failure_limit.setter
+    def failure_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "failure_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="inconclusiveLimit")
+    def inconclusive_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure. Default 0.
+        """
+        return pulumi.get(self, "inconclusive_limit")
+
+    @inconclusive_limit.setter
+    def inconclusive_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "inconclusive_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initialDelay")
+    def initial_delay(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s.
+        """
+        return pulumi.get(self, "initial_delay")
+
+    @initial_delay.setter
+    def initial_delay(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "initial_delay", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def interval(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Time between measurements; default 1m.
+        """
+        return pulumi.get(self, "interval")
+
+    @interval.setter
+    def interval(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "interval", value)
+
+    @_builtins.property
+    @pulumi.getter(name="noData")
+    def no_data(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
+        """
+        return pulumi.get(self, "no_data")
+
+    @no_data.setter
+    def no_data(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "no_data", value)
+
+    @_builtins.property
+    @pulumi.getter(name="successCondition")
+    def success_condition(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
+        """
+        return pulumi.get(self, "success_condition")
+
+    @success_condition.setter
+    def success_condition(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "success_condition", value)
+
 
 class AutoUpgradeNodeImageSelectionArgsDict(TypedDict):
     """
@@ -416,6 +845,40 @@ class AzureFleetBackendArgs:
     @trusted_ca_file.setter
     def trusted_ca_file(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "trusted_ca_file", value)
+
+
+class AzureIdentityAuthenticationArgsDict(TypedDict):
+    """
+    Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+    """
+    scope: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Token scope; default https://prometheus.monitor.azure.com/.default.
+    """
+
+@pulumi.input_type
+class AzureIdentityAuthenticationArgs:
+    def __init__(__self__, *,
+                 scope: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+
+        :param pulumi.Input[_builtins.str] scope: Token scope; default https://prometheus.monitor.azure.com/.default.
+        """
+        if scope is not None:
+            pulumi.set(__self__, "scope", scope)
+
+    @_builtins.property
+    @pulumi.getter
+    def scope(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Token scope; default https://prometheus.monitor.azure.com/.default.
+        """
+        return pulumi.get(self, "scope")
+
+    @scope.setter
+    def scope(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "scope", value)
 
 
 class BackendArgsDict(TypedDict):
@@ -1057,6 +1520,151 @@ class PollIntervalsArgs:
         pulumi.set(self, "steady", value)
 
 
+class PrometheusAnalysisProviderArgsDict(TypedDict):
+    """
+    A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+    """
+    address: pulumi.Input[_builtins.str]
+    """
+    Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+    """
+    query: pulumi.Input[_builtins.str]
+    """
+    PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+    """
+    authentication: NotRequired[pulumi.Input[Optional['PrometheusAuthenticationArgsDict']]]
+    """
+    How to authenticate besides `headers`.
+    """
+    headers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['AnalysisHeaderArgsDict']]]]]
+    """
+    Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+    """
+    timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds to wait for an answer; default 10.
+    """
+
+@pulumi.input_type
+class PrometheusAnalysisProviderArgs:
+    def __init__(__self__, *,
+                 address: pulumi.Input[_builtins.str],
+                 query: pulumi.Input[_builtins.str],
+                 authentication: pulumi.Input[Optional['PrometheusAuthenticationArgs']] = None,
+                 headers: pulumi.Input[Optional[Sequence[pulumi.Input['AnalysisHeaderArgs']]]] = None,
+                 timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+
+        :param pulumi.Input[_builtins.str] address: Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+        :param pulumi.Input[_builtins.str] query: PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+        :param pulumi.Input['PrometheusAuthenticationArgs'] authentication: How to authenticate besides `headers`.
+        :param pulumi.Input[Sequence[pulumi.Input['AnalysisHeaderArgs']]] headers: Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+        :param pulumi.Input[_builtins.int] timeout_seconds: Seconds to wait for an answer; default 10.
+        """
+        pulumi.set(__self__, "address", address)
+        pulumi.set(__self__, "query", query)
+        if authentication is not None:
+            pulumi.set(__self__, "authentication", authentication)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> pulumi.Input[_builtins.str]:
+        """
+        Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+        """
+        return pulumi.get(self, "address")
+
+    @address.setter
+    def address(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "address", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> pulumi.Input[_builtins.str]:
+        """
+        PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+        """
+        return pulumi.get(self, "query")
+
+    @query.setter
+    def query(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "query", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> pulumi.Input[Optional['PrometheusAuthenticationArgs']]:
+        """
+        How to authenticate besides `headers`.
+        """
+        return pulumi.get(self, "authentication")
+
+    @authentication.setter
+    def authentication(self, value: pulumi.Input[Optional['PrometheusAuthenticationArgs']]):
+        pulumi.set(self, "authentication", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['AnalysisHeaderArgs']]]]:
+        """
+        Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+        """
+        return pulumi.get(self, "headers")
+
+    @headers.setter
+    def headers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['AnalysisHeaderArgs']]]]):
+        pulumi.set(self, "headers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds to wait for an answer; default 10.
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+    @timeout_seconds.setter
+    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "timeout_seconds", value)
+
+
+class PrometheusAuthenticationArgsDict(TypedDict):
+    """
+    How to authenticate besides `headers`.
+    """
+    azure_identity: pulumi.Input['AzureIdentityAuthenticationArgsDict']
+    """
+    Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+    """
+
+@pulumi.input_type
+class PrometheusAuthenticationArgs:
+    def __init__(__self__, *,
+                 azure_identity: pulumi.Input['AzureIdentityAuthenticationArgs']):
+        """
+        How to authenticate besides `headers`.
+
+        :param pulumi.Input['AzureIdentityAuthenticationArgs'] azure_identity: Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+        """
+        pulumi.set(__self__, "azure_identity", azure_identity)
+
+    @_builtins.property
+    @pulumi.getter(name="azureIdentity")
+    def azure_identity(self) -> pulumi.Input['AzureIdentityAuthenticationArgs']:
+        """
+        Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+        """
+        return pulumi.get(self, "azure_identity")
+
+    @azure_identity.setter
+    def azure_identity(self, value: pulumi.Input['AzureIdentityAuthenticationArgs']):
+        pulumi.set(self, "azure_identity", value)
+
+
 class ScheduledStartConfigurationArgsDict(TypedDict):
     """
     When a ScheduledStart gate opens, e.g. production on Tuesday at 09:00 +01:00.
@@ -1251,6 +1859,99 @@ class SkipTargetArgs:
     @type.setter
     def type(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "type", value)
+
+
+class StageAnalysisArgsDict(TypedDict):
+    """
+    The analyses one stage uses.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The stage of the strategy these uses belong to.
+    """
+    after_member: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`).
+    """
+    pre_check: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the run, nothing of the stage touched.
+    """
+    soak: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage.
+    """
+
+@pulumi.input_type
+class StageAnalysisArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 after_member: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 pre_check: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 soak: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        The analyses one stage uses.
+
+        :param pulumi.Input[_builtins.str] name: The stage of the strategy these uses belong to.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] after_member: Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pre_check: Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the run, nothing of the stage touched.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] soak: Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage.
+        """
+        pulumi.set(__self__, "name", name)
+        if after_member is not None:
+            pulumi.set(__self__, "after_member", after_member)
+        if pre_check is not None:
+            pulumi.set(__self__, "pre_check", pre_check)
+        if soak is not None:
+            pulumi.set(__self__, "soak", soak)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The stage of the strategy these uses belong to.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="afterMember")
+    def after_member(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`).
+        """
+        return pulumi.get(self, "after_member")
+
+    @after_member.setter
+    def after_member(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "after_member", value)
+
+    @_builtins.property
+    @pulumi.getter(name="preCheck")
+    def pre_check(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the run, nothing of the stage touched.
+        """
+        return pulumi.get(self, "pre_check")
+
+    @pre_check.setter
+    def pre_check(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pre_check", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def soak(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage.
+        """
+        return pulumi.get(self, "soak")
+
+    @soak.setter
+    def soak(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "soak", value)
 
 
 class StrategyBackendArgsDict(TypedDict):
@@ -1622,6 +2323,79 @@ class UpdateStageArgs:
     @member_selector.setter
     def member_selector(self, value: pulumi.Input[Optional['MemberSelectorArgs']]):
         pulumi.set(self, "member_selector", value)
+
+
+class WebAnalysisProviderArgsDict(TypedDict):
+    """
+    An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+    """
+    url: pulumi.Input[_builtins.str]
+    """
+    HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+    """
+    headers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['AnalysisHeaderArgsDict']]]]]
+    """
+    Headers sent with the request (values never shown).
+    """
+    timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds to wait for an answer; default 10.
+    """
+
+@pulumi.input_type
+class WebAnalysisProviderArgs:
+    def __init__(__self__, *,
+                 url: pulumi.Input[_builtins.str],
+                 headers: pulumi.Input[Optional[Sequence[pulumi.Input['AnalysisHeaderArgs']]]] = None,
+                 timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+
+        :param pulumi.Input[_builtins.str] url: HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+        :param pulumi.Input[Sequence[pulumi.Input['AnalysisHeaderArgs']]] headers: Headers sent with the request (values never shown).
+        :param pulumi.Input[_builtins.int] timeout_seconds: Seconds to wait for an answer; default 10.
+        """
+        pulumi.set(__self__, "url", url)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[_builtins.str]:
+        """
+        HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['AnalysisHeaderArgs']]]]:
+        """
+        Headers sent with the request (values never shown).
+        """
+        return pulumi.get(self, "headers")
+
+    @headers.setter
+    def headers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['AnalysisHeaderArgs']]]]):
+        pulumi.set(self, "headers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds to wait for an answer; default 10.
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+    @timeout_seconds.setter
+    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "timeout_seconds", value)
 
 
 class WebhookArgsDict(TypedDict):

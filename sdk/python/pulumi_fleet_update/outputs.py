@@ -16,10 +16,15 @@ from . import _utilities
 from . import outputs
 
 __all__ = [
+    'Analysis',
+    'AnalysisHeader',
+    'AnalysisProvider',
+    'AnalysisTemplate',
     'AutoUpgradeNodeImageSelection',
     'AutoUpgradeProfile',
     'AzureBackend',
     'AzureFleetBackend',
+    'AzureIdentityAuthentication',
     'Backend',
     'Gate',
     'HealthCheck',
@@ -30,15 +35,324 @@ __all__ = [
     'NodeImageSelection',
     'NodeImageVersion',
     'PollIntervals',
+    'PrometheusAnalysisProvider',
+    'PrometheusAuthentication',
     'ScheduledStartConfiguration',
     'SimulatorBackend',
     'SkipTarget',
+    'StageAnalysis',
     'StrategyBackend',
     'UpdateGroup',
     'UpdateRunStrategy',
     'UpdateStage',
+    'WebAnalysisProvider',
     'Webhook',
 ]
+
+@pulumi.output_type
+class Analysis(dict):
+    """
+    Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "afterMember":
+            suggest = "after_member"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in Analysis. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        Analysis.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        Analysis.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 templates: Sequence['outputs.AnalysisTemplate'],
+                 after_member: Optional[Sequence[_builtins.str]] = None,
+                 stages: Optional[Sequence['outputs.StageAnalysis']] = None):
+        """
+        Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+
+        :param Sequence['AnalysisTemplate'] templates: The analyses, declared once; each use names one.
+        :param Sequence[_builtins.str] after_member: Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+        :param Sequence['StageAnalysis'] stages: Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+        """
+        pulumi.set(__self__, "templates", templates)
+        if after_member is not None:
+            pulumi.set(__self__, "after_member", after_member)
+        if stages is not None:
+            pulumi.set(__self__, "stages", stages)
+
+    @_builtins.property
+    @pulumi.getter
+    def templates(self) -> Sequence['outputs.AnalysisTemplate']:
+        """
+        The analyses, declared once; each use names one.
+        """
+        return pulumi.get(self, "templates")
+
+    @_builtins.property
+    @pulumi.getter(name="afterMember")
+    def after_member(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
+        """
+        return pulumi.get(self, "after_member")
+
+    @_builtins.property
+    @pulumi.getter
+    def stages(self) -> Optional[Sequence['outputs.StageAnalysis']]:
+        """
+        Per stage: pre-checks, soak analyses, and afterMember analyses for its members.
+        """
+        return pulumi.get(self, "stages")
+
+
+@pulumi.output_type
+class AnalysisHeader(dict):
+    """
+    An HTTP header sent with each measurement (Argo's `{key, value}`).
+    """
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 value: _builtins.str):
+        """
+        An HTTP header sent with each measurement (Argo's `{key, value}`).
+
+        :param _builtins.str key: The header's name.
+        :param _builtins.str value: The header's value; may be a secret: never shown, never stored.
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        The header's name.
+        """
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        The header's value; may be a secret: never shown, never stored.
+        """
+        return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class AnalysisProvider(dict):
+    """
+    What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+    """
+    def __init__(__self__, *,
+                 prometheus: Optional['outputs.PrometheusAnalysisProvider'] = None,
+                 web: Optional['outputs.WebAnalysisProvider'] = None):
+        """
+        What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+
+        :param 'PrometheusAnalysisProvider' prometheus: A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+        :param 'WebAnalysisProvider' web: An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+        """
+        if prometheus is not None:
+            pulumi.set(__self__, "prometheus", prometheus)
+        if web is not None:
+            pulumi.set(__self__, "web", web)
+
+    @_builtins.property
+    @pulumi.getter
+    def prometheus(self) -> Optional['outputs.PrometheusAnalysisProvider']:
+        """
+        A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+        """
+        return pulumi.get(self, "prometheus")
+
+    @_builtins.property
+    @pulumi.getter
+    def web(self) -> Optional['outputs.WebAnalysisProvider']:
+        """
+        An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+        """
+        return pulumi.get(self, "web")
+
+
+@pulumi.output_type
+class AnalysisTemplate(dict):
+    """
+    One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "consecutiveErrorLimit":
+            suggest = "consecutive_error_limit"
+        elif key == "failureCondition":
+            suggest = "failure_condition"
+        elif key == "failureLimit":
+            suggest = "failure_limit"
+        elif key == "inconclusiveLimit":
+            suggest = "inconclusive_limit"
+        elif key == "initialDelay":
+            suggest = "initial_delay"
+        elif key == "noData":
+            suggest = "no_data"
+        elif key == "successCondition":
+            suggest = "success_condition"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AnalysisTemplate. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AnalysisTemplate.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AnalysisTemplate.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 provider: 'outputs.AnalysisProvider',
+                 consecutive_error_limit: Optional[_builtins.int] = None,
+                 count: Optional[_builtins.int] = None,
+                 failure_condition: Optional[_builtins.str] = None,
+                 failure_limit: Optional[_builtins.int] = None,
+                 inconclusive_limit: Optional[_builtins.int] = None,
+                 initial_delay: Optional[_builtins.str] = None,
+                 interval: Optional[_builtins.str] = None,
+                 no_data: Optional[_builtins.str] = None,
+                 success_condition: Optional[_builtins.str] = None):
+        """
+        One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
+
+        :param _builtins.str name: The template's name, unique in the run; uses refer to it.
+        :param 'AnalysisProvider' provider: What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+        :param _builtins.int consecutive_error_limit: Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
+        :param _builtins.int count: Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
+        :param _builtins.str failure_condition: prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
+        :param _builtins.int failure_limit: Failed measurements tolerated; one more fails the analysis. Default 0.
+        :param _builtins.int inconclusive_limit: Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure. Default 0.
+        :param _builtins.str initial_delay: Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s.
+        :param _builtins.str interval: Time between measurements; default 1m.
+        :param _builtins.str no_data: prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
+        :param _builtins.str success_condition: prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "provider", provider)
+        if consecutive_error_limit is not None:
+            pulumi.set(__self__, "consecutive_error_limit", consecutive_error_limit)
+        if count is not None:
+            pulumi.set(__self__, "count", count)
+        if failure_condition is not None:
+            pulumi.set(__self__, "failure_condition", failure_condition)
+        if failure_limit is not None:
+            pulumi.set(__self__, "failure_limit", failure_limit)
+        if inconclusive_limit is not None:
+            pulumi.set(__self__, "inconclusive_limit", inconclusive_limit)
+        if initial_delay is not None:
+            pulumi.set(__self__, "initial_delay", initial_delay)
+        if interval is not None:
+            pulumi.set(__self__, "interval", interval)
+        if no_data is not None:
+            pulumi.set(__self__, "no_data", no_data)
+        if success_condition is not None:
+            pulumi.set(__self__, "success_condition", success_condition)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The template's name, unique in the run; uses refer to it.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def provider(self) -> 'outputs.AnalysisProvider':
+        """
+        What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+        """
+        return pulumi.get(self, "provider")
+
+    @_builtins.property
+    @pulumi.getter(name="consecutiveErrorLimit")
+    def consecutive_error_limit(self) -> Optional[_builtins.int]:
+        """
+        Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
+        """
+        return pulumi.get(self, "consecutive_error_limit")
+
+    @_builtins.property
+    @pulumi.getter
+    def count(self) -> Optional[_builtins.int]:
+        """
+        Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
+        """
+        return pulumi.get(self, "count")
+
+    @_builtins.property
+    @pulumi.getter(name="failureCondition")
+    def failure_condition(self) -> Optional[_builtins.str]:
+        """
+        prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
+        """
+        return pulumi.get(self, "failure_condition")
+
+    @_builtins.property
+    @pulumi.getter(name="failureLimit")
+    def failure_limit(self) -> Optional[_builtins.int]:
+        """
+        Failed measurements tolerated; one more fails the analysis. Default 0.
+        """
+        return pulumi.get(self, "failure_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="inconclusiveLimit")
+    def inconclusive_limit(self) -> Optional[_builtins.int]:
+        """
+        Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure. Default 0.
+        """
+        return pulumi.get(self, "inconclusive_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="initialDelay")
+    def initial_delay(self) -> Optional[_builtins.str]:
+        """
+        Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s.
+        """
+        return pulumi.get(self, "initial_delay")
+
+    @_builtins.property
+    @pulumi.getter
+    def interval(self) -> Optional[_builtins.str]:
+        """
+        Time between measurements; default 1m.
+        """
+        return pulumi.get(self, "interval")
+
+    @_builtins.property
+    @pulumi.getter(name="noData")
+    def no_data(self) -> Optional[_builtins.str]:
+        """
+        prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
+        """
+        return pulumi.get(self, "no_data")
+
+    @_builtins.property
+    @pulumi.getter(name="successCondition")
+    def success_condition(self) -> Optional[_builtins.str]:
+        """
+        prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
+        """
+        return pulumi.get(self, "success_condition")
+
 
 @pulumi.output_type
 class AutoUpgradeNodeImageSelection(dict):
@@ -330,6 +644,30 @@ class AzureFleetBackend(dict):
         A PEM file of extra CA certificates to trust (the ARM emulator's), relative to `projectDir`.
         """
         return pulumi.get(self, "trusted_ca_file")
+
+
+@pulumi.output_type
+class AzureIdentityAuthentication(dict):
+    """
+    Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+    """
+    def __init__(__self__, *,
+                 scope: Optional[_builtins.str] = None):
+        """
+        Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+
+        :param _builtins.str scope: Token scope; default https://prometheus.monitor.azure.com/.default.
+        """
+        if scope is not None:
+            pulumi.set(__self__, "scope", scope)
+
+    @_builtins.property
+    @pulumi.getter
+    def scope(self) -> Optional[_builtins.str]:
+        """
+        Token scope; default https://prometheus.monitor.azure.com/.default.
+        """
+        return pulumi.get(self, "scope")
 
 
 @pulumi.output_type
@@ -894,6 +1232,133 @@ class PollIntervals(dict):
 
 
 @pulumi.output_type
+class PrometheusAnalysisProvider(dict):
+    """
+    A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "timeoutSeconds":
+            suggest = "timeout_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PrometheusAnalysisProvider. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PrometheusAnalysisProvider.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PrometheusAnalysisProvider.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 address: _builtins.str,
+                 query: _builtins.str,
+                 authentication: Optional['outputs.PrometheusAuthentication'] = None,
+                 headers: Optional[Sequence['outputs.AnalysisHeader']] = None,
+                 timeout_seconds: Optional[_builtins.int] = None):
+        """
+        A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+
+        :param _builtins.str address: Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+        :param _builtins.str query: PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+        :param 'PrometheusAuthentication' authentication: How to authenticate besides `headers`.
+        :param Sequence['AnalysisHeader'] headers: Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+        :param _builtins.int timeout_seconds: Seconds to wait for an answer; default 10.
+        """
+        pulumi.set(__self__, "address", address)
+        pulumi.set(__self__, "query", query)
+        if authentication is not None:
+            pulumi.set(__self__, "authentication", authentication)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> _builtins.str:
+        """
+        Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's query endpoint; `/api/v1/query` is appended.
+        """
+        return pulumi.get(self, "address")
+
+    @_builtins.property
+    @pulumi.getter
+    def query(self) -> _builtins.str:
+        """
+        PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`: then it is evaluated once per member measured.
+        """
+        return pulumi.get(self, "query")
+
+    @_builtins.property
+    @pulumi.getter
+    def authentication(self) -> Optional['outputs.PrometheusAuthentication']:
+        """
+        How to authenticate besides `headers`.
+        """
+        return pulumi.get(self, "authentication")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Sequence['outputs.AnalysisHeader']]:
+        """
+        Headers sent with each query, e.g. a bearer token (values never shown, never stored).
+        """
+        return pulumi.get(self, "headers")
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> Optional[_builtins.int]:
+        """
+        Seconds to wait for an answer; default 10.
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+
+@pulumi.output_type
+class PrometheusAuthentication(dict):
+    """
+    How to authenticate besides `headers`.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "azureIdentity":
+            suggest = "azure_identity"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in PrometheusAuthentication. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        PrometheusAuthentication.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        PrometheusAuthentication.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 azure_identity: 'outputs.AzureIdentityAuthentication'):
+        """
+        How to authenticate besides `headers`.
+
+        :param 'AzureIdentityAuthentication' azure_identity: Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+        """
+        pulumi.set(__self__, "azure_identity", azure_identity)
+
+    @_builtins.property
+    @pulumi.getter(name="azureIdentity")
+    def azure_identity(self) -> 'outputs.AzureIdentityAuthentication':
+        """
+        Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+        """
+        return pulumi.get(self, "azure_identity")
+
+
+@pulumi.output_type
 class ScheduledStartConfiguration(dict):
     """
     When a ScheduledStart gate opens, e.g. production on Tuesday at 09:00 +01:00.
@@ -1059,6 +1524,84 @@ class SkipTarget(dict):
         Member, Group, Stage, or AfterStageWait (named by its stage). One of: `Member`, `Group`, `Stage`, `AfterStageWait`.
         """
         return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class StageAnalysis(dict):
+    """
+    The analyses one stage uses.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "afterMember":
+            suggest = "after_member"
+        elif key == "preCheck":
+            suggest = "pre_check"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in StageAnalysis. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        StageAnalysis.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        StageAnalysis.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 after_member: Optional[Sequence[_builtins.str]] = None,
+                 pre_check: Optional[Sequence[_builtins.str]] = None,
+                 soak: Optional[Sequence[_builtins.str]] = None):
+        """
+        The analyses one stage uses.
+
+        :param _builtins.str name: The stage of the strategy these uses belong to.
+        :param Sequence[_builtins.str] after_member: Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`).
+        :param Sequence[_builtins.str] pre_check: Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the run, nothing of the stage touched.
+        :param Sequence[_builtins.str] soak: Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage.
+        """
+        pulumi.set(__self__, "name", name)
+        if after_member is not None:
+            pulumi.set(__self__, "after_member", after_member)
+        if pre_check is not None:
+            pulumi.set(__self__, "pre_check", pre_check)
+        if soak is not None:
+            pulumi.set(__self__, "soak", soak)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The stage of the strategy these uses belong to.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="afterMember")
+    def after_member(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`).
+        """
+        return pulumi.get(self, "after_member")
+
+    @_builtins.property
+    @pulumi.getter(name="preCheck")
+    def pre_check(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the run, nothing of the stage touched.
+        """
+        return pulumi.get(self, "pre_check")
+
+    @_builtins.property
+    @pulumi.getter
+    def soak(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage.
+        """
+        return pulumi.get(self, "soak")
 
 
 @pulumi.output_type
@@ -1363,6 +1906,70 @@ class UpdateStage(dict):
         Filters the members before the stage's groups choose (by label).
         """
         return pulumi.get(self, "member_selector")
+
+
+@pulumi.output_type
+class WebAnalysisProvider(dict):
+    """
+    An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "timeoutSeconds":
+            suggest = "timeout_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in WebAnalysisProvider. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        WebAnalysisProvider.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        WebAnalysisProvider.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 url: _builtins.str,
+                 headers: Optional[Sequence['outputs.AnalysisHeader']] = None,
+                 timeout_seconds: Optional[_builtins.int] = None):
+        """
+        An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+
+        :param _builtins.str url: HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+        :param Sequence['AnalysisHeader'] headers: Headers sent with the request (values never shown).
+        :param _builtins.int timeout_seconds: Seconds to wait for an answer; default 10.
+        """
+        pulumi.set(__self__, "url", url)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> _builtins.str:
+        """
+        HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.
+        """
+        return pulumi.get(self, "url")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Sequence['outputs.AnalysisHeader']]:
+        """
+        Headers sent with the request (values never shown).
+        """
+        return pulumi.get(self, "headers")
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> Optional[_builtins.int]:
+        """
+        Seconds to wait for an answer; default 10.
+        """
+        return pulumi.get(self, "timeout_seconds")
 
 
 @pulumi.output_type

@@ -23,6 +23,7 @@ class UpdateRunArgs:
     def __init__(__self__, *,
                  backend: pulumi.Input['BackendArgs'],
                  members: pulumi.Input[Sequence[pulumi.Input['MemberArgs']]],
+                 analysis: pulumi.Input[Optional['AnalysisArgs']] = None,
                  approvals: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  auto_upgrade_profile: pulumi.Input[Optional['AutoUpgradeProfileArgs']] = None,
                  managed_cluster_update: pulumi.Input[Optional['ManagedClusterUpdateArgs']] = None,
@@ -39,6 +40,7 @@ class UpdateRunArgs:
 
         :param pulumi.Input['BackendArgs'] backend: Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager.
         :param pulumi.Input[Sequence[pulumi.Input['MemberArgs']]] members: The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+        :param pulumi.Input['AnalysisArgs'] analysis: Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] approvals: Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
         :param pulumi.Input['AutoUpgradeProfileArgs'] auto_upgrade_profile: Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
         :param pulumi.Input['ManagedClusterUpdateArgs'] managed_cluster_update: What to do to each member: upgrade type, Kubernetes version, node image selection. Exactly one of this and `autoUpgradeProfile`.
@@ -53,6 +55,8 @@ class UpdateRunArgs:
         """
         pulumi.set(__self__, "backend", backend)
         pulumi.set(__self__, "members", members)
+        if analysis is not None:
+            pulumi.set(__self__, "analysis", analysis)
         if approvals is not None:
             pulumi.set(__self__, "approvals", approvals)
         if auto_upgrade_profile is not None:
@@ -103,6 +107,18 @@ class UpdateRunArgs:
     @members.setter
     def members(self, value: pulumi.Input[Sequence[pulumi.Input['MemberArgs']]]):
         pulumi.set(self, "members", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def analysis(self) -> pulumi.Input[Optional['AnalysisArgs']]:
+        """
+        Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+        """
+        return pulumi.get(self, "analysis")
+
+    @analysis.setter
+    def analysis(self, value: pulumi.Input[Optional['AnalysisArgs']]):
+        pulumi.set(self, "analysis", value)
 
     @_builtins.property
     @pulumi.getter
@@ -243,6 +259,7 @@ class UpdateRun(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 analysis: pulumi.Input[Optional[Union['AnalysisArgs', 'AnalysisArgsDict']]] = None,
                  approvals: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  auto_upgrade_profile: pulumi.Input[Optional[Union['AutoUpgradeProfileArgs', 'AutoUpgradeProfileArgsDict']]] = None,
                  backend: pulumi.Input[Optional[Union['BackendArgs', 'BackendArgsDict']]] = None,
@@ -262,6 +279,7 @@ class UpdateRun(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Union['AnalysisArgs', 'AnalysisArgsDict']] analysis: Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] approvals: Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
         :param pulumi.Input[Union['AutoUpgradeProfileArgs', 'AutoUpgradeProfileArgsDict']] auto_upgrade_profile: Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
         :param pulumi.Input[Union['BackendArgs', 'BackendArgsDict']] backend: Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager.
@@ -300,6 +318,7 @@ class UpdateRun(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 analysis: pulumi.Input[Optional[Union['AnalysisArgs', 'AnalysisArgsDict']]] = None,
                  approvals: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  auto_upgrade_profile: pulumi.Input[Optional[Union['AutoUpgradeProfileArgs', 'AutoUpgradeProfileArgsDict']]] = None,
                  backend: pulumi.Input[Optional[Union['BackendArgs', 'BackendArgsDict']]] = None,
@@ -322,6 +341,7 @@ class UpdateRun(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = UpdateRunArgs.__new__(UpdateRunArgs)
 
+            __props__.__dict__["analysis"] = analysis
             __props__.__dict__["approvals"] = approvals
             __props__.__dict__["auto_upgrade_profile"] = auto_upgrade_profile
             if backend is None and not opts.urn:
@@ -356,7 +376,7 @@ class UpdateRun(pulumi.CustomResource):
             __props__.__dict__["status"] = None
             __props__.__dict__["strategy_snapshot"] = None
             __props__.__dict__["summary"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["engineState", "webhook"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["analysis", "engineState", "webhook"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(UpdateRun, __self__).__init__(
             'fleet-update:index:UpdateRun',
@@ -380,6 +400,7 @@ class UpdateRun(pulumi.CustomResource):
 
         __props__ = UpdateRunArgs.__new__(UpdateRunArgs)
 
+        __props__.__dict__["analysis"] = None
         __props__.__dict__["applied_node_image_versions"] = None
         __props__.__dict__["approvals"] = None
         __props__.__dict__["auto_upgrade_profile"] = None
@@ -407,6 +428,14 @@ class UpdateRun(pulumi.CustomResource):
         __props__.__dict__["update_strategy_id"] = None
         __props__.__dict__["webhook"] = None
         return UpdateRun(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter
+    def analysis(self) -> pulumi.Output[Optional['outputs.Analysis']]:
+        """
+        Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+        """
+        return pulumi.get(self, "analysis")
 
     @_builtins.property
     @pulumi.getter(name="appliedNodeImageVersions")
