@@ -7,12 +7,14 @@ import { defineConfig } from "vitest/config";
  * real time; in `property` when it is a long generative run.
  */
 
-/** Through the ARM or Fleet Manager emulator (https on 127.0.0.1), a child process, a browser, or the wall clock. */
+/** Through the ARM or Fleet Manager emulator (https on 127.0.0.1), a real Prometheus, a child process, a browser, or the wall clock. */
 const INTEGRATION = [
   "test/azure/**/*.test.ts",
   "test/azureFleet/**/*.test.ts",
   "test/conformance/**/*.test.ts",
   "test/emulator/**/*.test.ts",
+  "test/prometheus/**/*.test.ts",
+  "test/cli/analysis.test.ts",
   "test/cli/closedPipe.test.ts",
   "test/cli/gate.test.ts",
   "test/cli/progressSummary.test.ts",

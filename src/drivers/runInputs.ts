@@ -42,7 +42,7 @@ function backendIssues(inputs: UpdateRunInputs): FieldIssue[] {
 
 function fleetIssues(inputs: UpdateRunInputs, fleet: NonNullable<UpdateRunInputs["backend"]["azureFleet"]>): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  const { strategy, members, updateStrategyId, runName } = inputs;
+  const { strategy, members, updateStrategyId, runName, analysis } = inputs;
   if (updateStrategyId !== undefined && strategy === undefined) {
     const prefix = `${fleet.fleetId}/updateStrategies/`;
     const name = updateStrategyId.slice(prefix.length);
@@ -55,6 +55,6 @@ function fleetIssues(inputs: UpdateRunInputs, fleet: NonNullable<UpdateRunInputs
     issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${runName}'` });
   }
   const { apiVersion } = fleet;
-  issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }), autoUpgradeProfile: inputs.autoUpgradeProfile }));
+  issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }), autoUpgradeProfile: inputs.autoUpgradeProfile, ...(analysis === undefined ? {} : { analysis }) }));
   return issues;
 }

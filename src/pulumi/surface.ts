@@ -80,7 +80,10 @@ export const UpdateRunOutputsSchema = z.strictObject({
   fleetRun: z
     .custom<FleetRunRecord>()
     .optional()
-    .meta({ description: "`azureFleet` only: the ARM id of the fleet's update run, and the skip entries already sent to it (each is sent once)." }),
+    .meta({
+      description:
+        "`azureFleet` only: the ARM id of the fleet's update run, the skip entries already sent to it (each is sent once), the analyses measured at the gates the client added (`analysis`) and, when one failed, why the client stopped the run (`halt`).",
+    }),
   generatedUpdate: ManagedClusterUpdateSchema.optional().meta({
     description: "With `autoUpgradeProfile`: the `managedClusterUpdate` the channel generated when the run started. Absent otherwise.",
   }),

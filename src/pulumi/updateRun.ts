@@ -136,6 +136,143 @@ export interface WebhookArgs {
   token?: pulumi.Input<string>;
 }
 
+/** An HTTP header sent with each measurement (Argo's `{key, value}`). */
+export interface AnalysisHeaderArgs {
+  /** The header's name. */
+  key: pulumi.Input<string>;
+  /** The header's value; may be a secret: never shown, never stored. */
+  value: pulumi.Input<string>;
+}
+
+/** An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed. */
+export interface WebAnalysisProviderArgs {
+  /**
+   * HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown
+   * without them.
+   */
+  url: pulumi.Input<string>;
+  /** Headers sent with the request (values never shown). */
+  headers?: pulumi.Input<pulumi.Input<AnalysisHeaderArgs>[]>;
+  /** Seconds to wait for an answer; default 10. */
+  timeoutSeconds?: pulumi.Input<number>;
+}
+
+/**
+ * Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or
+ * workload identity): an Azure Monitor workspace's query endpoint.
+ */
+export interface AzureIdentityAuthenticationArgs {
+  /** Token scope; default https://prometheus.monitor.azure.com/.default. */
+  scope?: pulumi.Input<string>;
+}
+
+/** How a query authenticates besides its `headers`. */
+export interface PrometheusAuthenticationArgs {
+  /** A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint. */
+  azureIdentity: pulumi.Input<AzureIdentityAuthenticationArgs>;
+}
+
+/** A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions. */
+export interface PrometheusAnalysisProviderArgs {
+  /**
+   * Base URL of a Prometheus-compatible HTTP API, e.g. http://prometheus:9090 or an Azure Monitor workspace's
+   * query endpoint; `/api/v1/query` is appended.
+   */
+  address: pulumi.Input<string>;
+  /**
+   * PromQL, evaluated at the measurement's instant. May use `{{member.name}}` and `{{member.labels.<key>}}`:
+   * then it is evaluated once per member measured.
+   */
+  query: pulumi.Input<string>;
+  /** Headers sent with each query, e.g. a bearer token (values never shown, never stored). */
+  headers?: pulumi.Input<pulumi.Input<AnalysisHeaderArgs>[]>;
+  /** Seconds to wait for an answer; default 10. */
+  timeoutSeconds?: pulumi.Input<number>;
+  /** How to authenticate besides `headers`. */
+  authentication?: pulumi.Input<PrometheusAuthenticationArgs>;
+}
+
+/** What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query). */
+export interface AnalysisProviderArgs {
+  /** Measure with an HTTP probe. */
+  web?: pulumi.Input<WebAnalysisProviderArgs>;
+  /** Measure with a PromQL query. */
+  prometheus?: pulumi.Input<PrometheusAnalysisProviderArgs>;
+}
+
+// One analysis template is an Argo Rollouts metric (docs/health-analysis.md).
+/** One analysis (an Argo Rollouts metric): what is measured, when, and what passes. */
+export interface AnalysisTemplateArgs {
+  /** The template's name, unique in the run; uses refer to it. */
+  name: pulumi.Input<string>;
+  /** What measures: `web` or `prometheus`. */
+  provider: pulumi.Input<AnalysisProviderArgs>;
+  /** Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s. */
+  initialDelay?: pulumi.Input<string>;
+  /** Time between measurements; default 1m. */
+  interval?: pulumi.Input<string>;
+  /**
+   * Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage
+   * wait during a soak.
+   */
+  count?: pulumi.Input<number>;
+  /** Failed measurements tolerated; one more fails the analysis. Default 0. */
+  failureLimit?: pulumi.Input<number>;
+  /**
+   * Inconclusive measurements tolerated; one more ends the analysis Inconclusive, which counts as a failure.
+   * Default 0.
+   */
+  inconclusiveLimit?: pulumi.Input<number>;
+  /**
+   * Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more
+   * ends the analysis in Error, a failure. Default 4.
+   */
+  consecutiveErrorLimit?: pulumi.Input<number>;
+  /**
+   * prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95`
+   * (the first); comparisons joined by && or ||.
+   */
+  successCondition?: pulumi.Input<string>;
+  /** prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive. */
+  failureCondition?: pulumi.Input<string>;
+  /** prometheus: what a measurement whose query returns no sample is; default Inconclusive. */
+  noData?: pulumi.Input<"Successful" | "Failed" | "Inconclusive">;
+}
+
+/** The analyses one stage uses. */
+export interface StageAnalysisArgs {
+  /** The stage of the strategy these uses belong to. */
+  name: pulumi.Input<string>;
+  /**
+   * Templates measured over the stage's members about to be upgraded, before any starts; a failure halts the
+   * run, nothing of the stage touched.
+   */
+  preCheck?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the
+   * run before the next stage.
+   */
+  soak?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`). */
+  afterMember?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/**
+ * Health analysis: templates declared once, used after each member, before a stage and through its soak
+ * (docs/health-analysis.md).
+ */
+export interface AnalysisArgs {
+  /** The analyses, declared once; each use names one. */
+  templates: pulumi.Input<pulumi.Input<AnalysisTemplateArgs>[]>;
+  /**
+   * Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member
+   * (tolerance applies).
+   */
+  afterMember?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Per stage: pre-checks, soak analyses, and afterMember analyses for its members. */
+  stages?: pulumi.Input<pulumi.Input<StageAnalysisArgs>[]>;
+}
+
 export interface UpdateRunArgs {
   /** Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager. */
   backend: pulumi.Input<BackendArgs>;
@@ -162,6 +299,12 @@ export interface UpdateRunArgs {
    * output.
    */
   autoUpgradeProfile?: pulumi.Input<AutoUpgradeProfileArgs>;
+  /**
+   * Health analysis, declared once and used after each member's upgrade, before a stage starts and through
+   * its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run
+   * is, its headers' values aside.
+   */
+  analysis?: pulumi.Input<AnalysisArgs>;
   /**
    * "Running" (default) runs to the end; "Stopped" lets upgrades in flight finish and starts no more;
    * "NotStarted" holds a new run.
@@ -214,9 +357,10 @@ function currentProjectDir(): string {
 }
 
 // Outputs the engine stores as secrets whatever the inputs (issue 11): the properties `surface.ts`
-// marks `secret`. The dynamic-provider host accepts no secrets, so the engine marks an output secret
-// only when it sits under the same key as a secret input, or is in `additionalSecretOutputs`.
-// Health-check URLs are kept out of every output besides (`src/drivers/healthChecks.ts`).
+// marks `secret` (the engine's state; `webhook`, `analysis`: tokens). The dynamic-provider host accepts
+// no secrets, so the engine marks an output secret only when it sits under the same key as a secret
+// input, or is in `additionalSecretOutputs`. Health-check URLs are kept out of every output besides
+// (`src/drivers/healthChecks.ts`).
 export { UPDATE_RUN_SECRET_OUTPUTS } from "./surface";
 
 /**
@@ -274,8 +418,9 @@ export class UpdateRun extends pulumi.dynamic.Resource {
    */
   declare readonly engineState: pulumi.Output<unknown>;
   /**
-   * `azureFleet` only: the ARM id of the fleet's update run, and the skip entries already sent to it (each is
-   * sent once).
+   * `azureFleet` only: the ARM id of the fleet's update run, the skip entries already sent to it (each is
+   * sent once), the analyses measured at the gates the client added (`analysis`) and, when one failed, why
+   * the client stopped the run (`halt`).
    */
   declare readonly fleetRun: pulumi.Output<{ id: string; skipsSent: Array<{ type: string; name: string }> } | undefined>;
   /**
@@ -292,6 +437,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         ...args,
         // The host accepts no secrets: a secret input reaches the state encrypted only as one (issue 11).
         webhook: args.webhook === undefined ? undefined : pulumi.secret(args.webhook),
+        analysis: args.analysis === undefined ? undefined : pulumi.secret(args.analysis),
         runName: name,
         projectDir: args.projectDir ?? currentProjectDir(),
         // The outputs, unknown until the provider returns them (`UpdateRunOutputsSchema`).

@@ -12,6 +12,7 @@ import { SkipTargetSchema } from "../model/skip";
 import { UpdateRunStrategySchema, unknownApprovals } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
 import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from "../model/autoUpgrade";
+import { AnalysisSchema } from "../model/analysis";
 import { API_VERSION_WORDS, CLIENT_FLEET_API_VERSIONS, FleetIdSchema } from "./fleet";
 import { containsUnknown } from "./unknowns";
 
@@ -208,6 +209,12 @@ export const UpdateRunInputsSchema = z.strictObject({
     description:
       "Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.",
   }),
+  // Issue 31 (docs/health-analysis.md).
+  analysis: AnalysisSchema.optional().meta({
+    description:
+      "Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.",
+    secret: true,
+  }),
   state: z
     .enum(RUN_STATES, { error: `must be one of ${RUN_STATES.join(", ")}` })
     .default("Running")
@@ -250,7 +257,7 @@ export const UpdateRunInputsSchema = z.strictObject({
 export type UpdateRunInputs = Omit<z.infer<typeof UpdateRunInputsSchema>, "managedClusterUpdate" | "autoUpgradeProfile"> & UpdateChoice;
 
 /** Inputs that change what the run is: a change of any of them is a new run (replace). */
-export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile"] as const;
+export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile", "analysis"] as const;
 /**
  * Inputs applied to the same run in place. `webhook` is where the next calls deliver events: not what
  * the run is, so a new URL or token neither replaces the run nor reaches its identity or journal.
@@ -287,10 +294,10 @@ export function inspectRunInputs(raw: Record<string, unknown>): { inputs: Record
   const issues = parsed.success ? [] : toFieldIssues(parsed.error);
   if (!containsUnknown(inputs)) issues.push(...updateChoiceIssues(inputs));
   if (!parsed.success || containsUnknown(inputs)) return { inputs, issues };
-  const { strategy, members, backend } = parsed.data;
+  const { strategy, members, backend, analysis } = parsed.data;
   // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
   // checked against them when they are read (`checkFleetRun`); here only the list itself.
-  const { issues: cross, excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) });
+  const { issues: cross, excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(analysis === undefined ? {} : { analysis }) });
   issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
   // Issue 19: a skip naming nothing in the run is refused here, before the run opens its backend
   // or journal (a refused run touches no file). On azureFleet the fleet's members and strategy are

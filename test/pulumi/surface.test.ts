@@ -58,10 +58,10 @@ describe("one description for each field of the Pulumi surface", () => {
       surfaceWith((s) => {
         s.descriptions.delete("HealthCheck.retries");
         delete s.schema.types[HEALTH_CHECK]!.properties.retries;
-        s.schema.types["fleet-update:index:Analysis"] = { type: "object", description: "An analysis.", properties: {} };
+        s.schema.types["fleet-update:index:RolloutNote"] = { type: "object", description: "A note.", properties: {} };
       }),
     );
     expect(problems).toContain("src/pulumi/updateRun.ts: HealthCheckArgs.retries is not in the schema (HealthCheck has no `retries`): add it to the zod schema, or remove it here");
-    expect(problems).toContain("type Analysis has no TypeScript Args interface: add one and a line to ARGS in scripts/surface.js (or to INLINE_TYPES)");
+    expect(problems).toContain("type RolloutNote has no TypeScript Args interface: add one and a line to ARGS in scripts/surface.js (or to INLINE_TYPES)");
   });
 });

@@ -20,6 +20,7 @@ import {
   UpdateStrategyResourceInputsSchema,
 } from "../surface";
 import { PACKAGE_NAME } from "./provider";
+import { publishingOf, readPackageJson, type Publishing } from "./publishing";
 
 /** A JSON Schema node as `z.toJSONSchema` writes one (the parts we read). */
 interface JsonNode {
@@ -70,7 +71,11 @@ export interface PackageSchema {
   description: string;
   keywords: string[];
   license: string;
-  repository?: string;
+  homepage: string;
+  repository: string;
+  publisher: string;
+  logoUrl: string;
+  pluginDownloadURL: string;
   types: Record<string, ObjectTypeSpec>;
   resources: Record<string, ResourceSpec>;
   meta: { supportPack: boolean };
@@ -78,19 +83,27 @@ export interface PackageSchema {
 }
 
 /**
- * What Pulumi's code generators need beyond the resources, for the SDKs `scripts/gen-sdks.sh` (or
- * `pulumi package gen-sdk`) writes from this schema. `supportPack` makes each SDK carry the schema's
- * version — so a program asks the engine for the plugin of that version, the one a tarball installs
- * (docs/provider-plugin.md) — and the Go SDK its own go.mod. The Node package is named apart from this
- * package (whose dynamic resources keep `pulumi-fleet-update`) and from Pulumi's `@pulumi/` scope; the
- * Go import path matches the folder the generator writes (its default, `example.com/…/fleet-update`,
- * does not).
+ * What Pulumi's code generators need beyond the resources, for the SDKs `npm run sdks` (or
+ * `pulumi package gen-sdk`) writes from this schema; every name comes from package.json
+ * (`publishing.ts`). `supportPack` makes each SDK carry the schema's version — so a program asks the
+ * engine for the plugin of that version, the one a release's tarball installs (docs/releasing.md) —
+ * and the Go SDK its own go.mod. The Node SDK is named apart from this package (whose dynamic
+ * resources keep `pulumi-fleet-update`) and from Pulumi's `@pulumi/` scope; the Python distribution is
+ * the package's name in Python's spelling; the Go module lives in the repository, under `sdk/go`, as
+ * `go get` finds it from a tag `sdk/go/v<version>`.
  */
-export const SDK_LANGUAGE_SETTINGS = {
-  nodejs: { packageName: "pulumi-fleet-update-sdk" },
-  python: { packageName: "pulumi_fleet_update" },
-  go: { importBasePath: "pulumi-fleet-update/sdk/go/fleetupdate" },
-} as const;
+export function sdkLanguageSettings(publishing: Publishing) {
+  const repository = new URL(publishing.repository);
+  const readme = (language: string) =>
+    `The ${language} SDK of the Pulumi package \`${PACKAGE_NAME}\`: staged, maintenance-window-aware upgrades of AKS fleets (UpdateStrategy, UpdateRun).\n\n` +
+    `It needs the provider plugin, which Pulumi downloads from the project's GitHub releases, and ${publishing.node} to run it: ` +
+    `${publishing.repository}/blob/main/docs/installation-configuration.md\n`;
+  return {
+    nodejs: { packageName: `${publishing.npmName}-sdk`, respectSchemaVersion: true, typescriptVersion: publishing.typescript, readme: readme("Node.js") },
+    python: { packageName: publishing.npmName.replace(/-/g, "_"), respectSchemaVersion: true, pyproject: { enabled: true }, readme: readme("Python") },
+    go: { importBasePath: `${repository.host}${repository.pathname}/sdk/go/fleetupdate`, respectSchemaVersion: true },
+  } as const;
+}
 
 const ANY: PropertySpec = { $ref: "pulumi.json#/Any" };
 
@@ -219,8 +232,11 @@ function jsonSchemaOf(schema: z.ZodType): JsonNode {
   return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonNode;
 }
 
-/** The package schema for this version of the package, and every description in it. Throws `SchemaProblems` naming every gap. */
-export function packageSurface(version: string): { schema: PackageSchema; descriptions: Descriptions } {
+/**
+ * The package schema for this version of the package, published where package.json says, and every
+ * description in it. Throws `SchemaProblems` naming every gap.
+ */
+export function packageSurface(version: string, publishing: Publishing = publishingOf(readPackageJson())): { schema: PackageSchema; descriptions: Descriptions } {
   const writer = new SchemaWriter();
   // `runName` is an input of the run spec that the resource fills in from its name: an output here.
   const runName = { runName: UpdateRunInputsSchema.shape.runName };
@@ -230,20 +246,29 @@ export function packageSurface(version: string): { schema: PackageSchema; descri
 
   const schema: PackageSchema = {
     name: PACKAGE_NAME,
-    displayName: "Fleet update",
+    displayName: "AKS Fleet Update",
     version,
     description: "Staged, maintenance-window-aware upgrades of AKS fleets: UpdateStrategy and UpdateRun, on a simulated fleet, real AKS through ARM, or Azure Kubernetes Fleet Manager.",
-    keywords: ["pulumi", "aks", "kubernetes", "fleet", "category/cloud"],
+    // What the Pulumi Registry reads (docs/_index.md is its overview page): `kind/native` — a provider
+    // of its own, not bridged from Terraform; the plugin is downloaded from the project's GitHub
+    // releases (`github://` finds `pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz` under tag
+    // `v<version>`), so `pulumi up` fetches it itself when a program's SDK asks for it.
+    keywords: ["pulumi", "aks", "kubernetes", "fleet", "category/cloud", "kind/native"],
     license: "Apache-2.0",
+    homepage: publishing.repository,
+    repository: publishing.repository,
+    publisher: publishing.org,
+    logoUrl: `https://raw.githubusercontent.com/${publishing.org}/${publishing.repo}/main/docs/logo.png`,
+    pluginDownloadURL: `github://api.github.com/${publishing.org}/${publishing.repo}`,
     types: writer.types,
     resources: { [token("UpdateRun")]: run, [token("UpdateStrategy")]: strategy },
     meta: { supportPack: true },
-    language: SDK_LANGUAGE_SETTINGS,
+    language: sdkLanguageSettings(publishing),
   };
   return { schema, descriptions: writer.descriptions };
 }
 
-/** The package schema for this version of the package. Throws `SchemaProblems` naming every gap. */
-export function packageSchema(version: string): PackageSchema {
-  return packageSurface(version).schema;
+/** The package schema for this version of the package, published where package.json says. Throws `SchemaProblems` naming every gap. */
+export function packageSchema(version: string, publishing: Publishing = publishingOf(readPackageJson())): PackageSchema {
+  return packageSurface(version, publishing).schema;
 }
