@@ -97,6 +97,8 @@ export class FleetManagerDriver implements RunDriver {
     const problems = gateIds.flatMap((id) => {
       const gate = resources.get(id);
       if (gate === undefined) return [`no gate '${id}' in this run (its gates: ${[...resources.keys()].join(", ") || "none"})`];
+      // Issue 31: ours pass only when their analysis does (docs/health-analysis.md "On Fleet Manager").
+      if (gate.analysis) return [`gate '${id}' holds the run for its health analysis: fleet-update approves it when the analysis passes, never on request`];
       if (gate.state === "NotStarted") return [`gate '${id}' is not reached yet: Fleet Manager takes an approval once a gate is Pending; list it under approvals in the run's spec and \`fleet-update run\` approves it when it is reached`];
       return [];
     });
