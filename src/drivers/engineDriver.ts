@@ -63,7 +63,7 @@ export class EngineDriver implements RunDriver {
     try {
       const journaled = journal.read();
       const state = journaled?.runId === stored.id ? journaled.engineState : stored.engineState;
-      const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members), backend, {});
+      const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members, inputs.analysis), backend, {});
       await engine.observe(clock.now());
       return { ...viewOf(stored.id, engine), drift: await driftOf(engine.snapshot(), backend) };
     } finally {

@@ -15,7 +15,9 @@ import { startHalt } from "./halt";
 import { nextGateOpening, reachGates } from "./gates";
 import { adoptInterruptedStarts } from "./interrupted";
 import { markRunning } from "./running";
-import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
+import { verifyStep } from "./healthCheck";
+import { passStageAnalyses } from "./analysisSteps";
+import { nextMeasurement } from "./analysis";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, runUpdate, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
@@ -60,7 +62,7 @@ async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
 async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number): Promise<void> {
   const { member } = place;
   ctx.memberChanged(member);
-  if (member.verification === undefined) {
+  if (member.analysis === undefined) {
     let op;
     try {
       const answer = ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
@@ -91,7 +93,7 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
   }
   endFollowing(ctx, place);
   if (verdict.kind === "unhealthy") {
-    failMember(ctx, place, { code: HEALTH_CHECK_FAILED, message: verdict.message }, now, verdict.message);
+    failMember(ctx, place, { code: verdict.code, message: verdict.message }, now, verdict.message);
   } else {
     member.message = undefined;
     ctx.transitions.transition(member, "Completed", now, "member", member.name);
@@ -103,7 +105,6 @@ function endFollowing(ctx: EngineContext, place: MemberPlace): void {
   const { member, group } = place;
   ctx.inFlight.delete(place);
   member.checkAgainAt = undefined;
-  member.verification = undefined;
   ctx.clusters.delete(member.name);
   ctx.touch(group);
 }
@@ -152,6 +153,12 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
       settleStage(ctx, stage, now);
       return;
     }
+    // Issue 31: the stage's pre-checks, over the members about to be upgraded, before any starts.
+    const checked = passStageAnalyses(ctx, stage, "preCheck", now);
+    if (!(isPending(checked) ? await checked : checked)) {
+      settleStage(ctx, stage, now);
+      return;
+    }
     await fillStage(ctx, stage, now);
     if (ctx.run.control !== "Running") return;
     for (const group of stage.groups) passGroupEnd(ctx, group, now);
@@ -160,7 +167,10 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
     // A stage whose groups were all skipped has its gates skipped by `settleStage` (G7).
     const gatesDone = stage.groups.every((g) => g.state === "Skipped") || reachGates(ctx, stage.afterGates, now);
     const waitDone = passWait(ctx, stage, now);
-    if (!gatesDone || !waitDone) {
+    // Issue 31: the soak analyses run through the wait (from its start), over the members upgraded.
+    const soaked = stage.groups.every((g) => g.state === "Skipped") || passStageAnalyses(ctx, stage, "soak", now, stage.wait.endsAt ?? now);
+    const soakDone = isPending(soaked) ? await soaked : soaked;
+    if (!gatesDone || !waitDone || !soakDone) {
       settleStage(ctx, stage, now);
       return;
     }
@@ -442,6 +452,8 @@ function wakeAt(ctx: EngineContext, now: number): ReconcileResult {
         next = Math.min(next, nextGateOpening(group.beforeGates, now) ?? Number.POSITIVE_INFINITY);
       }
       next = Math.min(next, nextGateOpening(stage.beforeGates, now) ?? Number.POSITIVE_INFINITY);
+      // Issue 31: the stage's next pre-check or soak measurement.
+      next = Math.min(next, nextMeasurement(stage.analysis) ?? Number.POSITIVE_INFINITY);
     }
   }
   return next === Number.POSITIVE_INFINITY ? {} : { nextWakeAt: next };

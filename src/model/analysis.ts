@@ -19,6 +19,21 @@ import { z } from "zod";
 import { NameSchema, orRequired, type FieldIssue } from "./common";
 import type { HealthCheck } from "./healthCheck";
 
+/**
+ * Probe URLs may carry secrets — a token in the query, credentials before the host (issue 11):
+ * statuses, events and logs show the URL without either (`https://…@host/healthz?…`), nor a fragment.
+ */
+export function shownProbeUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "(an invalid URL)";
+  }
+  const credentials = parsed.username !== "" || parsed.password !== "" ? "…@" : "";
+  return `${parsed.protocol}//${credentials}${parsed.host}${parsed.pathname}${parsed.search !== "" ? "?…" : ""}`;
+}
+
 /** The longest duration an analysis field takes: a week. */
 export const MAX_ANALYSIS_DURATION_MS = 7 * 86_400_000;
 export const MAX_TEMPLATES = 20;
