@@ -13,6 +13,7 @@ import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from 
 import { AnalysisSchema } from "../model/analysis";
 import { FLEET_CHILD_NAME, FleetIdSchema, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { unsupportedInRun } from "../backends/azureFleet/unsupported";
+import { reservedGateNames } from "../backends/azureFleet/analysisGates";
 import { CLIENT_FLEET_API_VERSIONS } from "../backends/azureFleet/wire";
 import { containsUnknown, dropIssuesUnderUnknowns } from "./unknowns";
 
@@ -194,6 +195,8 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
     // Issue 19: a skip naming nothing in the run is refused here, before the run opens its backend
     // or journal (a refused run touches no file). On azureFleet the fleet's members and strategy are
     // read later, and Fleet Manager names what it cannot skip.
+    // Issue 31: a display name kept for the gates the client adds for analysis on Fleet Manager.
+    issues.push(...reservedGateNames(strategy, "strategy."));
     if (backend.azureFleet === undefined) issues.push(...unknownSkipTargets(members, strategy, excluded, parsed.data.skip, "skip"));
     // A strategy kept in Fleet (`updateStrategyId`) is read at the run's Check, which names unknown approvals then.
     const approvalsKnownLater = strategy === undefined && parsed.data.updateStrategyId !== undefined && backend.azureFleet !== undefined;

@@ -13,7 +13,7 @@
  *
  * Our gates go after the user's own at each place, so the user's keep their ids (`canary/after/0`),
  * and are told apart by their `displayName`, which starts with `ANALYSIS_GATE_PREFIX` (a user's gate
- * may not: `reservedGateNames`). Only the client approves them, and only when their analysis passes.
+ * may not, on any backend: `reservedGateNames`). Only the client approves them, and only when their analysis passes.
  */
 import type { Analysis, StageAnalysis } from "../../model/analysis";
 import type { FieldIssue } from "../../model/common";
@@ -103,10 +103,31 @@ export function withAnalysisGates(strategy: UpdateRunStrategy, gates: readonly A
 
 /**
  * What a strategy must leave room for on Fleet when the run declares an analysis (paths under
- * `prefix`): a user's gate named like ours would be taken for one, and a place already holding
- * `MAX_GATES` gates has no room for ours.
+ * `prefix`): a place already holding `MAX_GATES` gates has no room for ours.
  */
 export function analysisGateIssues(strategy: UpdateRunStrategy | undefined, analysis: Analysis | undefined, prefix: string): FieldIssue[] {
+  if (strategy === undefined || analysis === undefined) return [];
+  const issues: FieldIssue[] = [];
+  for (const gate of analysisGates(strategy, analysis)) {
+    const s = strategy.stages.findIndex((st) => st.name === gate.stage);
+    const stage = strategy.stages[s];
+    if (stage === undefined) continue;
+    const g = gate.group === undefined ? -1 : stage.groups.findIndex((gr) => gr.name === gate.group);
+    const own = gate.kind === "preCheck" ? stage.beforeGates : gate.kind === "soak" ? stage.afterGates : stage.groups[g]?.afterGates;
+    if ((own?.length ?? 0) < MAX_GATES) continue;
+    const field = gate.kind === "preCheck" ? "beforeGates" : "afterGates";
+    const at = gate.group === undefined ? `${prefix}stages[${s}].${field}` : `${prefix}stages[${s}].groups[${g}].${field}`;
+    issues.push({ path: at, message: `holds ${MAX_GATES} gates: on Fleet Manager the ${gate.kind} analysis needs one more here (the client's gate); remove one` });
+  }
+  return issues;
+}
+
+/**
+ * A user's gate named like the client's would be taken for one (never listed as waiting for a person,
+ * never approved on request): such a display name is refused on every backend, so a strategy means
+ * the same wherever it runs.
+ */
+export function reservedGateNames(strategy: UpdateRunStrategy | undefined, prefix: string): FieldIssue[] {
   if (strategy === undefined) return [];
   const issues: FieldIssue[] = [];
   const named = (gates: Gate[] | undefined, at: string) =>
@@ -122,17 +143,5 @@ export function analysisGateIssues(strategy: UpdateRunStrategy | undefined, anal
       named(group.afterGates, `${at}.groups[${g}].afterGates`);
     });
   });
-  if (analysis === undefined) return issues;
-  for (const gate of analysisGates(strategy, analysis)) {
-    const s = strategy.stages.findIndex((st) => st.name === gate.stage);
-    const stage = strategy.stages[s];
-    if (stage === undefined) continue;
-    const g = gate.group === undefined ? -1 : stage.groups.findIndex((gr) => gr.name === gate.group);
-    const own = gate.kind === "preCheck" ? stage.beforeGates : gate.kind === "soak" ? stage.afterGates : stage.groups[g]?.afterGates;
-    if ((own?.length ?? 0) < MAX_GATES) continue;
-    const field = gate.kind === "preCheck" ? "beforeGates" : "afterGates";
-    const at = gate.group === undefined ? `${prefix}stages[${s}].${field}` : `${prefix}stages[${s}].groups[${g}].${field}`;
-    issues.push({ path: at, message: `holds ${MAX_GATES} gates: on Fleet Manager the ${gate.kind} analysis needs one more here (the client's gate); remove one` });
-  }
   return issues;
 }

@@ -14,9 +14,8 @@
  * - a health probe (`members[].healthCheck`): at no version (Fleet cannot wait for a probe made from the client
  *   before a member counts as Completed; `analysis.afterMember` with a `web` template is measured at the
  *   member's group's gate instead, `analysisGates.ts`);
- * - `analysis` (issue 31) without a strategy (the client adds its gates to the strategy it sends), and a
- *   user's gate named like the client's, or a place with no room left for the client's gate
- *   (`analysisGateIssues`).
+ * - `analysis` (issue 31) without a strategy (the client adds its gates to the strategy it sends), or
+ *   with a place that has no room left for the client's gate (`analysisGateIssues`).
  * - `autoUpgradeProfile` (issue 22, docs/rules.md §18): a profile put disabled and `generateUpdateRun`,
  *   which 2025-04-01-preview lacks; the `TargetKubernetesVersion` channel from 2026-06-01.
  *

@@ -1,0 +1,129 @@
+/**
+ * Issue 31 on Fleet Manager: the client adds an Approval gate after each stage whose soak it measures,
+ * approves it once the analysis passes and the stage's wait is over (no earlier), and on a failure
+ * leaves it Pending, stops Fleet's run, and reports the run Failed with the query, value and threshold.
+ */
+import { afterEach, expect, test } from "vitest";
+import type { ArmEmulator } from "../../src/emulator";
+import type { RunEvent, UpdateRunStatus } from "../../src/model/status";
+import { openFleetClient } from "../../src/drivers/openFleet";
+import { runFleetSession } from "../../src/drivers/fleetSession";
+import { FleetManagerDriver } from "../../src/drivers/fleetDriver";
+import { GateRefusedError } from "../../src/drivers/runDriver";
+import { checkRunInputs } from "../../src/spec/runSpec";
+import { ERROR_RATE, SOAK_SECONDS, THREE_STAGES, analysisRunInputs, gateApprovals, simulatedPorts, soakAnalysis, startAnalysisEmulator } from "./analysisSupport";
+import { fleetBackend, runRequests } from "./support";
+
+let emulator: ArmEmulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+const soakGate = (status: UpdateRunStatus, stage: string) => status.stages.find((s) => s.name === stage)?.afterGates?.at(-1);
+
+test("healthy: every stage's analysis gate is approved by the client after its soak, no earlier, each once", async () => {
+  emulator = await startAnalysisEmulator();
+  const inputs = analysisRunInputs(emulator, "healthy");
+  const events: RunEvent[] = [];
+  const client = openFleetClient(inputs.backend.azureFleet!);
+  const result = await runFleetSession(inputs, client, 60, { clock: emulator.clock, measure: simulatedPorts(emulator), onEvent: (e) => events.push(e) });
+
+  expect(result.status.status.state).toBe("Completed");
+  for (const stage of result.status.stages) {
+    const gate = soakGate(result.status, stage.name)!;
+    expect(gate.displayName).toBe("fleet-update analysis: soak error-rate");
+    expect(gate.status.state).toBe("Completed");
+    const wait = stage.afterStageWaitStatus!.status;
+    // Approved once the soak was over: not before the wait's end.
+    expect(Date.parse(gate.status.completedTime!)).toBeGreaterThanOrEqual(Date.parse(wait.startTime!) + SOAK_SECONDS * 1000);
+    const analysis = stage.analysisRuns!.find((a) => a.kind === "soak")!;
+    expect(analysis).toMatchObject({ template: "error-rate", phase: "Successful", query: ERROR_RATE, successCondition: "result < 0.05", count: 11, successful: 11 });
+    expect(analysis.measurements.every((m) => m.value === 0.01 && m.phase === "Successful")).toBe(true);
+  }
+  // Each gate resource approved exactly once, by the client.
+  const approvals = gateApprovals(emulator);
+  expect([...approvals.values()]).toEqual([1, 1, 1]);
+  // Each measurement an event; each analysis's start and end too.
+  expect(events.filter((e) => e.scope === "analysis" && e.measurement !== undefined)).toHaveLength(33);
+  expect(events.filter((e) => e.scope === "analysis" && e.to === "Completed").map((e) => e.name)).toEqual(["canary/soak/error-rate", "early/soak/error-rate", "broad/soak/error-rate"]);
+  for (const cluster of emulator.fleet.snapshot().clusters) expect(cluster.operations.map((o) => o.result)).toEqual(["Succeeded"]);
+});
+
+test("the 3rd cluster's error rate rises after its upgrade: the early stage's gate is never approved, Fleet's run is stopped, the run reported Failed", async () => {
+  emulator = await startAnalysisEmulator(["aks-3"]);
+  const inputs = analysisRunInputs(emulator, "sick");
+  const events: RunEvent[] = [];
+  const client = openFleetClient(inputs.backend.azureFleet!);
+  const result = await runFleetSession(inputs, client, 60, { clock: emulator.clock, measure: simulatedPorts(emulator), onEvent: (e) => events.push(e) });
+
+  expect(result.end).toBe("settled");
+  const status = result.status;
+  expect(status.status.state).toBe("Failed");
+  expect(status.status.error?.code).toBe("AnalysisFailed");
+  // The status names the query as sent, the value measured and the threshold.
+  expect(status.status.error?.message).toContain('cluster_error_rate{cluster="aks-3"} = 0.31 for member aks-3, not result < 0.05');
+  const early = status.stages[1]!;
+  expect(early.status).toMatchObject({ state: "Failed", error: { code: "AnalysisFailed" } });
+  expect(early.analysisRuns?.[0]).toMatchObject({ phase: "Failed", failed: 1, measurements: [{ phase: "Failed", value: 0.31, member: "aks-3", query: 'cluster_error_rate{cluster="aks-3"}' }] });
+  expect(soakGate(status, "early")?.status.state).not.toBe("Completed");
+  // The next stage was never started: its clusters untouched.
+  expect(status.stages[2]!.groups[0]!.members.map((m) => m.status.state)).toEqual(["NotStarted", "NotStarted"]);
+  const touched = emulator.fleet.snapshot().clusters.filter((c) => c.operations.length > 0).map((c) => c.name);
+  expect(touched).toEqual(["aks-1", "aks-2", "aks-3"]);
+  // Fleet's run was stopped; the canary's gate alone was approved.
+  expect(runRequests(emulator, "sick").filter((r) => r.method === "POST").map((r) => r.action)).toEqual(["/start", "/stop"]);
+  expect([...gateApprovals(emulator).values()]).toEqual([1]);
+  const fleetRun = await client.getRun("sick");
+  expect(fleetRun?.properties?.status?.status?.state).toBe("Stopped");
+  // The record keeps the halt, so the next call (and a refresh) shows the run Failed.
+  expect(result.record.halt).toMatchObject({ gateId: "early/after/0", code: "AnalysisFailed" });
+  const driver = new FleetManagerDriver(inputs.backend.azureFleet!, process.cwd(), { clock: emulator.clock });
+  const view = await driver.observe(inputs, { id: result.record.id, fleetRun: result.record });
+  expect(view.status.status.state).toBe("Failed");
+  expect(events.some((e) => e.scope === "run" && e.to === "Failed")).toBe(true);
+});
+
+test("a user's approval gate beside ours: ours passes by its analysis, theirs waits for them; neither approves the other", async () => {
+  emulator = await startAnalysisEmulator();
+  const strategy = structuredClone(THREE_STAGES) as { stages: Array<Record<string, unknown>> };
+  strategy.stages[0]!.afterGates = [{ type: "Approval", displayName: "Ops sign-off" }];
+  const inputs = analysisRunInputs(emulator, "beside", { strategy });
+  const driver = new FleetManagerDriver(inputs.backend.azureFleet!, process.cwd(), { clock: emulator.clock, measure: simulatedPorts(emulator) });
+  const call = await driver.open(inputs, { by: "stack" });
+  const first = await call.drive({ state: "Running", skip: [], approvals: [], timeoutMinutes: 24 * 60 }, { onEvent: () => undefined });
+
+  // Following ended at the user's gate, once ours was approved.
+  expect(first.end).toBe("gate");
+  const canary = first.status.stages[0]!;
+  expect(canary.afterGates?.map((g) => [g.gateId, g.displayName, g.status.state])).toEqual([
+    ["canary/after/0", "Ops sign-off", "Pending"],
+    ["canary/after/1", "fleet-update analysis: soak error-rate", "Completed"],
+  ]);
+  // `gate approve` refuses ours (whatever its state), and Check refuses it in `approvals`.
+  await expect(driver.approve(inputs, ["canary/after/1"])).rejects.toThrow(GateRefusedError);
+  await expect(driver.approve(inputs, ["canary/after/1"])).rejects.toThrow(/holds the run for its health analysis/);
+  expect(checkRunInputs({ ...inputsRaw(emulator, strategy), approvals: ["canary/after/1"] })).toEqual([expect.objectContaining({ path: "approvals[0]" })]);
+  // Theirs is theirs to approve; the run then goes on, our later gates approved by their analyses.
+  expect(await driver.approve(inputs, ["canary/after/0"])).toContain("approved canary/after/0");
+  const second = await call.drive({ state: "Running", skip: [], approvals: [], timeoutMinutes: 24 * 60 }, { onEvent: () => undefined });
+  expect(second.status.status.state).toBe("Completed");
+  expect([...gateApprovals(emulator).values()]).toEqual([1, 1, 1, 1]);
+});
+
+test("Check: a user's gate may not be named like ours; analysis on Fleet needs a strategy; a full place leaves no room", async () => {
+  emulator = await startAnalysisEmulator();
+  const strategy = structuredClone(THREE_STAGES) as { stages: Array<Record<string, unknown>> };
+  strategy.stages[1]!.beforeGates = [{ type: "Approval", displayName: "fleet-update analysis: mine" }];
+  strategy.stages[2]!.afterGates = Array.from({ length: 10 }, () => ({ type: "Approval" }));
+  const issues = checkRunInputs(inputsRaw(emulator, strategy));
+  expect(issues.map((i) => i.path).sort()).toEqual(["strategy.stages[1].beforeGates[0].displayName", "strategy.stages[2].afterGates"]);
+  const { strategy: _none, ...noStrategy } = inputsRaw(emulator, THREE_STAGES);
+  expect(checkRunInputs(noStrategy).map((i) => i.path)).toEqual(["analysis"]);
+  // The reserved name is refused on every backend.
+  expect(checkRunInputs({ ...noStrategy, backend: { simulator: { fleetFile: "fleet.yaml" } }, strategy: { stages: [{ name: "canary", groups: [{ name: "canary" }], afterGates: [{ type: "Approval", displayName: "fleet-update analysis" }] }] } }).map((i) => i.path)).toContain("strategy.stages[0].afterGates[0].displayName");
+});
+
+function inputsRaw(e: ArmEmulator, strategy: unknown): Record<string, unknown> {
+  return { runName: "check", backend: fleetBackend(e, 60), members: [], strategy, analysis: soakAnalysis(), managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } } };
+}
