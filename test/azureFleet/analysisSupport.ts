@@ -68,7 +68,7 @@ export function analysisRunInputs(emulator: ArmEmulator, runName: string, extra:
 
 /** The simulated fleet's metrics and probes, as the client's measuring ports (no server). */
 export function simulatedPorts(emulator: ArmEmulator): MeasurePorts {
-  return { probe: (member, url, options) => emulator.fleet.probe(member ?? { name: "" }, url, options), queryMetric: (query) => emulator.fleet.queryMetricNow(query) };
+  return { probe: (member, url) => emulator.fleet.probe(member ?? { name: "" }, url), queryMetric: (query) => emulator.fleet.queryMetricNow(query) };
 }
 
 /** Successful PATCHes of each gate resource, by resource name. */
