@@ -11,7 +11,9 @@ import { runFleetSession } from "../../src/drivers/fleetSession";
 import { FleetManagerDriver } from "../../src/drivers/fleetDriver";
 import { GateRefusedError } from "../../src/drivers/runDriver";
 import { checkRunInputs } from "../../src/spec/runSpec";
-import { ERROR_RATE, SOAK_SECONDS, THREE_STAGES, analysisRunInputs, gateApprovals, simulatedPorts, soakAnalysis, startAnalysisEmulator } from "./analysisSupport";
+import { toFleetStrategy } from "../../src/backends/azureFleet/toFleet";
+import { startFleetEmulator } from "../emulator/fleetHelpers";
+import { ERROR_RATE, SOAK_SECONDS, THREE_STAGES, analysisFleet, analysisRunInputs, gateApprovals, simulatedPorts, soakAnalysis, startAnalysisEmulator } from "./analysisSupport";
 import { fleetBackend, runRequests } from "./support";
 
 let emulator: ArmEmulator | undefined;
@@ -127,3 +129,62 @@ test("Check: a user's gate may not be named like ours; analysis on Fleet needs a
 function inputsRaw(e: ArmEmulator, strategy: unknown): Record<string, unknown> {
   return { runName: "check", backend: fleetBackend(e, 60), members: [], strategy, analysis: soakAnalysis(), managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } } };
 }
+
+const ERROR_RATE_TEMPLATE = { name: "error-rate", provider: { prometheus: { address: "http://prometheus.invalid:9090", query: ERROR_RATE } }, successCondition: "result < 0.05" };
+
+test("afterMember maps to each group's after-gate: every member of the group measured once the group is done; a sick one fails, its group and stage, and halts the run", async () => {
+  emulator = await startAnalysisEmulator(["aks-3"]);
+  const inputs = analysisRunInputs(emulator, "members", { analysis: { templates: [ERROR_RATE_TEMPLATE], afterMember: ["error-rate"] } });
+  const result = await runFleetSession(inputs, openFleetClient(inputs.backend.azureFleet!), 60, { clock: emulator.clock, measure: simulatedPorts(emulator) });
+
+  const gates = result.status.stages.map((s) => s.groups[0]!.afterGates?.map((g) => [g.gateId, g.displayName, g.status.state]));
+  expect(gates).toEqual([
+    [["canary/canary/after/0", "fleet-update analysis: afterMember error-rate", "Completed"]],
+    [["early/early/after/0", "fleet-update analysis: afterMember error-rate", expect.not.stringMatching(/^Completed$/)]],
+    [["broad/broad/after/0", "fleet-update analysis: afterMember error-rate", "NotStarted"]],
+  ]);
+  const early = result.status.stages[1]!.groups[0]!;
+  expect(early.members.map((m) => [m.name, m.status.state, m.analysisRuns?.[0]?.phase, m.analysisRuns?.[0]?.measurements[0]?.value])).toEqual([
+    ["aks-2", "Completed", "Successful", 0.01],
+    ["aks-3", "Failed", "Failed", 0.31],
+  ]);
+  expect(early.members[1]!.status.error).toMatchObject({ code: "AnalysisFailed", message: expect.stringContaining('cluster_error_rate{cluster="aks-3"} = 0.31 for member aks-3, not result < 0.05') });
+  expect(early.status.state).toBe("Failed");
+  expect(result.status.status).toMatchObject({ state: "Failed", error: { code: "AnalysisFailed" } });
+  expect(result.record.halt).toMatchObject({ gateId: "early/early/after/0", members: ["aks-3"] });
+  expect(emulator.fleet.snapshot().clusters.filter((c) => c.operations.length > 0).map((c) => c.name)).toEqual(["aks-1", "aks-2", "aks-3"]);
+});
+
+test("preCheck maps to the stage's before-gate: a cluster already sick fails the pre-check, and its stage is never touched", async () => {
+  const fleet = analysisFleet();
+  const aks4 = fleet.members.find((m) => m.name === "aks-4")!;
+  aks4.simulation = { ...aks4.simulation!, metrics: [{ name: "cluster_error_rate", value: 0.2 }] };
+  emulator = await startFleetEmulator({ fleet, msPerSimulatedMinute: 100, startAt: "2026-12-05T00:00:00Z", compressIdleTime: true });
+  const analysis = { templates: [ERROR_RATE_TEMPLATE], stages: THREE_STAGES.stages.map((s) => ({ name: s.name, preCheck: ["error-rate"] })) };
+  const inputs = analysisRunInputs(emulator, "prechecks", { analysis });
+  const result = await runFleetSession(inputs, openFleetClient(inputs.backend.azureFleet!), 60, { clock: emulator.clock, measure: simulatedPorts(emulator) });
+
+  expect(result.status.stages.map((s) => s.beforeGates?.map((g) => [g.gateId, g.status.state]))).toEqual([[["canary/before/0", "Completed"]], [["early/before/0", "Completed"]], [["broad/before/0", expect.not.stringMatching(/^Completed$/)]]]);
+  const broad = result.status.stages[2]!;
+  expect(broad.status.error).toMatchObject({ code: "PreCheckFailed", message: expect.stringContaining("Pre-check of stage 'broad'") });
+  expect(broad.analysisRuns?.[0]).toMatchObject({ kind: "preCheck", phase: "Failed", measurements: [{ value: 0.2, member: "aks-4" }] });
+  expect(broad.groups[0]!.members.map((m) => m.status.state)).toEqual(["NotStarted", "NotStarted"]);
+  expect(result.status.status.state).toBe("Failed");
+  expect(emulator.fleet.snapshot().clusters.filter((c) => c.operations.length > 0).map((c) => c.name)).toEqual(["aks-1", "aks-2", "aks-3"]);
+});
+
+test("a strategy kept in Fleet (updateStrategyId): the run is created with a copy of it carrying our gates", async () => {
+  emulator = await startAnalysisEmulator();
+  const setup = analysisRunInputs(emulator, "kept");
+  const client = openFleetClient(setup.backend.azureFleet!);
+  const { strategy: _inline, ...rest } = setup;
+  await client.putStrategy("three-stages", toFleetStrategy(setup.strategy!));
+  const inputs = { ...rest, updateStrategyId: client.strategyId("three-stages") };
+  const result = await runFleetSession(inputs, client, 60, { clock: emulator.clock, measure: simulatedPorts(emulator) });
+  expect(result.status.status.state).toBe("Completed");
+  expect(result.strategySnapshot.stages.map((s) => s.afterGates?.map((g) => g.displayName))).toEqual(Array.from({ length: 3 }, () => ["fleet-update analysis: soak error-rate"]));
+  // The kept strategy itself is untouched.
+  const kept = await client.getStrategy("three-stages");
+  expect(kept?.properties?.strategy?.stages.every((s) => s.afterGates === undefined || s.afterGates === null)).toBe(true);
+  expect([...gateApprovals(emulator).values()]).toEqual([1, 1, 1]);
+});
