@@ -3,7 +3,12 @@
  * approves it once the analysis passes and the stage's wait is over (no earlier), and on a failure
  * leaves it Pending, stops Fleet's run, and reports the run Failed with the query, value and threshold.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, expect, test } from "vitest";
+import { parseScenario } from "../../src/model/scenario";
+import { simulateScenario } from "../../src/simulation/simulateScenario";
+import { simulateScenarioViaFleet } from "../../src/simulation/viaFleetEmulator";
 import type { ArmEmulator } from "../../src/emulator";
 import type { RunEvent, UpdateRunStatus } from "../../src/model/status";
 import { openFleetClient } from "../../src/drivers/openFleet";
@@ -187,4 +192,15 @@ test("a strategy kept in Fleet (updateStrategyId): the run is created with a cop
   const kept = await client.getStrategy("three-stages");
   expect(kept?.properties?.strategy?.stages.every((s) => s.afterGates === undefined || s.afterGates === null)).toBe(true);
   expect([...gateApprovals(emulator).values()]).toEqual([1, 1, 1]);
+});
+
+test("simulate --via fleet-emulator: the sick-cluster scenario halts as in process, measured by the client on the simulated fleet's metrics", async () => {
+  const scenario = parseScenario(fs.readFileSync(path.join(__dirname, "../scenarios/sick-cluster-halts.yaml"), "utf8"));
+  const viaFleet = await simulateScenarioViaFleet(scenario);
+  const local = await simulateScenario(scenario);
+  const shape = (s: UpdateRunStatus) => [s.status.state, s.status.error?.code, ...s.stages.map((st) => [st.name, st.status.state, st.status.error?.code, st.groups.flatMap((g) => g.members.map((m) => `${m.name} ${m.status.state}`))])];
+  expect(shape(viaFleet.result.status)).toEqual(shape(local.result.status));
+  expect(viaFleet.result.status.status.state).toBe("Failed");
+  expect(viaFleet.result.status.stages[1]!.status.error?.message).toContain('cluster_error_rate{cluster="c3"} = 0.31 for member c3, not result < 0.05');
+  expect(viaFleet.result.clusters.filter((c) => c.operations.length > 0).map((c) => c.name)).toEqual(["c1", "c2", "c3"]);
 });
