@@ -8,8 +8,6 @@
  * Time runs scaled (a simulated minute takes a few real seconds) so that Prometheus has scraped the
  * new values before the analysis measures them; every wait polls, none assumes speed.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SimulatedFleet } from "../../src/backends/simulator";
 import { exposition } from "../../src/backends/simulator/metrics";
@@ -20,23 +18,11 @@ import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { HeldScaledClock } from "../../src/runtime/scaledClock";
 import { prometheusQuery } from "../../src/runtime/prometheusQuery";
-import { parseScenario, resolveScenarioStrategy, type Scenario } from "../../src/model/scenario";
+import { resolveScenarioStrategy } from "../../src/model/scenario";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 import type { RunEvent } from "../../src/model/status";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../src/simulation/viaArmEmulator";
-import { prometheusBinary, startExporter, startPrometheus } from "../support/prometheus";
-
-const SICK = readFileSync(join(__dirname, "../scenarios/sick-cluster-halts.yaml"), "utf8");
-
-/** The scenario at real-time-friendly durations, its analysis pointed at `address`. */
-export function realTimeScenario(address: string, healthy = false): Scenario {
-  let text = SICK.replace(/simulation: \{metrics:/g, "simulation: {upgradeMinutes: 1, metrics:")
-    .replace(/afterStageWaitInSeconds: 600/g, "afterStageWaitInSeconds: 120")
-    .replace("      interval: 5m\n", "      initialDelay: 1m\n      interval: 30s\n")
-    .replace("http://prometheus.monitoring:9090", address);
-  if (healthy) text = text.replace("afterUpgrade: 0.31", "afterUpgrade: 0.02");
-  return parseScenario(text.replace(/^start: .*$/m, `start: ${new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString()}`));
-}
+import { prometheusBinary, realTimeScenario, startExporter, startPrometheus } from "../support/prometheus";
 
 const binary = prometheusBinary();
 if (binary.path === undefined) console.warn(`skipped: real-Prometheus tests (${binary.why})`);

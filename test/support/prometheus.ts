@@ -10,8 +10,26 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { parseScenario, type Scenario } from "../../src/model/scenario";
 
 const SCRIPT = path.resolve(__dirname, "../../scripts/prometheus.sh");
+const SICK = fs.readFileSync(path.resolve(__dirname, "../scenarios/sick-cluster-halts.yaml"), "utf8");
+
+/**
+ * `test/scenarios/sick-cluster-halts.yaml` at real-time-friendly durations (one-minute upgrades,
+ * two-minute soaks measured from their first minute every 30 s), its analysis pointed at `address`,
+ * starting at the current minute; `healthy`: the 3rd cluster stays healthy. `realSeconds`: the soaks
+ * and analyses in seconds, for a client on the real clock (the ARM backend) while the emulator runs
+ * its clusters' minutes fast.
+ */
+export function realTimeScenario(address: string, healthy = false, realSeconds = false): Scenario {
+  let text = SICK.replace(/simulation: \{metrics:/g, "simulation: {upgradeMinutes: 1, metrics:")
+    .replace(/afterStageWaitInSeconds: 600/g, `afterStageWaitInSeconds: ${realSeconds ? 8 : 120}`)
+    .replace("      interval: 5m\n", realSeconds ? "      initialDelay: 4s\n      interval: 2s\n" : "      initialDelay: 1m\n      interval: 30s\n")
+    .replace("http://prometheus.monitoring:9090", address);
+  if (healthy) text = text.replace("afterUpgrade: 0.31", "afterUpgrade: 0.02");
+  return parseScenario(text.replace(/^start: .*$/m, `start: ${new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString()}`));
+}
 
 let cached: { path?: string; why?: string } | undefined;
 

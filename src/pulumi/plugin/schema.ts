@@ -234,6 +234,11 @@ export function packageSchema(version: string): PackageSchema {
 
   const healthCheck = writer.types[token("HealthCheck")] as ObjectTypeSpec | undefined;
   if (healthCheck?.properties.url !== undefined) healthCheck.properties.url.secret = true;
+  // Issue 31: a header's value may be a token, a web probe's URL may hold one.
+  const header = writer.types[token("AnalysisHeader")] as ObjectTypeSpec | undefined;
+  if (header?.properties.value !== undefined) header.properties.value.secret = true;
+  const web = writer.types[token("WebAnalysisProvider")] as ObjectTypeSpec | undefined;
+  if (web?.properties.url !== undefined) web.properties.url.secret = true;
   // Issue 24: a webhook's bearer token is a secret; so may its URL be (a token in its path or query).
   const webhook = writer.types[token("Webhook")] as ObjectTypeSpec | undefined;
   for (const name of ["url", "token"]) if (webhook?.properties[name] !== undefined) webhook.properties[name].secret = true;
