@@ -13,27 +13,17 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
-import { parseScenario, type Scenario } from "../../src/model/scenario";
 import type { UpdateRunStatus } from "../../src/model/status";
 import { openFleetClient } from "../../src/drivers/openFleet";
 import { runFleetSession } from "../../src/drivers/fleetSession";
 import { parseRunInputs } from "../../src/spec/runSpec";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../src/simulation/viaArmEmulator";
 import { EMULATOR_FLEET_ID } from "../../src/simulation/viaFleetEmulator";
-import { prometheusBinary, startPrometheus, type RunningPrometheus } from "../support/prometheus";
+import { prometheusBinary, realTimeScenario, startPrometheus, type RunningPrometheus } from "../support/prometheus";
 
-const SICK = fs.readFileSync(path.join(__dirname, "../scenarios/sick-cluster-halts.yaml"), "utf8");
 const MS_PER_MINUTE = 3_000;
+/** `realTimeScenario`'s after-stage waits. */
 const WAIT_SECONDS = 120;
-
-/** The scenario at real-time-friendly durations: one-minute upgrades, two-minute soaks measured every 30 s after a minute. */
-function scenarioOf(healthy: boolean): Scenario {
-  let text = SICK.replace(/simulation: \{metrics:/g, "simulation: {upgradeMinutes: 1, metrics:")
-    .replace(/afterStageWaitInSeconds: 600/g, `afterStageWaitInSeconds: ${WAIT_SECONDS}`)
-    .replace("      interval: 5m\n", "      initialDelay: 1m\n      interval: 30s\n");
-  if (healthy) text = text.replace("afterUpgrade: 0.31", "afterUpgrade: 0.02");
-  return parseScenario(text);
-}
 
 const binary = prometheusBinary();
 if (binary.path === undefined) console.warn(`skipped: real-Prometheus Fleet Manager tests (${binary.why})`);
@@ -48,7 +38,7 @@ afterEach(async () => {
 });
 
 async function rollout(healthy: boolean): Promise<{ status: UpdateRunStatus; fleetState: string | undefined; approvals: string[] }> {
-  const scenario = scenarioOf(healthy);
+  const scenario = realTimeScenario("http://unused", healthy);
   emulator = await startArmEmulator({ fleet: { regions: scenario.regions, members: scenario.members }, msPerSimulatedMinute: MS_PER_MINUTE, subscriptionId: EMULATOR_SUBSCRIPTION, resourceGroup: EMULATOR_RESOURCE_GROUP, throttling: false });
   prometheus = await startPrometheus(binary.path as string, [{ hostPort: emulator.url.replace("https://", ""), scheme: "https" }]);
   await prometheus.waitFor("count(cluster_error_rate)", (v) => v[0] === 4);
