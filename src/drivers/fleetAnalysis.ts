@@ -130,6 +130,12 @@ export class FleetAnalyst {
   async step(status: UpdateRunStatus, now: number): Promise<AnalystDecision> {
     this.since ??= now;
     const decision: AnalystDecision = { approve: [] };
+    // Fleet runs again past a halt (started outside this client): the halt is over once its gate is
+    // no longer the one that failed, waiting as it was (a gate reached again has a new instant).
+    if (this.halt !== undefined) {
+      const halted = placeOf(status, this.halt.gateId)?.gate.status;
+      if (halted?.state !== "Pending" || ms(halted.startTime) !== this.records.get(this.halt.gateId)?.reachedAt) this.halt = undefined;
+    }
     for (const gate of this.gates) {
       const place = placeOf(status, gate.gateId);
       if (place === undefined || place.gate.status.state !== "Pending") continue;

@@ -89,6 +89,16 @@ test("the 3rd cluster's error rate rises after its upgrade: the early stage's ga
   const view = await driver.observe(inputs, { id: result.record.id, fleetRun: result.record });
   expect(view.status.status.state).toBe("Failed");
   expect(events.some((e) => e.scope === "run" && e.to === "Failed")).toBe(true);
+
+  // Started again (the next call, `state: Running`): Fleet reaches the gate again, the analysis is
+  // measured again from that instant, fails again, and the run is stopped again — nothing upgraded twice.
+  const again = await runFleetSession(inputs, client, 60, { clock: emulator.clock, measure: simulatedPorts(emulator), previous: result.record });
+  expect(again.status.status).toMatchObject({ state: "Failed", error: { code: "AnalysisFailed" } });
+  const measured = again.status.stages[1]!.analysisRuns![0]!;
+  expect(Date.parse(measured.startedAt)).toBeGreaterThan(Date.parse(early.analysisRuns![0]!.startedAt));
+  expect(runRequests(emulator, "sick").filter((r) => r.method === "POST").map((r) => r.action)).toEqual(["/start", "/stop", "/start", "/stop"]);
+  expect([...gateApprovals(emulator).values()]).toEqual([1]);
+  for (const cluster of emulator.fleet.snapshot().clusters) expect(cluster.operations.length).toBeLessThanOrEqual(1);
 });
 
 test("a user's approval gate beside ours: ours passes by its analysis, theirs waits for them; neither approves the other", async () => {
