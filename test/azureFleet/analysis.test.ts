@@ -17,6 +17,7 @@ import { FleetManagerDriver } from "../../src/drivers/fleetDriver";
 import { GateRefusedError } from "../../src/drivers/runDriver";
 import { checkRunInputs } from "../../src/spec/runSpec";
 import { toFleetStrategy } from "../../src/backends/azureFleet/toFleet";
+import { gateResources } from "../../src/backends/azureFleet/gateResources";
 import { startFleetEmulator } from "../emulator/fleetHelpers";
 import { ERROR_RATE, SOAK_SECONDS, THREE_STAGES, analysisFleet, analysisRunInputs, gateApprovals, simulatedPorts, soakAnalysis, startAnalysisEmulator } from "./analysisSupport";
 import { fleetBackend, runRequests } from "./support";
@@ -48,9 +49,17 @@ test("healthy: every stage's analysis gate is approved by the client after its s
     expect(analysis).toMatchObject({ template: "error-rate", phase: "Successful", query: ERROR_RATE, successCondition: "result < 0.05", count: 11, successful: 11 });
     expect(analysis.measurements.every((m) => m.value === 0.01 && m.phase === "Successful")).toBe(true);
   }
-  // Each gate resource approved exactly once, by the client.
+  // Each gate resource approved exactly once, by the client; Azure's record of each (its systemData)
+  // says it passed after its stage's wait, on the emulator's clock.
   const approvals = gateApprovals(emulator);
   expect([...approvals.values()]).toEqual([1, 1, 1]);
+  const resources = gateResources((await client.getRun("healthy"))?.properties?.status);
+  for (const stage of result.status.stages) {
+    const gate = await client.getGate(resources.get(`${stage.name}/after/0`)!.resourceName);
+    expect(gate?.properties).toMatchObject({ displayName: "fleet-update analysis: soak error-rate", state: "Completed" });
+    const waitEnd = Date.parse(stage.afterStageWaitStatus!.status.startTime!) + SOAK_SECONDS * 1000;
+    expect(Date.parse((gate as { systemData?: { lastModifiedAt?: string } }).systemData?.lastModifiedAt ?? "")).toBeGreaterThanOrEqual(waitEnd);
+  }
   // Each measurement an event; each analysis's start and end too.
   expect(events.filter((e) => e.scope === "analysis" && e.measurement !== undefined)).toHaveLength(33);
   expect(events.filter((e) => e.scope === "analysis" && e.to === "Completed").map((e) => e.name)).toEqual(["canary/soak/error-rate", "early/soak/error-rate", "broad/soak/error-rate"]);

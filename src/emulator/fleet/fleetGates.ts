@@ -34,6 +34,8 @@ export interface FleetGate {
   run: RunRecord;
   /** When the run first reached it (ISO). */
   reachedAt: string;
+  /** When it was last changed since (approved, skipped; ISO): the resource's `lastModifiedAt`. */
+  modifiedAt?: string;
 }
 
 /** A GUID-shaped name, the same for the same run and gate id. */
@@ -48,7 +50,8 @@ export function gatesOf(fleet: FleetRecord, api: FleetApiFeatures): FleetGate[] 
     run.engine.gates().flatMap((g) => {
       const reachedAt = run.gatesReached.get(g.gateId);
       if (reachedAt === undefined || (g.scheduledStart !== undefined && !api.scheduledStartGates)) return [];
-      return [{ ...g, name: gateName(run.name, g.gateId), run, reachedAt }];
+      const modifiedAt = run.events.filter((e) => e.scope === "gate" && e.name === g.gateId && (e.to === "Completed" || e.to === "Skipped")).at(-1)?.time;
+      return [{ ...g, name: gateName(run.name, g.gateId), run, reachedAt, ...(modifiedAt === undefined ? {} : { modifiedAt }) }];
     }),
   );
 }
@@ -88,7 +91,8 @@ export function gateBody(scope: ArmScope, fleet: FleetRecord, gate: FleetGate, a
     type: `${FLEETS}/gates`,
     // 2025-04-01-preview's Gate is a tracked resource (`location`); later ones are proxy resources.
     ...(typed ? { location: fleet.location } : {}),
-    systemData: { createdBy: identity, createdByType: "Application", createdAt: gate.reachedAt, lastModifiedBy: identity, lastModifiedByType: "Application", lastModifiedAt: gate.reachedAt },
+    // Modified when approved (or skipped): a gate's record of when it passed, as Azure's systemData keeps it.
+    systemData: { createdBy: identity, createdByType: "Application", createdAt: gate.reachedAt, lastModifiedBy: identity, lastModifiedByType: "Application", lastModifiedAt: gate.modifiedAt ?? gate.reachedAt },
     eTag: gateETag(gate),
     properties: {
       provisioningState: "Succeeded",
