@@ -107,11 +107,15 @@ export class FleetAnalyst {
     return this.gates.some((gate) => placeOf(status, gate.gateId)?.gate.status.state === "Pending" && this.records.get(gate.gateId)?.approvedAt === undefined);
   }
 
-  /** The earliest instant a step has something to do: a measurement due, or a soak's end. */
-  nextAt(status: UpdateRunStatus): number | undefined {
+  /**
+   * The earliest instant after `now` a step has something to do: a measurement due, or a soak's end.
+   * (What was due by `now` the last step took; nothing is measured while a halt stands.)
+   */
+  nextAt(status: UpdateRunStatus, now: number): number | undefined {
+    if (this.halt !== undefined) return undefined;
     let next: number | undefined;
     const earliest = (t: number | undefined) => {
-      if (t !== undefined && (next === undefined || t < next)) next = t;
+      if (t !== undefined && t > now && (next === undefined || t < next)) next = t;
     };
     for (const gate of this.gates) {
       const record = this.records.get(gate.gateId);

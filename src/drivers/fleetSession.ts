@@ -435,8 +435,8 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
     }
     const nextPoll = t + intervalMs;
     // A measurement due, or a soak's end, before the next poll wakes the client then (issue 31).
-    const analysisAt = analyst?.nextAt(status);
-    const wake = Math.min(options.nextReadAt?.(t, nextPoll) ?? nextPoll, analysisAt === undefined ? Infinity : Math.max(analysisAt, t), deadline, returnAt ?? Infinity);
+    const analysisAt = analyst?.nextAt(status, t);
+    const wake = Math.min(options.nextReadAt?.(t, nextPoll) ?? nextPoll, analysisAt ?? Infinity, deadline, returnAt ?? Infinity);
     try {
       await sleeper.sleepUntil(wake);
     } catch (e) {

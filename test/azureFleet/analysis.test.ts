@@ -223,3 +223,20 @@ test("simulate --via fleet-emulator: the sick-cluster scenario halts as in proce
   expect(viaFleet.result.status.stages[1]!.status.error?.message).toContain('cluster_error_rate{cluster="c3"} = 0.31 for member c3, not result < 0.05');
   expect(viaFleet.result.clusters.filter((c) => c.operations.length > 0).map((c) => c.name)).toEqual(["c1", "c2", "c3"]);
 });
+
+test("a soak whose analysis passes early is approved only once the stage's wait is over", async () => {
+  emulator = await startAnalysisEmulator();
+  const analysis = { templates: [{ ...ERROR_RATE_TEMPLATE, count: 1 }], stages: [{ name: "canary", soak: ["error-rate"] }] };
+  const inputs = analysisRunInputs(emulator, "early-pass", { analysis });
+  const client = openFleetClient(inputs.backend.azureFleet!);
+  const result = await runFleetSession(inputs, client, 60, { clock: emulator.clock, measure: simulatedPorts(emulator) });
+  expect(result.status.status.state).toBe("Completed");
+  const canary = result.status.stages[0]!;
+  const soak = canary.analysisRuns![0]!;
+  expect(soak).toMatchObject({ phase: "Successful", count: 1 });
+  const waitStart = Date.parse(canary.afterStageWaitStatus!.status.startTime!);
+  // Passed within the first poll of the wait; approved at its end, not before.
+  expect(Date.parse(soak.finishedAt!)).toBeLessThan(waitStart + 120_000);
+  expect(Date.parse(canary.afterGates![0]!.status.completedTime!)).toBeGreaterThanOrEqual(waitStart + SOAK_SECONDS * 1000);
+  expect(Date.parse(canary.afterGates![0]!.status.completedTime!)).toBeLessThan(waitStart + SOAK_SECONDS * 1000 + 120_000);
+});
