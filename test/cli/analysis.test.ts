@@ -71,6 +71,7 @@ describe("fleet-update simulate of a sick cluster (no server)", () => {
 });
 
 const binary = prometheusBinary();
+const SECRET = "t0ken-S3CR3T-31";
 
 describe.skipIf(binary.path === undefined)("fleet-update run through the ARM emulator, measured by a real Prometheus", () => {
   it("its progress lines, --json status and webhook carry the measurements; it exits 1", async () => {
@@ -92,6 +93,10 @@ describe.skipIf(binary.path === undefined)("fleet-update run through the ARM emu
       const id = (name: string) => `/subscriptions/${EMULATOR_SUBSCRIPTION}/resourceGroups/${EMULATOR_RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/${name}`;
       const analysis = structuredClone(scenario.analysis!);
       analysis.templates[0]!.provider.prometheus!.address = prometheus.address;
+      // Secrets: a header's value, and a web probe (Prometheus' own health endpoint) with a token in its query.
+      analysis.templates[0]!.provider.prometheus!.headers = [{ key: "X-Scope-OrgID", value: SECRET }];
+      analysis.templates.push({ name: "prometheus-up", provider: { web: { url: `${prometheus.address}/-/healthy?token=${SECRET}` } } });
+      analysis.afterMember = ["prometheus-up"];
       const spec = {
         members: scenario.members.map((m) => ({ name: m.name, group: m.group, clusterResourceId: id(m.name) })),
         strategy: scenario.strategy,
@@ -111,6 +116,15 @@ describe.skipIf(binary.path === undefined)("fleet-update run through the ARM emu
       expect(status.stages[2]?.status.state).toBe("NotStarted");
       expect((server.delivered() as RunEvent[]).some((e) => e.scope === "analysis" && e.measurement?.value === 0.31)).toBe(true);
       expect(emulator.fleet.toState().clusters.c4?.operations).toEqual([]);
+      // The web probe measured each upgraded member: HTTP 200, its URL shown without its query.
+      const c1 = status.stages[0]?.groups[0]?.members[0];
+      expect(c1?.analysisRuns?.[0]).toMatchObject({ template: "prometheus-up", phase: "Successful", provider: "web", query: `${prometheus.address}/-/healthy?…`, measurements: [{ value: 200 }] });
+      // The secrets are nowhere: not in the output, the events delivered, nor any file the run wrote (its journal).
+      const written = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+      expect(written.some((f) => f.includes(".runs") || f.includes("runs"))).toBe(true);
+      for (const [where, text] of [["stdout", stdout], ["stderr", stderr], ["webhook", JSON.stringify(server.delivered())], ...written.filter((f) => !f.endsWith("rollout.yaml")).map((f) => [f, fs.readFileSync(f, "utf8")])]) {
+        expect(text!.includes(SECRET), `${where} holds the secret`).toBe(false);
+      }
     } finally {
       await server.close();
       await prometheus.stop();
