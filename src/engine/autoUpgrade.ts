@@ -10,7 +10,7 @@
  */
 import { isPending, type ClusterInfo } from "./backend";
 import type { EngineContext } from "./context";
-import { generateUpdateForChannel } from "./autoUpgradeChannel";
+import { generateUpdateForChannel, type OfferedKubernetesVersion } from "./autoUpgradeChannel";
 import { startHalt } from "./halt";
 import type { ManagedClusterUpdate } from "../model/update";
 
@@ -23,11 +23,12 @@ export async function generateRunUpdate(ctx: EngineContext, now: number): Promis
   if (profile === undefined || run.managedClusterUpdate !== undefined) return;
   // NodeImage sets no Kubernetes version: it needs no region's offer.
   const regions = profile.channel === "NodeImage" ? [] : await memberRegions(ctx);
-  const offered: Record<string, string[]> = {};
+  const offered: Record<string, OfferedKubernetesVersion[]> = {};
   for (const region of regions) {
     const answer = ctx.offer(region);
     const offer = isPending(answer) ? await answer : answer;
-    offered[region] = offer.kubernetesVersions.filter((v) => v.availableAt === undefined || v.availableAt <= now).map((v) => v.version);
+    // Preview versions are passed on as such: no channel ever picks one.
+    offered[region] = offer.kubernetesVersions.filter((v) => v.availableAt === undefined || v.availableAt <= now).map((v) => (v.isPreview === true ? { version: v.version, isPreview: true } : v.version));
   }
   const generated = generateUpdateForChannel(profile, offered, regions);
   if (generated.ok) {

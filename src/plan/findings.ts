@@ -43,6 +43,7 @@ export function findings(world: PlanWorld, prediction: Prediction, schedule: Sch
     ...nodeImageNotInRegionFindings(ctx),
     ...memberInNoStageFindings(ctx),
     ...clusterStoppedFindings(ctx),
+    ...clusterAutoUpgradeFindings(ctx),
     ...operationInFlightFindings(ctx),
     ...staleNodeImageFindings(ctx),
     ...gateFindings(ctx),
@@ -200,6 +201,34 @@ function clusterStoppedFindings(ctx: FindingContext): Finding[] {
         ? { severity: "warning", code: "CLUSTER_STOPPED", member: member.name, message: "The cluster is stopped (powerState Stopped); it is already at target, so the run skips it." }
         : { severity: "error", code: "CLUSTER_STOPPED", member: member.name, message: "The cluster is stopped (powerState Stopped): its upgrade will be refused (ClusterStopped), failing the member and the run. Start it (az aks start) before the run reaches it." },
     );
+  }
+  return out;
+}
+
+/** AKS node OS channels that re-image the nodes by themselves (None and Unmanaged do not). */
+const RE_IMAGING_NODE_OS_CHANNELS = new Set(["NodeImage", "SecurityPatch"]);
+
+/**
+ * CLUSTER_AUTO_UPGRADES: a cluster that upgrades itself (AKS's `upgradeChannel` other than none, or a
+ * `nodeOSUpgradeChannel` that re-images) conflicts with a staged run: AKS may move it before its stage,
+ * or while the run upgrades it (docs/behaviour.md, "Clusters that upgrade themselves").
+ */
+function clusterAutoUpgradeFindings(ctx: FindingContext): Finding[] {
+  const out: Finding[] = [];
+  for (const { member, cluster } of membersWithClusters(ctx)) {
+    const channel = cluster.autoUpgrade?.upgradeChannel;
+    const nodeOS = cluster.autoUpgrade?.nodeOSUpgradeChannel;
+    const own = [
+      ...(channel !== undefined && channel.toLowerCase() !== "none" ? [`upgradeChannel ${channel} (its Kubernetes version)`] : []),
+      ...(nodeOS !== undefined && RE_IMAGING_NODE_OS_CHANNELS.has(nodeOS) ? [`nodeOSUpgradeChannel ${nodeOS} (its node images)`] : []),
+    ];
+    if (own.length === 0) continue;
+    out.push({
+      severity: "warning",
+      code: "CLUSTER_AUTO_UPGRADES",
+      member: member.name,
+      message: `The cluster upgrades itself: ${own.join(" and ")}. AKS may move it before its stage or while the run upgrades it (then the member waits). Set the channel to none (az aks update --auto-upgrade-channel none / --node-os-upgrade-channel None) for clusters this run stages, or leave them out of it.`,
+    });
   }
   return out;
 }

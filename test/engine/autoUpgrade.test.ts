@@ -32,6 +32,25 @@ async function generated(profile: string, regions: typeof REGIONS | Record<strin
   return { out, update: out.report.generatedUpdate };
 }
 
+describe("preview versions (isPreview) are never picked", () => {
+  it("Rapid and TargetKubernetesVersion skip a preview minor and a preview patch; Stable counts minors without the preview one", async () => {
+    const yaml = (profile: string) => `
+start: 2026-12-05T00:00:00Z
+regions:
+  westeurope:
+    kubernetesVersions: [{version: 1.31.2}, {version: 1.32.0}, {version: 1.32.4}, {version: 1.32.5, isPreview: true}, {version: 1.33.0, isPreview: true}]
+    nodeImages: [{version: ${IMAGE.NOV}}]
+members:
+  - {name: eu-1, region: westeurope, kubernetesVersion: 1.31.2, nodePools: [{name: system, orchestratorVersion: 1.31.2, nodeImageVersion: ${IMAGE.NOV}}]}
+autoUpgradeProfile: ${profile}
+`;
+    const run = async (profile: string) => (await simulate(yaml(profile))).report.generatedUpdate?.upgrade;
+    expect(await run("{channel: Rapid}")).toEqual({ type: "Full", kubernetesVersion: "1.32.4" });
+    expect(await run("{channel: TargetKubernetesVersion, targetKubernetesVersion: '1.32'}")).toEqual({ type: "Full", kubernetesVersion: "1.32.4" });
+    expect(await run("{channel: Stable}")).toEqual({ type: "Full", kubernetesVersion: "1.31.2" });
+  });
+});
+
 describe("the channels, over every member's region at the run's start", () => {
   it("Rapid: the latest patch of the newest minor (1.33.1, offered in eastus only: eu-1 waits Pending for it)", async () => {
     const { out, update } = await generated("{channel: Rapid}", REGIONS, [member("eu-1", { version: "1.32.0" }), member("us-1", { region: "eastus", version: "1.32.0" })]);

@@ -88,6 +88,16 @@ describe("plan findings", () => {
     expect(await findingsOf(scenario([{ simulation: { powerState: "Running" } }]), "CLUSTER_STOPPED")).toEqual([]);
   });
 
+  it("CLUSTER_AUTO_UPGRADES: a cluster that upgrades itself (upgradeChannel not none, a re-imaging nodeOSUpgradeChannel), naming the member and the channel", async () => {
+    const found = await findingsOf(scenario([{ autoUpgradeProfile: { upgradeChannel: "patch" } }, { autoUpgradeProfile: { nodeOSUpgradeChannel: "NodeImage" } }, {}]), "CLUSTER_AUTO_UPGRADES");
+    expect(found).toEqual([
+      { severity: "warning", code: "CLUSTER_AUTO_UPGRADES", member: "m1", message: expect.stringContaining("upgradeChannel patch") },
+      { severity: "warning", code: "CLUSTER_AUTO_UPGRADES", member: "m2", message: expect.stringContaining("nodeOSUpgradeChannel NodeImage") },
+    ]);
+    const quiet = scenario([{ autoUpgradeProfile: { upgradeChannel: "none", nodeOSUpgradeChannel: "Unmanaged" } }, { autoUpgradeProfile: { nodeOSUpgradeChannel: "None" } }]);
+    expect(await findingsOf(quiet, "CLUSTER_AUTO_UPGRADES")).toEqual([]);
+  });
+
   it("OPERATION_IN_FLIGHT: another operation still running when the run starts", async () => {
     const found = await findingsOf(scenario([{ simulation: { busyUntil: "2026-12-05T02:00:00Z" } }]), "OPERATION_IN_FLIGHT");
     expect(found).toEqual([{ severity: "warning", code: "OPERATION_IN_FLIGHT", member: "m1", message: expect.stringContaining("expected to end at 2026-12-05T02:00:00Z") }]);
