@@ -25,7 +25,7 @@ import { isoInstant } from "../model/common";
 import type { ErrorDetail, GateStatus, MemberUpdateStatus, RunEvent, UpdateGroupStatus, UpdateRunStatus, UpdateStageStatus, UpdateStatus } from "../model/status";
 import type { AnalysisGate } from "../backends/azureFleet/analysisGates";
 import { isPending } from "../engine/backend";
-import { failureText, hasFailed, nextMeasurement, recordMeasurement, renderAnalysis, shownQuery, startAnalysis, takeMeasurement, type AnalysisRunState, type MeasurePorts, type MeasuredMember, type MeasurementState } from "../engine/analysis";
+import { failureText, hasFailed, nextMeasurement, recordMeasurement, renderAnalysis, shownQuery, startAnalysis, takeMeasurement, undeclaredText, type AnalysisRunState, type MeasurePorts, type MeasuredMember, type MeasurementState } from "../engine/analysis";
 import { ANALYSIS_FAILED, PRE_CHECK_FAILED, analysisId } from "../engine/analysisSteps";
 import { Transitions } from "../engine/transitions";
 import type { FleetAnalysisHalt, FleetGateAnalysis } from "./runDriver";
@@ -167,7 +167,9 @@ export class FleetAnalyst {
   private begin(gate: AnalysisGate, place: Place, reachedAt: number): FleetGateAnalysis {
     const templates = gate.templates.map((name) => this.template(name)).filter((t): t is AnalysisTemplate => t !== undefined);
     const soakEnd = gate.kind === "soak" ? soakEndsAt(place, reachedAt) : undefined;
-    const owners = gate.kind === "afterMember" ? membersIn(place, gate).map((m) => m.name) : [undefined];
+    // A stage's gate measures its members together; one with no member to measure has nothing to hold.
+    const members = membersIn(place, gate).map((m) => m.name);
+    const owners = gate.kind === "afterMember" ? members : members.length === 0 ? [] : [undefined];
     const analyses = owners.flatMap((member) =>
       templates.map((template) => {
         const analysis = startAnalysis(template, gate.kind, reachedAt, { query: shownQuery(template) }, soakEnd);
@@ -187,7 +189,7 @@ export class FleetAnalyst {
       const template = this.template(analysis.template);
       const id = this.idOf(gate, analysis, member);
       if (template === undefined) {
-        if (analysis.phase === "Running") this.transitions.analysisEnded(analysis, id, "Error", now, `template '${analysis.template}' is no longer declared in the run's analysis`);
+        if (analysis.phase === "Running") this.transitions.analysisEnded(analysis, id, "Error", now, undeclaredText(analysis));
         continue;
       }
       const measured = member === undefined ? membersIn(place, gate) : membersIn(place, gate).filter((m) => m.name === member);
