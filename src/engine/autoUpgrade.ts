@@ -10,7 +10,7 @@
  */
 import { isPending, type ClusterInfo } from "./backend";
 import type { EngineContext } from "./context";
-import { generateUpdateForChannel, type OfferedKubernetesVersion } from "./autoUpgradeChannel";
+import { generateUpdateForChannel, isNodeChannel, type OfferedKubernetesVersion } from "./autoUpgradeChannel";
 import { startHalt } from "./halt";
 import type { ManagedClusterUpdate } from "../model/update";
 
@@ -22,7 +22,7 @@ export async function generateRunUpdate(ctx: EngineContext, now: number): Promis
   const profile = run.autoUpgradeProfile;
   if (profile === undefined || run.managedClusterUpdate !== undefined) return;
   // NodeImage sets no Kubernetes version: it needs no region's offer.
-  const regions = profile.channel === "NodeImage" ? [] : await memberRegions(ctx);
+  const regions = isNodeChannel(profile.channel) ? [] : await memberRegions(ctx);
   const offered: Record<string, OfferedKubernetesVersion[]> = {};
   for (const region of regions) {
     const answer = ctx.offer(region);

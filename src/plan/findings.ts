@@ -42,6 +42,7 @@ export function findings(world: PlanWorld, prediction: Prediction, schedule: Sch
     ...versionNotInRegionFindings(ctx),
     ...nodeImageNotInRegionFindings(ctx),
     ...memberInNoStageFindings(ctx),
+    ...emptyGroupFindings(ctx),
     ...clusterStoppedFindings(ctx),
     ...clusterAutoUpgradeFindings(ctx),
     ...operationInFlightFindings(ctx),
@@ -189,6 +190,24 @@ function listNames(names: readonly string[]): string {
 /** MEMBER_IN_NO_STAGE: docs/rules.md §2's warning, as a finding. */
 function memberInNoStageFindings(ctx: FindingContext): Finding[] {
   return ctx.prediction.excludedMembers.map((m) => ({ severity: "warning", code: "MEMBER_IN_NO_STAGE", member: m.name, message: `Left out of the run: ${m.reason}.` }));
+}
+
+/**
+ * EMPTY_GROUP: a group of the strategy no member belongs to — by name, or its label selector matches
+ * nobody (docs/rules.md §2). Accepted, as Fleet Manager accepts it (strategies are reused across
+ * fleets): it ends Skipped. Named here since a typo would silently leave clusters out.
+ */
+function emptyGroupFindings(ctx: FindingContext): Finding[] {
+  const run = ctx.prediction.engineState();
+  return run.stages.flatMap((stage, s) =>
+    stage.groups.flatMap((group, g): Finding[] => {
+      if (group.members.length > 0) return [];
+      const declared = run.strategy.stages[s]?.groups[g];
+      const how = declared?.memberSelector === undefined ? `no member belongs to group '${group.name}'` : `group '${group.name}' selects no member (memberSelector '${declared.memberSelector.byLabel}')`;
+      const leftOut = ctx.prediction.excludedMembers.length === 0 ? "" : ` Members left out of the run: ${listNames(ctx.prediction.excludedMembers.map((m) => m.name))} (MEMBER_IN_NO_STAGE).`;
+      return [{ severity: "warning", code: "EMPTY_GROUP", group: group.name, message: `In stage '${stage.name}' (strategy.stages[${s}].groups[${g}]), ${how}: the group ends Skipped. A typo would leave clusters out of the run.${leftOut}` }];
+    }),
+  );
 }
 
 /** CLUSTER_STOPPED: a stopped cluster refuses its upgrade (ClusterStopped), which fails the member. */

@@ -12,13 +12,12 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunEvent, UpdateRunStatus } from "../../src/model/status";
-import { startArmEmulator } from "../../src/emulator";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../src/simulation/viaArmEmulator";
 import { startWebhookServer } from "../events/webhookServer";
-import { prometheusBinary, realTimeScenario, startPrometheus } from "../support/prometheus";
+import { prometheusBinary, startMeasuredEmulator } from "../support/prometheus";
 
 const CLI = path.resolve(__dirname, "../../dist/cli/main.js");
-const SICK = path.resolve(__dirname, "../scenarios/sick-cluster-halts.yaml");
+const SICK = path.resolve(__dirname, "../../examples/health-analysis/sick-cluster.yaml");
 
 function cli(args: string[], cwd = process.cwd()): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -76,19 +75,10 @@ const SECRET = "t0ken-S3CR3T-31";
 describe.skipIf(binary.path === undefined)("fleet-update run through the ARM emulator, measured by a real Prometheus", () => {
   it("its progress lines, --json status and webhook carry the measurements; it exits 1", async () => {
     // The CLI's client runs on the real clock: soaks of seconds, the emulator's upgrades 3 s each.
-    const scenario = realTimeScenario("http://unused", false, true);
-    const emulator = await startArmEmulator({
-      fleet: { regions: scenario.regions, members: scenario.members },
-      msPerSimulatedMinute: 3_000,
-      subscriptionId: EMULATOR_SUBSCRIPTION,
-      resourceGroup: EMULATOR_RESOURCE_GROUP,
-      throttling: false,
-    });
-    const prometheus = await startPrometheus(binary.path as string, [{ hostPort: emulator.url.replace("https://", ""), scheme: "https" }]);
+    const { scenario, emulator, prometheus, close } = await startMeasuredEmulator(binary.path as string);
     const server = await startWebhookServer(() => 200);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fleet-analysis-run-"));
     try {
-      await prometheus.waitFor("count(cluster_error_rate)", (v) => v[0] === 4);
       fs.writeFileSync(path.join(dir, "ca.pem"), emulator.certificatePem);
       const id = (name: string) => `/subscriptions/${EMULATOR_SUBSCRIPTION}/resourceGroups/${EMULATOR_RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/${name}`;
       const analysis = structuredClone(scenario.analysis!);
@@ -127,8 +117,7 @@ describe.skipIf(binary.path === undefined)("fleet-update run through the ARM emu
       }
     } finally {
       await server.close();
-      await prometheus.stop();
-      await emulator.close();
+      await close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 300_000);

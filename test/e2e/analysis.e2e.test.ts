@@ -10,10 +10,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
+import type { ArmEmulator } from "../../src/emulator";
 import type { UpdateRunStatus } from "../../src/model/status";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../src/simulation/viaArmEmulator";
-import { prometheusBinary, realTimeScenario, startPrometheus, type RunningPrometheus } from "../support/prometheus";
+import { prometheusBinary, startMeasuredEmulator, type RunningPrometheus } from "../support/prometheus";
 import { E2eProject } from "./support/project";
 import { REPO_ROOT, realCliAvailable, yamlHostAvailable } from "./support/pulumiCli";
 
@@ -22,30 +22,34 @@ const ORG_ID = "org-S3CR3T-31-e2e";
 const binary = prometheusBinary();
 if (binary.path === undefined) console.warn(`skipped: the analysis e2e tests (${binary.why})`);
 
-/** An emulator whose clusters take 3 s an upgrade, and a Prometheus scraping its /metrics. */
+/** The emulator and Prometheus (`startMeasuredEmulator`), and the emulator's certificate in a file. */
 async function world(): Promise<{ emulator: ArmEmulator; prometheus: RunningPrometheus; caFile: string; close: () => Promise<void> }> {
-  const scenario = realTimeScenario("http://unused", false, true);
-  const emulator = await startArmEmulator({
-    fleet: { regions: scenario.regions, members: scenario.members },
-    msPerSimulatedMinute: 3_000,
-    subscriptionId: EMULATOR_SUBSCRIPTION,
-    resourceGroup: EMULATOR_RESOURCE_GROUP,
-    throttling: false,
-  });
-  const prometheus = await startPrometheus(binary.path as string, [{ hostPort: emulator.url.replace("https://", ""), scheme: "https" }]);
-  await prometheus.waitFor("count(cluster_error_rate)", (v) => v[0] === 4);
+  const measured = await startMeasuredEmulator(binary.path as string);
   const caFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "e2e-ca-")), "ca.pem");
-  fs.writeFileSync(caFile, emulator.certificatePem);
+  fs.writeFileSync(caFile, measured.emulator.certificatePem);
   return {
-    emulator,
-    prometheus,
+    emulator: measured.emulator,
+    prometheus: measured.prometheus,
     caFile,
     close: async () => {
-      await prometheus.stop();
-      await emulator.close();
+      await measured.close();
       fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
     },
   };
+}
+
+/** A new stack of `project`, its config pointing at the world; the header's value set as a secret. */
+async function configure(project: E2eProject, w: Awaited<ReturnType<typeof world>>): Promise<void> {
+  for (const args of [
+    ["stack", "init", project.stackName],
+    ["config", "set", "endpoint", w.emulator.url],
+    ["config", "set", "caFile", w.caFile],
+    ["config", "set", "prometheus", w.prometheus.address],
+    ["config", "set", "--secret", "orgId", ORG_ID],
+  ]) {
+    const done = await project.cli(args);
+    expect(done.code, done.stderr).toBe(0);
+  }
 }
 
 /** Every file under a folder, symlinks not followed, as text. */
@@ -97,16 +101,7 @@ describe.skipIf(binary.path === undefined || !realCliAvailable())("pulumi up of 
       main: "test/e2e/programs/analysed",
       projectName: "fleet-update-e2e-analysed",
     });
-    for (const args of [
-      ["stack", "init", project.stackName],
-      ["config", "set", "endpoint", w.emulator.url],
-      ["config", "set", "caFile", w.caFile],
-      ["config", "set", "prometheus", w.prometheus.address],
-      ["config", "set", "--secret", "orgId", ORG_ID],
-    ]) {
-      const done = await project.cli(args);
-      expect(done.code, done.stderr).toBe(0);
-    }
+    await configure(project, w);
   }, 300_000);
   afterAll(async () => {
     project?.cleanup();
@@ -186,16 +181,7 @@ outputs:
   status: \${k8s-1-32.status}
 `,
     );
-    for (const args of [
-      ["stack", "init", project.stackName],
-      ["config", "set", "endpoint", w.emulator.url],
-      ["config", "set", "caFile", w.caFile],
-      ["config", "set", "prometheus", w.prometheus.address],
-      ["config", "set", "--secret", "orgId", ORG_ID],
-    ]) {
-      const done = await project.cli(args);
-      expect(done.code, done.stderr).toBe(0);
-    }
+    await configure(project, w);
   }, 300_000);
   afterAll(async () => {
     project?.cleanup();

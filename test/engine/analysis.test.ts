@@ -13,7 +13,7 @@ import { evaluateSelector, exposition } from "../../src/backends/simulator/metri
 import { Outcome, simulate } from "./helpers";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 
-const SICK = readFileSync(join(__dirname, "../scenarios/sick-cluster-halts.yaml"), "utf8");
+const SICK = readFileSync(join(__dirname, "../../examples/health-analysis/sick-cluster.yaml"), "utf8");
 /** The same rollout with every cluster healthy after its upgrade. */
 const HEALTHY = SICK.replace("afterUpgrade: 0.31", "afterUpgrade: 0.02");
 const T = (minutes: number) => new Date(Date.parse("2026-12-05T00:00:00Z") + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");

@@ -72,8 +72,8 @@ describe("the channels, over every member's region at the run's start", () => {
     expect(out.cluster("eu-1").kubernetesVersion).toBe("1.31.10");
   });
 
-  it("NodeImage: NodeImageOnly with the latest images; the Kubernetes version is left alone", async () => {
-    const { out, update } = await generated("{channel: NodeImage}");
+  it.each(["NodeImage", "SecurityPatch"])("%s: NodeImageOnly with the latest images; the Kubernetes version is left alone", async (channel) => {
+    const { out, update } = await generated(`{channel: ${channel}}`);
     expect(update).toEqual({ upgrade: { type: "NodeImageOnly" }, nodeImageSelection: { type: "Latest" } });
     expect(out.run.state).toBe("Completed");
     expect(out.cluster("eu-1")).toMatchObject({ kubernetesVersion: "1.31.2", nodePools: [{ nodeImageVersion: IMAGE.NOV }] });
@@ -212,7 +212,7 @@ describe("validation, naming the field", () => {
   const base = (profile: string) => scenario({ members: [member("a-1")], autoUpgradeProfile: profile });
 
   it.each([
-    ["an unknown channel", "{channel: Fast}", "autoUpgradeProfile.channel", "must be one of Stable, Rapid, NodeImage, TargetKubernetesVersion"],
+    ["an unknown channel", "{channel: Fast}", "autoUpgradeProfile.channel", "must be one of Stable, Rapid, NodeImage, TargetKubernetesVersion, SecurityPatch"],
     ["TargetKubernetesVersion without its version", "{channel: TargetKubernetesVersion}", "autoUpgradeProfile.targetKubernetesVersion", "is required when channel is TargetKubernetesVersion"],
     ["a patch in targetKubernetesVersion", "{channel: TargetKubernetesVersion, targetKubernetesVersion: '1.31.2'}", "autoUpgradeProfile.targetKubernetesVersion", "must be of the form major.minor"],
     ["targetKubernetesVersion on another channel", "{channel: Stable, targetKubernetesVersion: '1.31'}", "autoUpgradeProfile.targetKubernetesVersion", "is taken only when channel is TargetKubernetesVersion"],

@@ -56,7 +56,8 @@ describe("property: crashes at the write boundaries of a pass keep every promise
     );
     // Printed for the issue's "number of crash points and runs it covers".
     console.log(`every-boundary: ${covered.scenarios} scenarios, ${covered.crashPoints} crash points, one run each`);
-  });
+    // Minutes on a loaded machine (the whole suite, two files at once): the property, not a timing.
+  }, 600_000);
 
   it("up to four crashes anywhere in a run, each followed by a random downtime: every invariant", async () => {
     let runs = 0;
@@ -79,5 +80,5 @@ describe("property: crashes at the write boundaries of a pass keep every promise
       { numRuns: NUM_RUNS, seed: 19_002 },
     );
     console.log(`random crashes: ${runs} runs, ${crashes} crashes`);
-  });
+  }, 600_000);
 });

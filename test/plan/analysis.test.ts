@@ -15,7 +15,7 @@ import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { planCommand } from "../../src/cli/plan";
 import type { Plan } from "../../src/plan/types";
 
-const SICK = readFileSync(resolve(__dirname, "../scenarios/sick-cluster-halts.yaml"), "utf8");
+const SICK = readFileSync(resolve(__dirname, "../../examples/health-analysis/sick-cluster.yaml"), "utf8");
 const HEALTHY = SICK.replace("afterUpgrade: 0.31", "afterUpgrade: 0.02");
 const T = (minutes: number) => new Date(Date.parse("2026-12-05T00:00:00Z") + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");
 

@@ -10,7 +10,7 @@ import { generateReport } from "../../src/report";
 import { parseScenario } from "../../src/model/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 
-const SICK = readFileSync(resolve(__dirname, "../scenarios/sick-cluster-halts.yaml"), "utf8");
+const SICK = readFileSync(resolve(__dirname, "../../examples/health-analysis/sick-cluster.yaml"), "utf8");
 
 /** The row of `attribute="name"` in the page, as HTML. */
 function rowOf(html: string, attribute: string, name: string): string {

@@ -11,12 +11,14 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseScenario, type Scenario } from "../../src/model/scenario";
+import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
+import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../src/simulation/viaArmEmulator";
 
 const SCRIPT = path.resolve(__dirname, "../../scripts/prometheus.sh");
-const SICK = fs.readFileSync(path.resolve(__dirname, "../scenarios/sick-cluster-halts.yaml"), "utf8");
+const SICK = fs.readFileSync(path.resolve(__dirname, "../../examples/health-analysis/sick-cluster.yaml"), "utf8");
 
 /**
- * `test/scenarios/sick-cluster-halts.yaml` at real-time-friendly durations (one-minute upgrades,
+ * `examples/health-analysis/sick-cluster.yaml` at real-time-friendly durations (one-minute upgrades,
  * two-minute soaks measured from their first minute every 30 s), its analysis pointed at `address`,
  * starting at the current minute; `healthy`: the 3rd cluster stays healthy. `realSeconds`: the soaks
  * and analyses in seconds, for a client on the real clock (the ARM backend) while the emulator runs
@@ -142,6 +144,33 @@ export async function startPrometheus(binary: string, targets: readonly ScrapeTa
         await new Promise<void>((resolve) => (exited ? resolve() : child.once("exit", () => resolve())));
       }
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The sick-cluster rollout's fleet in an ARM emulator (upgrades 3 s each; `realTimeScenario` with
+ * `realSeconds`, for a client on the real clock), and a Prometheus scraping the emulator's own
+ * `/metrics`, ready once it has every cluster's series.
+ */
+export async function startMeasuredEmulator(binary: string): Promise<{ scenario: Scenario; emulator: ArmEmulator; prometheus: RunningPrometheus; close: () => Promise<void> }> {
+  const scenario = realTimeScenario("http://unused", false, true);
+  const emulator = await startArmEmulator({
+    fleet: { regions: scenario.regions, members: scenario.members },
+    msPerSimulatedMinute: 3_000,
+    subscriptionId: EMULATOR_SUBSCRIPTION,
+    resourceGroup: EMULATOR_RESOURCE_GROUP,
+    throttling: false,
+  });
+  const prometheus = await startPrometheus(binary, [{ hostPort: emulator.url.replace("https://", ""), scheme: "https" }]);
+  await prometheus.waitFor("count(cluster_error_rate)", (v) => v[0] === scenario.members.length);
+  return {
+    scenario,
+    emulator,
+    prometheus,
+    close: async () => {
+      await prometheus.stop();
+      await emulator.close();
     },
   };
 }

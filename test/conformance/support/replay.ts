@@ -58,6 +58,8 @@ export interface InteractionReport {
   polledBy?: number;
   recordedStatus: number;
   emulatorStatus?: number;
+  /** The emulator's answer, for assertions on values (the comparison looks at paths and enums only). */
+  emulatorBody?: Json;
   /** The emulator's error message, when it refused (`error.message`): what a reader needs first. */
   emulatorError?: string;
   differences: Difference[];
@@ -167,6 +169,24 @@ function learnETags(map: Map<string, string>, recorded: Json | undefined, emulat
   }
 }
 
+/**
+ * Names the service made up (a gate's GUID, a generated run's name): the recording's → the emulator's,
+ * learned from answers both sides gave to the same request (the top-level `name`, or each item of a
+ * `value` list of the same length, by position; the last segment of a top-level `id`).
+ */
+function learnNames(map: Map<string, string>, recorded: Json | undefined, emulator: Json | undefined): void {
+  const object = (x: Json | undefined) => (x !== null && typeof x === "object" && !Array.isArray(x) ? x : undefined);
+  const pair = (r: Json | undefined, e: Json | undefined) => {
+    if (typeof r === "string" && typeof e === "string" && r !== e && r.length >= 8) map.set(r, e);
+  };
+  const [r, e] = [object(recorded), object(emulator)];
+  if (r === undefined || e === undefined) return;
+  pair(r.name, e.name);
+  if (typeof r.id === "string" && typeof e.id === "string") pair(r.id.split("/").at(-1), e.id.split("/").at(-1));
+  const [rs, es] = [r.value, e.value];
+  if (Array.isArray(rs) && Array.isArray(es) && rs.length === es.length) rs.forEach((item, i) => pair(object(item)?.name, object(es[i])?.name));
+}
+
 /** Replays the cassette against the emulator; one report per recorded interaction, in order. */
 export async function replay(options: ReplayOptions): Promise<InteractionReport[]> {
   const keys = new Set(options.enumKeys ?? ENUM_KEYS);
@@ -190,12 +210,14 @@ export async function replay(options: ReplayOptions): Promise<InteractionReport[
   const pollsOf = (index: number) => options.interactions.filter((x) => pollOf.get(x.index) === index);
 
   const eTags = new Map<string, string>();
+  const learned = new Map<string, string>();
+  const names = () => [...options.names, ...learned];
   const reports: InteractionReport[] = [];
   for (const x of options.interactions) {
     const base = {
       index: x.index,
       method: x.method,
-      path: rewriteNames(shownPath(x.uri), options.names),
+      path: rewriteNames(shownPath(x.uri), names()),
       ...(x.requestHeaders.commandname === undefined ? {} : { command: x.requestHeaders.commandname }),
       recordedStatus: x.status,
       differences: [] as Difference[],
@@ -218,8 +240,8 @@ export async function replay(options: ReplayOptions): Promise<InteractionReport[
       // The recording's eTags mean nothing to the emulator: each is sent as the emulator's eTag of the same resource.
       if (v !== undefined) headers[h] = v.split(",").map((t) => eTags.get(t.trim()) ?? eTags.get(`"${t.trim().replace(/^"|"$/g, "")}"`) ?? t.trim()).join(", ");
     }
-    const target = new URL(rewriteNames(x.uri, options.names));
-    const body = x.requestBody === undefined ? undefined : rewriteNames(x.requestBody, options.names);
+    const target = new URL(rewriteNames(x.uri, names()));
+    const body = x.requestBody === undefined ? undefined : rewriteNames(x.requestBody, names());
     const answer = await request(options.url, options.ca, x.method, `${target.pathname}${target.search}`, headers, body);
     const recorded = parseJson(x.responseBody);
     const differences: Difference[] = [];
@@ -229,7 +251,8 @@ export async function replay(options: ReplayOptions): Promise<InteractionReport[
       if (r !== e) differences.push({ interaction: x.index, kind: "header", at: h === "location" ? "Location" : "Azure-AsyncOperation", recorded: r ? "present" : "absent", emulator: e ? "present" : "absent" });
     }
     differences.push(...bodyDifferences(x.index, recorded, answer.body, isEnumKey));
-    learnETags(eTags, recorded, answer.body, options.names);
+    learnETags(eTags, recorded, answer.body, names());
+    if (answer.status < 300 && x.status < 300) learnNames(learned, recorded, answer.body);
 
     // The operation, if either side started one: the emulator's polled to its end, compared with the recording's last polls.
     const polls = pollsOf(x.index);
@@ -250,7 +273,14 @@ export async function replay(options: ReplayOptions): Promise<InteractionReport[
       }
     }
     const refusal = answer.status >= 400 ? (answer.body as { error?: { message?: string } } | undefined)?.error?.message : undefined;
-    reports.push({ ...base, outcome: "compared", emulatorStatus: answer.status, ...(refusal === undefined ? {} : { emulatorError: refusal }), differences });
+    reports.push({
+      ...base,
+      outcome: "compared",
+      emulatorStatus: answer.status,
+      ...(answer.body === undefined ? {} : { emulatorBody: answer.body }),
+      ...(refusal === undefined ? {} : { emulatorError: refusal }),
+      differences,
+    });
   }
   return reports;
 }
