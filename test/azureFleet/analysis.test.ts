@@ -214,7 +214,7 @@ test("a strategy kept in Fleet (updateStrategyId): the run is created with a cop
 });
 
 test("simulate --via fleet-emulator: the sick-cluster scenario halts as in process, measured by the client on the simulated fleet's metrics", async () => {
-  const scenario = parseScenario(fs.readFileSync(path.join(__dirname, "../scenarios/sick-cluster-halts.yaml"), "utf8"));
+  const scenario = parseScenario(fs.readFileSync(path.join(__dirname, "../../examples/health-analysis/sick-cluster.yaml"), "utf8"));
   const viaFleet = await simulateScenarioViaFleet(scenario);
   const local = await simulateScenario(scenario);
   const shape = (s: UpdateRunStatus) => [s.status.state, s.status.error?.code, ...s.stages.map((st) => [st.name, st.status.state, st.status.error?.code, st.groups.flatMap((g) => g.members.map((m) => `${m.name} ${m.status.state}`))])];

@@ -1,6 +1,6 @@
 /**
  * Issue 31, Must show on Fleet Manager: the rollout of 3 stages where the 3rd cluster's upgrade makes its
- * error rate rise (test/scenarios/sick-cluster-halts.yaml: a pre-check and a soak per stage) runs
+ * error rate rise (examples/health-analysis/sick-cluster.yaml: a pre-check and a soak per stage) runs
  * server-side in the emulator's Fleet Manager; our client measures through a real Prometheus scraping
  * the emulator's `/metrics`, and holds Fleet at the gates it added. Sick: the early stage's soak gate is
  * never approved, Fleet's run is stopped, and the status names the query, the value and the threshold.
