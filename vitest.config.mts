@@ -15,6 +15,7 @@ const INTEGRATION = [
   "test/emulator/**/*.test.ts",
   "test/prometheus/**/*.test.ts",
   "test/cli/analysis.test.ts",
+  "test/cli/fleetAnalysis.test.ts",
   "test/cli/closedPipe.test.ts",
   "test/cli/gate.test.ts",
   "test/cli/progressSummary.test.ts",

@@ -12,13 +12,18 @@
 import { ValidationError, type FieldIssue } from "../model/common";
 import { FLEET_CHILD_NAME, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { unsupportedInRun } from "../backends/azureFleet/unsupported";
+import { reservedGateNames } from "../backends/azureFleet/analysisGates";
 import { UpdateRunInputsSchema, inspectRunInputs, specInputsOf, type UpdateRunInputs } from "../spec/runSpec";
 import { containsUnknown, dropIssuesUnderUnknowns } from "../spec/unknowns";
 
 /** Every problem with the inputs, by field path; values unknown at preview are accepted. */
 export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
   const { inputs, issues, known } = inspectRunInputs(raw);
-  if (known !== undefined) issues.push(...backendIssues(known));
+  if (known !== undefined) {
+    // Issue 31: a gate display name kept for the gates the client adds for analysis on Fleet Manager,
+    // refused on every backend, so a strategy means the same wherever it runs.
+    issues.push(...reservedGateNames(known.strategy, "strategy."), ...backendIssues(known));
+  }
   return dropIssuesUnderUnknowns(inputs, issues);
 }
 
@@ -55,6 +60,15 @@ function fleetIssues(inputs: UpdateRunInputs, fleet: NonNullable<UpdateRunInputs
     issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${runName}'` });
   }
   const { apiVersion } = fleet;
-  issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }), autoUpgradeProfile: inputs.autoUpgradeProfile, ...(analysis === undefined ? {} : { analysis }) }));
+  issues.push(
+    ...unsupportedInRun({
+      members,
+      ...(strategy === undefined ? {} : { strategy }),
+      ...(updateStrategyId === undefined ? {} : { updateStrategyId }),
+      ...(apiVersion === undefined ? {} : { apiVersion }),
+      autoUpgradeProfile: inputs.autoUpgradeProfile,
+      ...(analysis === undefined ? {} : { analysis }),
+    }),
+  );
   return issues;
 }

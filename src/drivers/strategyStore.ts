@@ -12,6 +12,7 @@ import { FleetRequestError, type FleetClient } from "../backends/azureFleet/flee
 import { FLEET_CHILD_NAME, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { fromFleetStrategy, toFleetStrategy } from "../backends/azureFleet/toFleet";
 import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
+import { reservedGateNames } from "../backends/azureFleet/analysisGates";
 import { StrategyBackendSchema, type AzureFleetBackendConfig } from "../spec/runSpec";
 import { canonicalJson } from "../spec/identity";
 import { openFleetClient } from "./openFleet";
@@ -127,6 +128,6 @@ export function keptStrategyIssues(backend: unknown, strategyName: unknown, stra
     issues.push({ path: "strategyName", message: `names the fleet's update strategy: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters` });
   }
   const apiVersion = parsed.success ? parsed.data.azureFleet.apiVersion : undefined;
-  issues.push(...unsupportedInStrategy(strategy, "", apiVersion));
+  issues.push(...unsupportedInStrategy(strategy, "", apiVersion), ...reservedGateNames(strategy, ""));
   return issues;
 }

@@ -13,6 +13,7 @@ import type { SkipTarget } from "../model/skip";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { NodeImageSelectionType, UpgradeType } from "../model/update";
 import type { Plan } from "../plan/types";
+import type { FleetRunRecord } from "../drivers/runDriver";
 import { updateRunProvider } from "./providers";
 import { UPDATE_RUN_OUTPUTS, UPDATE_RUN_SECRET_OUTPUTS } from "./surface";
 import type { UpdateRunStatusOutput } from "./statusOutput";
@@ -422,7 +423,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
    * sent once), the analyses measured at the gates the client added (`analysis`) and, when one failed, why
    * the client stopped the run (`halt`).
    */
-  declare readonly fleetRun: pulumi.Output<{ id: string; skipsSent: Array<{ type: string; name: string }> } | undefined>;
+  declare readonly fleetRun: pulumi.Output<FleetRunRecord | undefined>;
   /**
    * With `autoUpgradeProfile`: the `managedClusterUpdate` the channel generated when the run started. Absent
    * otherwise.

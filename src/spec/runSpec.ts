@@ -298,7 +298,9 @@ export function inspectRunInputs(raw: Record<string, unknown>): { inputs: Record
   // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
   // checked against them when they are read (`checkFleetRun`); here only the list itself.
   const { issues: cross, excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(analysis === undefined ? {} : { analysis }) });
-  issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
+  // An analysis's stages are the inline strategy's (a referenced one's are checked once it is read).
+  const checkedNow = (path: string) => path.startsWith("members") || (strategy !== undefined && path.startsWith("analysis"));
+  issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => checkedNow(i.path))));
   // Issue 19: a skip naming nothing in the run is refused here, before the run opens its backend
   // or journal (a refused run touches no file). On azureFleet the fleet's members and strategy are
   // read later, and Fleet Manager names what it cannot skip.
