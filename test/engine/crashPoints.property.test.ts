@@ -39,7 +39,7 @@ import { RunJournal, type JournaledRun } from "../../src/drivers/journal";
 import { withHealthChecks, withoutHealthChecks } from "../../src/drivers/healthChecks";
 import { JsonlJournal } from "../../src/events/jsonlJournal";
 import { redeliverTo } from "../../src/events/sink";
-import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
+import { resolveScenarioStrategy, scenarioHorizon, validateScenario, type Scenario } from "../../src/model/scenario";
 import type { RunEvent, UpdateRunStatus } from "../../src/model/status";
 import { scenarioArb } from "./arbitraries";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
@@ -53,9 +53,32 @@ class Crash extends Error {}
 
 type BoundaryKind = "after backend call" | "before journal write" | "after journal write" | "between event sinks";
 
+/** A write boundary, as the crash plan sees it. */
+interface Boundary {
+  /** Its index over the whole run, across processes. */
+  n: number;
+  /** Which process (0: the first; 1: the first resumed one; ...). */
+  process: number;
+  /** Its index within its process. */
+  local: number;
+  /** The process has not committed a pass yet: its first pass (resumed: the pass that adopts and hands on). */
+  firstPass: boolean;
+  kind: BoundaryKind;
+  /** The journal holds an intent record (`"t":"intent"`) this process wrote (its first write is a snapshot). */
+  intentRecorded: () => boolean;
+}
+
+/** Where to crash: at the boundaries whose global index is in `at`. */
+const atIndexes =
+  (at: ReadonlySet<number>) =>
+  (b: Boundary): boolean =>
+    at.has(b.n);
+
 
 interface Outcome {
   status: UpdateRunStatus;
+  /** Every boundary passed (and the one crashed at), in order. */
+  passed: Array<Omit<Boundary, "intentRecorded"> & { intentRecorded: boolean }>;
   final: RunState;
   operations: Array<{ member: string; operationId: string; start: number; end?: number; result?: string }>;
   sinks: RunEvent[][];
@@ -67,16 +90,27 @@ let runCounter = 0;
 
 /**
  * Run the scenario's update (no user actions: a resumed process would not know which it had applied),
- * crashing at the boundaries numbered in `crashAt` (counted over the whole run, across processes).
+ * crashing at the boundaries `crashAt` picks.
  */
-async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<number>, downtimeMs: (crash: number) => number): Promise<Outcome> {
+async function runWithCrashes(scenario: Scenario, crashAt: (b: Boundary) => boolean, downtimeMs: (crash: number) => number): Promise<Outcome> {
   const start = Date.parse(scenario.start);
   const clock = new VirtualClock(start);
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
+  const files = [path.join(dir, `${++runCounter}-a.jsonl`), path.join(dir, `${runCounter}-b.jsonl`)];
+  // Issue 23: the session's journal itself (a log of deltas, intents alone, compacted often here).
+  const journalFile = path.join(dir, `${runCounter}-journal.json`);
   const boundaries: BoundaryKind[] = [];
+  const passed: Outcome["passed"] = [];
+  // Which process is running, how far it got, and whether it has committed a pass yet.
+  const proc = { index: 0, local: 0, committed: false };
   const point = (kind: BoundaryKind): void => {
     boundaries.push(kind);
-    if (crashAt.has(boundaries.length - 1)) throw new Crash(`crash ${boundaries.length - 1}: ${kind}`);
+    // A resumed process's first write is a snapshot that replaces the file: any intent record after it is its own.
+    const intentRecorded = () => proc.index > 0 && fs.existsSync(journalFile) && fs.readFileSync(journalFile, "utf8").includes('"t":"intent"');
+    const b: Boundary = { n: boundaries.length - 1, process: proc.index, local: proc.local++, firstPass: !proc.committed, kind, intentRecorded };
+    const crash = crashAt(b);
+    passed.push({ ...b, intentRecorded: b.firstPass && proc.index > 0 && intentRecorded() });
+    if (crash) throw new Crash(`crash ${b.n}: ${kind}`);
   };
   // The fleet takes every call; the answer is lost when the process dies right after it.
   const backend: ClusterBackend = {
@@ -94,9 +128,6 @@ async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<number>, 
 
   const strategy = resolveScenarioStrategy(scenario);
   const definition = { name: "crash", members: scenario.members, ...(strategy === undefined ? {} : { strategy }), ...updateChoiceOf(scenario) };
-  const files = [path.join(dir, `${++runCounter}-a.jsonl`), path.join(dir, `${runCounter}-b.jsonl`)];
-  // Issue 23: the session's journal itself (a log of deltas, intents alone, compacted often here).
-  const journalFile = path.join(dir, `${runCounter}-journal.json`);
   let crashes = 0;
   let status: UpdateRunStatus | undefined;
   let final: RunState | undefined;
@@ -120,6 +151,7 @@ async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<number>, 
           journal.intent(run(), intent);
         } else {
           journal.commit(run());
+          proc.committed = true;
           // What the journal reads back is the engine's state: no change was left out of a delta.
           expect(journal.read()?.engineState).toEqual(withoutHealthChecks(engine!.snapshot()));
         }
@@ -143,6 +175,7 @@ async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<number>, 
       if (!(e instanceof Crash)) throw e;
       for (const sink of sinks) await sink.close();
       await clock.sleepUntil(clock.now() + downtimeMs(crashes++));
+      Object.assign(proc, { index: proc.index + 1, local: 0, committed: false });
     }
   }
   const operations = fleet.operationLog().map((op) => ({
@@ -159,7 +192,7 @@ async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<number>, 
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line) as RunEvent),
   );
-  return { status: status as UpdateRunStatus, final: final as RunState, operations, sinks, boundaries, crashes };
+  return { status: status as UpdateRunStatus, final: final as RunState, operations, sinks, boundaries, passed, crashes };
 }
 
 /** The most intervals [start, end) open at one instant. */
@@ -238,17 +271,66 @@ function expectInvariants(outcome: Outcome): void {
 /** A scenario as this test runs it: no user actions (see `runWithCrashes`). */
 const crashScenarioArb = scenarioArb.map((s) => ({ ...s, actions: [] }) as Scenario);
 
+/**
+ * Issue 30's fleet: `s1: g1 = {a}`, then `s2: g2 = {b1, b2, b3}` at maxConcurrency 3, 1-minute
+ * upgrades. A run resumed after `a` started finds `a` done, completes s1 and starts s2's three members
+ * in its first pass: its first write is a snapshot (with that pass's events so far), then intent records.
+ */
+const ISSUE_30_FLEET = validateScenario({
+  start: "2026-12-05T00:00:00Z",
+  regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: "AKSUbuntu-2204gen2containerd-202611.24.0" }] } },
+  members: [
+    { name: "a", group: "g1" },
+    { name: "b1", group: "g2" },
+    { name: "b2", group: "g2" },
+    { name: "b3", group: "g2" },
+  ].map((m) => ({
+    ...m,
+    region: "westeurope",
+    kubernetesVersion: "1.31.2",
+    nodePools: [{ name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: "AKSUbuntu-2204gen2containerd-202610.01.0" }],
+    simulation: { upgradeMinutes: 1 },
+  })),
+  strategy: { stages: [{ name: "s1", groups: [{ name: "g1" }] }, { name: "s2", groups: [{ name: "g2", maxConcurrency: "3" }] }] },
+  managedClusterUpdate: { upgrade: { type: "ControlPlaneOnly", kubernetesVersion: "1.32.0" } },
+});
+
+interface SecondCrashCoverage {
+  runs: number;
+  /** Second crashes in the resumed run's first pass before it wrote an intent record, and after. */
+  beforeIntentRecord: number;
+  afterIntentRecord: number;
+}
+
+/**
+ * Crash at boundary `k`, resume after `downtimeMs`, and crash the resumed run again at each boundary
+ * of its first pass in turn (one run each); then resume at once, to the end. Every invariant, every time.
+ */
+async function crashTwice(scenario: Scenario, k: number, downtimeMs: number, covered: SecondCrashCoverage): Promise<void> {
+  const downtime = (crash: number) => (crash === 0 ? downtimeMs : 0);
+  const once = await runWithCrashes(scenario, atIndexes(new Set([k])), downtime);
+  const firstPass = once.passed.filter((b) => b.process === 1 && b.firstPass);
+  for (const b of firstPass) {
+    const twice = await runWithCrashes(scenario, (x) => x.n === k || (x.process === 1 && x.local === b.local), downtime);
+    expect(twice.crashes).toBe(2);
+    expectInvariants(twice);
+    covered.runs += 1;
+    if (b.intentRecorded) covered.afterIntentRecord += 1;
+    else covered.beforeIntentRecord += 1;
+  }
+}
+
 describe("property: crashes at the write boundaries of a pass keep every promise (issue 19)", () => {
   const covered = { scenarios: 0, crashPoints: 0, runs: 0 };
 
   it("every boundary of a run, one crash each, resumed at once: the same operations as an uninterrupted run, and every invariant", async () => {
     await fc.assert(
       fc.asyncProperty(crashScenarioArb, async (scenario) => {
-        const clean = await runWithCrashes(scenario, new Set(), () => 0);
+        const clean = await runWithCrashes(scenario, atIndexes(new Set()), () => 0);
         expectInvariants(clean);
         covered.scenarios += 1;
         for (let k = 0; k < clean.boundaries.length; k++) {
-          const crashed = await runWithCrashes(scenario, new Set([k]), () => 0);
+          const crashed = await runWithCrashes(scenario, atIndexes(new Set([k])), () => 0);
           expect(crashed.crashes).toBe(1);
           expectInvariants(crashed);
           expect(crashed.operations).toEqual(clean.operations);
@@ -271,10 +353,10 @@ describe("property: crashes at the write boundaries of a pass keep every promise
         fc.array(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { minLength: 1, maxLength: 4 }),
         fc.array(fc.constantFrom(0, 0, 1_000, 60_000, 15 * 60_000, 3 * 3_600_000), { minLength: 4, maxLength: 4 }),
         async (scenario, where, downtimes) => {
-          const clean = await runWithCrashes(scenario, new Set(), () => 0);
+          const clean = await runWithCrashes(scenario, atIndexes(new Set()), () => 0);
           const total = Math.max(1, clean.boundaries.length);
           const crashAt = new Set(where.map((w) => Math.floor(w * total)));
-          const crashed = await runWithCrashes(scenario, crashAt, (i) => downtimes[i % downtimes.length] as number);
+          const crashed = await runWithCrashes(scenario, atIndexes(crashAt), (i) => downtimes[i % downtimes.length] as number);
           expectInvariants(crashed);
           runs += 1;
           crashes += crashed.crashes;
@@ -283,5 +365,30 @@ describe("property: crashes at the write boundaries of a pass keep every promise
       { numRuns: NUM_RUNS, seed: 19_002 },
     );
     console.log(`random crashes: ${runs} runs, ${crashes} crashes`);
+  });
+
+  it("issue 30: a crash after a start, then another at every boundary of the resumed run's first pass, before and after its first intent record: no event lost", async () => {
+    const covered: SecondCrashCoverage = { runs: 0, beforeIntentRecord: 0, afterIntentRecord: 0 };
+    const clean = await runWithCrashes(ISSUE_30_FLEET, atIndexes(new Set()), () => 0);
+    // The first crash: at `a`'s start and the boundaries after it in that pass; the run is resumed
+    // 2 minutes later, when `a`'s upgrade has ended.
+    const afterStart = clean.passed.findIndex((b) => b.kind === "after backend call");
+    for (const k of [afterStart, afterStart + 1, afterStart + 2]) await crashTwice(ISSUE_30_FLEET, k, 2 * 60_000, covered);
+    console.log(`issue 30's fleet: ${covered.runs} second crashes (${covered.beforeIntentRecord} before the resumed run's first intent record, ${covered.afterIntentRecord} after)`);
+    expect(covered.afterIntentRecord).toBeGreaterThan(0);
+    expect(covered.beforeIntentRecord).toBeGreaterThan(0);
+  });
+
+  it("property: a crash anywhere, then another at every boundary of the resumed run's first pass: every invariant", async () => {
+    const covered: SecondCrashCoverage = { runs: 0, beforeIntentRecord: 0, afterIntentRecord: 0 };
+    await fc.assert(
+      fc.asyncProperty(crashScenarioArb, fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.constantFrom(0, 60_000, 15 * 60_000, 3 * 3_600_000), async (scenario, where, downtimeMs) => {
+        const clean = await runWithCrashes(scenario, atIndexes(new Set()), () => 0);
+        await crashTwice(scenario, Math.floor(where * Math.max(1, clean.boundaries.length)), downtimeMs, covered);
+      }),
+      { numRuns: Math.ceil(NUM_RUNS / 3), seed: 30_001 },
+    );
+    console.log(`second crashes in a resumed first pass: ${covered.runs} (${covered.beforeIntentRecord} before its first intent record, ${covered.afterIntentRecord} after)`);
+    expect(covered.afterIntentRecord).toBeGreaterThan(0);
   });
 });
