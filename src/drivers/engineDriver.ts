@@ -126,6 +126,7 @@ class EngineRunCall implements RunCall {
   readonly resumed: boolean;
   readonly id: string;
   readonly whereKept: string;
+  readonly journalFile: string;
   private target: (event: RunEvent) => void = () => {};
   private readonly session;
 
@@ -141,6 +142,7 @@ class EngineRunCall implements RunCall {
     this.id = choice.id;
     this.resumed = this.session.resumed;
     this.whereKept = opened.journal.file;
+    this.journalFile = opened.journal.file;
   }
 
   get excludedMembers() {

@@ -173,6 +173,8 @@ class FleetRunCall implements RunCall {
   readonly resumed = undefined;
   readonly excludedMembers: readonly ExcludedMember[] = [];
   readonly whereKept: string;
+  /** Nothing is journaled here: the fleet keeps the run. */
+  readonly journalFile = undefined;
   private latest: UpdateRunStatus | undefined;
   private record: FleetRunRecord | undefined;
   private readonly pollIntervalSeconds: number | undefined;

@@ -296,11 +296,17 @@ export class RunJournal {
     this.bound = engine;
   }
 
+  /** Forget the run: its journal and its webhooks' outboxes (`src/events/webhookOutbox.ts`). */
   remove(): void {
     this.writer.close();
     this.bound = undefined;
     this.deferred = [];
     fs.rmSync(this.file, { force: true });
+    const prefix = `${path.basename(this.file).replace(/\.json$/, "")}.webhook-`;
+    const directory = path.dirname(this.file);
+    for (const name of fs.existsSync(directory) ? fs.readdirSync(directory) : []) {
+      if (name.startsWith(prefix) && name.endsWith(".jsonl")) fs.rmSync(path.join(directory, name), { force: true });
+    }
   }
 }
 
