@@ -17,6 +17,7 @@ import { adoptInterruptedStarts } from "./interrupted";
 import { markRunning } from "./running";
 import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
+import { latestEnd, stageStartTimes } from "./times";
 import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, runUpdate, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 import type { GroupQueue, Rank } from "./readyQueue";
@@ -60,6 +61,8 @@ async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
 async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number): Promise<void> {
   const { member } = place;
   ctx.memberChanged(member);
+  // When the operation ended, as the backend recorded it (set when this call saw it end).
+  let endedAt: number | undefined;
   if (member.verification === undefined) {
     let op;
     try {
@@ -76,9 +79,12 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
       member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
       return;
     }
+    // docs/rules.md §19: the member's times are its operation's, where the backend keeps a record of it.
+    if (op.startedAt !== undefined) member.startTime = op.startedAt;
+    endedAt = op.endedAt;
     if (op.status === "Failed") {
       endFollowing(ctx, place);
-      failMember(ctx, place, op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" }, now);
+      failMember(ctx, place, op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" }, now, undefined, endedAt);
       return;
     }
   }
@@ -94,7 +100,8 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
     failMember(ctx, place, { code: HEALTH_CHECK_FAILED, message: verdict.message }, now, verdict.message);
   } else {
     member.message = undefined;
-    ctx.transitions.transition(member, "Completed", now, "member", member.name);
+    // Healthy at once (no probe): Completed when its operation ended; after probes, when they passed.
+    ctx.transitions.transition(member, "Completed", now, "member", member.name, undefined, undefined, endedAt);
   }
 }
 
@@ -112,10 +119,10 @@ function endFollowing(ctx: EngineContext, place: MemberPlace): void {
  * docs/rules.md §3.7 with issue 5's tolerance: the member fails; the run halts only when its group or stage now
  * has more failures than it tolerates (by default none).
  */
-function failMember(ctx: EngineContext, place: MemberPlace, error: { code: string; message: string }, now: number, message?: string): void {
+function failMember(ctx: EngineContext, place: MemberPlace, error: { code: string; message: string }, now: number, message?: string, endedAt?: number): void {
   const { member, group, stage } = place;
   member.message = message ?? `Upgrade failed: ${error.message} (${error.code})`;
-  ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error });
+  ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error }, endedAt);
   ctx.touch(group);
   const failures = (g: GroupRunState) => ctx.tally.memberCounts(g).Failed;
   if (groupExceedsWith(group, failures(group)) || stageExceedsWith(stage, failures, ctx.tally.stageFailures(stage))) startHalt(ctx, "failure", now);
@@ -179,18 +186,22 @@ function passGroupEnd(ctx: EngineContext, group: GroupRunState, now: number): vo
   settleGroup(ctx, group, now);
 }
 
+/** docs/rules.md §19: the stage and its groups start now, never before the stage before ended nor after a member already running. */
 function startStage(ctx: EngineContext, stage: StageRunState, now: number): void {
-  stage.startTime = now;
+  const previous = ctx.run.stages[ctx.run.stages.indexOf(stage) - 1];
+  const starts = stageStartTimes(stage, previous, now);
+  stage.startTime = starts.stage;
   for (const group of stage.groups) {
-    if (!isFinished(group.state)) group.startTime = now;
+    if (!isFinished(group.state)) group.startTime = starts.groups.get(group);
     ctx.touch(group);
   }
   settleStage(ctx, stage, now);
 }
 
 /**
- * The wait starts when the stage's last group ends (docs/rules.md §3.1). A stage whose groups were all skipped
- * has no wait. Returns whether the wait is behind us.
+ * The wait starts when the stage's last group ends (docs/rules.md §3.1), as its parts recorded it (§19:
+ * the end of its last upgrade, not the instant this pass saw it), and ends its length later. A stage
+ * whose groups were all skipped has no wait. Returns whether the wait is behind us.
  */
 function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolean {
   const wait = stage.wait;
@@ -201,8 +212,8 @@ function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolea
   }
   if (isDone(wait.state)) return true;
   if (wait.endsAt === undefined) {
-    wait.startTime = now;
-    wait.endsAt = now + stage.afterStageWaitInSeconds * 1000;
+    wait.startTime = latestEnd(stage.groups) ?? now;
+    wait.endsAt = wait.startTime + stage.afterStageWaitInSeconds * 1000;
   }
   if (now >= wait.endsAt) {
     ctx.transitions.transition(wait, "Completed", now, "wait", stage.name);
@@ -369,7 +380,7 @@ function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: Upg
 
 function started(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, now: number): "started" {
   const checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
-  markRunning(ctx, place, request, op.operationId, now, checkAgainAt, now);
+  markRunning(ctx, place, request, op.operationId, op.startedAt ?? now, checkAgainAt, now);
   return "started";
 }
 
