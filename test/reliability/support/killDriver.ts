@@ -73,6 +73,40 @@ export function runAndKill(cwd: string, args: readonly string[], point: KillPoin
   );
 }
 
+/**
+ * Issue 30: launch the command in `cwd` and SIGKILL it at the first moment `when` says (checked on
+ * every stderr chunk and every millisecond), or at `boundMs` after launch so a run that never gets
+ * there fails its test instead of hanging it.
+ */
+export function runAndKillWhen(cwd: string, args: readonly string[], when: (stderr: string) => boolean, boundMs: number): Promise<Attempt> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  let killedHow: string | undefined;
+  const kill = (how: string) => {
+    if (killedHow !== undefined || child.exitCode !== null || child.signalCode !== null) return;
+    killedHow = how;
+    child.kill("SIGKILL");
+  };
+  const look = () => {
+    if (when(stderr)) kill("when asked");
+  };
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+    look();
+  });
+  const poll = setInterval(look, 1);
+  const bound = setTimeout(() => kill(`${boundMs} ms after launch (bound)`), boundMs);
+  return new Promise((resolve) =>
+    child.on("close", (code, signal) => {
+      clearInterval(poll);
+      clearTimeout(bound);
+      resolve({ outcome: signal === "SIGKILL" ? { killed: true, how: killedHow ?? "SIGKILL" } : { killed: false, code }, stdout, stderr });
+    }),
+  );
+}
+
 /** What a series of kills left: the kills, the final run to the end, and its `--json` status. */
 export interface KillSeries {
   /** How each kill landed (`Attempt.outcome.how`). */
