@@ -212,14 +212,14 @@ export class AzureBackend implements ClusterBackend {
 
   /**
    * When the member's upgrade began and ended, as ARM recorded them (docs/rules.md §19): the start of
-   * its first step (the member's operation), the end of its last, when that step is known. What has no
-   * record (an operation adopted under its step's name) is left out: the engine keeps the instant it
-   * asked, and takes the instant it saw the end.
+   * its first step (the member's operation), the end of its last, when that step is known. An end with
+   * no record (an operation adopted under its step's name) is the instant ARM's answer showed it, on
+   * ARM's clock as its answers tell it; a start with none is left out (the engine keeps the instant it asked).
    */
-  private async endOf(id: ManagedClusterId, cluster: ManagedCluster, operationId: string, followed: Followed): Promise<{ startedAt?: number; endedAt?: number }> {
+  private async endOf(id: ManagedClusterId, cluster: ManagedCluster, operationId: string, followed: Followed): Promise<{ startedAt?: number; endedAt: number }> {
     const last = followed.lastStep === undefined ? undefined : await this.operations.status(id, cluster.location, followed.lastStep);
     const first = followed.lastStep === operationId ? last : await this.operations.status(id, cluster.location, operationId);
-    return { ...(first?.startedAt === undefined ? {} : { startedAt: first.startedAt }), ...(last?.endedAt === undefined ? {} : { endedAt: last.endedAt }) };
+    return { ...(first?.startedAt === undefined ? {} : { startedAt: first.startedAt }), endedAt: last?.endedAt ?? this.options.clock.now() };
   }
 
   /** Start one step as an ARM long-running operation, applied once (`stepWriter.ts`); returns its operation id. */
