@@ -66,6 +66,15 @@ export interface FleetSessionOptions {
    */
   lastSeen?: UpdateRunStatus;
   /**
+   * Issue 30: what an earlier client (an earlier process) saw of the run with this id, when there is
+   * no `lastSeen`: its status, and the events of it that may not have gone out (`fleetSeen.ts`).
+   */
+  seenBefore?: (runId: string) => { seen: UpdateRunStatus; undeliveredEvents: RunEvent[] } | undefined;
+  /** Those events, handed on before anything else (default: to `onEvent`). */
+  onRedelivered?: (events: readonly RunEvent[]) => void;
+  /** Called with each status read and its changes, before the changes go to `onEvent` (to keep them: `fleetSeen.ts`). */
+  onSeen?: (runId: string, status: UpdateRunStatus, events: readonly RunEvent[]) => void;
+  /**
    * When to read the run next, instead of every poll interval (the simulation asks the emulator when
    * its next pass is; no real client can). Given the instant of the next poll; never later than the
    * deadline or `returnAfterMinutes`.
@@ -246,10 +255,21 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   const record: FleetRunRecord = { id: run.id ?? client.runId(fleetRunName), skipsSent: [...(options.previous?.skipsSent ?? [])] };
 
   let seen: UpdateRunStatus | undefined = options.lastSeen;
+  if (seen === undefined) {
+    // A client taking up a run another one followed: from what it saw, its untold events first.
+    const before = options.seenBefore?.(record.id);
+    if (before !== undefined) {
+      seen = before.seen;
+      if (before.undeliveredEvents.length > 0) (options.onRedelivered ?? ((events) => events.forEach((e) => options.onEvent?.(e))))(before.undeliveredEvents);
+    }
+  }
   const scheduledStarts = options.scheduledStarts ?? new ScheduledStartInstants(client);
   const observe = async (r: UpdateRun): Promise<UpdateRunStatus> => {
     const status = await scheduledStarts.statusOf(r);
-    for (const event of statusChanges(inputs.runName, seen, status, now())) options.onEvent?.(event);
+    const events = statusChanges(inputs.runName, seen, status, now());
+    // Kept before they go out, as the engine's journal is written before a pass's events.
+    options.onSeen?.(record.id, status, events);
+    for (const event of events) options.onEvent?.(event);
     seen = status;
     return status;
   };

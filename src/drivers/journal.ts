@@ -11,6 +11,7 @@ import type { MemberPlace, MemberRunState, RunState } from "../engine/runState";
 import type { RunEvent } from "../model/status";
 import { RecordLogError, RecordLogWriter, isFramed, parseRecords, readBytes } from "../runtime/recordLog";
 import { withoutHealthChecks } from "./healthChecks";
+import { removeWebhookOutboxes } from "../events/webhookOutbox";
 import type { UpdateRunInputs } from "../spec/runSpec";
 
 export interface JournalEntry {
@@ -302,11 +303,7 @@ export class RunJournal {
     this.bound = undefined;
     this.deferred = [];
     fs.rmSync(this.file, { force: true });
-    const prefix = `${path.basename(this.file).replace(/\.json$/, "")}.webhook-`;
-    const directory = path.dirname(this.file);
-    for (const name of fs.existsSync(directory) ? fs.readdirSync(directory) : []) {
-      if (name.startsWith(prefix) && name.endsWith(".jsonl")) fs.rmSync(path.join(directory, name), { force: true });
-    }
+    removeWebhookOutboxes(this.file);
   }
 }
 

@@ -10,7 +10,8 @@
  * webhooks of one run keep separate outboxes).
  */
 import crypto from "node:crypto";
-import { closeSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, truncateSync, writeSync } from "node:fs";
+import path from "node:path";
 import type { RunEvent } from "../model/status";
 
 /** An outbox that exists but cannot be read: its events are not taken as delivered. */
@@ -19,7 +20,20 @@ export class WebhookOutboxError extends Error {}
 /** The outbox of the webhook at `url` for the run whose journal is `journalFile`. */
 export function webhookOutboxFile(journalFile: string, url: string): string {
   const hash = crypto.createHash("sha256").update(url).digest("hex").slice(0, 12);
-  return `${journalFile.replace(/\.json$/, "")}.webhook-${hash}.jsonl`;
+  return `${outboxPrefix(journalFile)}${hash}.jsonl`;
+}
+
+function outboxPrefix(journalFile: string): string {
+  return `${journalFile.replace(/\.json$/, "")}.webhook-`;
+}
+
+/** Remove every webhook outbox of the run whose journal is `journalFile` (the run is forgotten). */
+export function removeWebhookOutboxes(journalFile: string): void {
+  const directory = path.dirname(journalFile);
+  const prefix = path.basename(outboxPrefix(journalFile));
+  for (const name of existsSync(directory) ? readdirSync(directory) : []) {
+    if (name.startsWith(prefix) && name.endsWith(".jsonl")) rmSync(path.join(directory, name), { force: true });
+  }
 }
 
 export interface OutboxContents {
@@ -40,9 +54,16 @@ export class WebhookOutbox {
    */
   static open(file: string, append: boolean): { outbox: WebhookOutbox; contents: OutboxContents } {
     const contents = append ? readOutbox(file) : { events: [], done: 0, wholeBytes: undefined };
-    // A torn last line is cut off, so the next append starts a line of its own.
-    if (contents.wholeBytes !== undefined) truncateSync(file, contents.wholeBytes);
-    return { outbox: new WebhookOutbox(file, openSync(file, append ? "a" : "w")), contents: { events: contents.events, done: contents.done } };
+    let fd: number;
+    try {
+      // A torn last line is cut off, so the next append starts a line of its own.
+      if (contents.wholeBytes !== undefined) truncateSync(file, contents.wholeBytes);
+      mkdirSync(path.dirname(file), { recursive: true });
+      fd = openSync(file, append ? "a" : "w");
+    } catch (e) {
+      throw new WebhookOutboxError(`webhook outbox ${file}: cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    return { outbox: new WebhookOutbox(file, fd), contents: { events: contents.events, done: contents.done } };
   }
 
   private constructor(

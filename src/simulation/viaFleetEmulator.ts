@@ -126,6 +126,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
         fleet: {
           clock: emulator.clock,
           client,
+          keepSeen: false,
           nextReadAt: (now: number, nextPoll: number) => {
             const nextPass = pollsLikeAClient && emulator.fleet.hasOperationRunning(now) ? undefined : emulator.fleetManager.nextPassAt();
             return pollsLikeAClient ? Math.min(nextPoll, nextPass ?? nextPoll) : (nextPass ?? nextPoll);

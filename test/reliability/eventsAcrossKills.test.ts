@@ -14,7 +14,11 @@
  * NotStarted to its final state — and the webhook received the same events, in the same order, under
  * the same sequence numbers (a retried or resent one, the same number: dropped here as a receiver
  * would). On the simulated fleet a run's intents are written just before its pass's commit, so the
- * second kill lands at or after it; the promise is checked all the same. Needs `npm run build`.
+ * second kill lands at or after it; the promise is checked all the same.
+ *
+ * And on Fleet Manager (the emulator's, which runs the update server-side): the client, killed once
+ * `a` is told Running and again once it tells `a` Completed, is taken up by the next one, which tells
+ * each change once (`src/drivers/fleetSeen.ts`). Needs `npm run build`.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -43,7 +47,7 @@ const STEP_BOUND_MS = 90_000;
 
 const fleetDoc = {
   regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: "AKSUbuntu-2204gen2containerd-202611.24.0" }] } },
-  members: MEMBERS.map(({ name }) => ({ name, region: "westeurope", kubernetesVersion: "1.31.2", nodePools: [POOL], simulation: { upgradeMinutes: 1 } })),
+  members: MEMBERS.map(({ name, group }) => ({ name, group, region: "westeurope", kubernetesVersion: "1.31.2", nodePools: [POOL], simulation: { upgradeMinutes: 1 } })),
 };
 const spec = (withIds: boolean) => ({
   members: MEMBERS.map(({ name, group }) => ({ name, group, ...(withIds ? { clusterResourceId: idOf(name) } : {}) })),
@@ -69,11 +73,11 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 }
 
 /** The four steps; returns the three attempts. */
-async function reproduce(setup: Setup): Promise<Attempt[]> {
+async function reproduce(setup: Setup, secondKill?: (stderr: string) => boolean): Promise<Attempt[]> {
   const { dir, args, journal } = setup;
   const first = await runAndKillWhen(dir, args, (stderr) => /member a NotStarted → Running/.test(stderr), STEP_BOUND_MS);
   await setup.aEnded();
-  const second = await runAndKillWhen(dir, args, () => fs.existsSync(journal) && fs.readFileSync(journal, "utf8").includes('"t":"intent"'), STEP_BOUND_MS);
+  const second = await runAndKillWhen(dir, args, secondKill ?? (() => fs.existsSync(journal) && fs.readFileSync(journal, "utf8").includes('"t":"intent"')), STEP_BOUND_MS);
   const third = await runAndKillWhen(dir, args, () => false, STEP_BOUND_MS);
   return [first, second, third];
 }
@@ -161,5 +165,24 @@ describe("issue 30: no event lost across a kill after a start and a kill after t
       }, "a's upgrade ended on the simulated fleet's clock");
     const attempts = await reproduce({ dir, args, journal: path.join(dir, "fleet.json.state.runs", "rollout.json"), aEnded });
     expectKept(verdict(dir, webhook, attempts));
+  }, 300_000);
+
+  it("on Fleet Manager (the ARM emulator's, run server-side): each client taken up by the next tells every change once, and the webhook received the same", async () => {
+    webhook.attempts.length = 0;
+    const fleet = parseOrThrow(FleetSchema, fleetDoc);
+    const emulator: ArmEmulator = await startArmEmulator({ fleet, msPerSimulatedMinute: 3000, throttling: false, subscriptionId: SUBSCRIPTION, resourceGroup: "fleet-rg" });
+    try {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "events-kills-fleet-"));
+      fs.writeFileSync(path.join(dir, "ca.pem"), emulator.certificatePem);
+      fs.writeFileSync(path.join(dir, "rollout.json"), JSON.stringify({ ...spec(false), members: [] }));
+      const fleetId = `/subscriptions/${SUBSCRIPTION}/resourceGroups/fleet-rg/providers/Microsoft.ContainerService/fleets/fleet`;
+      const args = ["run", "rollout.json", "--backend", `azure-fleet:${fleetId}`, "--endpoint", emulator.url, "--ca-file", "ca.pem", "--credential", "emulator", "--poll-seconds", "0.2", "--events", "events.jsonl", "--webhook", `${webhook.url}/hook`, "--progress", "lines"];
+      const aEnded = () => until(() => emulator.fleet.operationLog().some((op) => op.member === "a" && op.result === "Succeeded"), "a's upgrade ended");
+      // The second client is killed once it told what the first one missed: `a` Completed.
+      const attempts = await reproduce({ dir, args, journal: "", aEnded }, (stderr) => /member a Running → Completed/.test(stderr));
+      expectKept(verdict(dir, webhook, attempts));
+    } finally {
+      await emulator.close();
+    }
   }, 300_000);
 });
