@@ -17,7 +17,7 @@ import { adoptInterruptedStarts } from "./interrupted";
 import { markRunning } from "./running";
 import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
-import { latestEnd, stageStartTimes } from "./times";
+import { groupStart, latestEnd, stageStart } from "./times";
 import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, runUpdate, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 import type { GroupQueue, Rank } from "./readyQueue";
@@ -154,11 +154,12 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
       return;
     }
     if (stage.startTime === undefined) startStage(ctx, stage, now);
-    // Issue 5: a stage's before-gates hold every one of its groups.
+    // Issue 5: a stage's before-gates hold every one of its groups, which start once they pass.
     if (!reachGates(ctx, stage.beforeGates, now)) {
       settleStage(ctx, stage, now);
       return;
     }
+    startGroups(ctx, stage, now);
     await fillStage(ctx, stage, now);
     if (ctx.run.control !== "Running") return;
     for (const group of stage.groups) passGroupEnd(ctx, group, now);
@@ -186,16 +187,26 @@ function passGroupEnd(ctx: EngineContext, group: GroupRunState, now: number): vo
   settleGroup(ctx, group, now);
 }
 
-/** docs/rules.md §19: the stage and its groups start now, never before the stage before ended nor after a member already running. */
+/**
+ * The run reaches the stage. Its groups start once its before-gates pass (`startGroups`): until then
+ * they are NotStarted, as Fleet shows them. A stage whose groups are all empty (no member belongs to
+ * any, docs/rules.md §2) has nothing to hold: its groups start now, end Skipped, and so does the
+ * stage, its gates skipped (G7) and with no wait (§3.1). docs/rules.md §19: the stage starts now,
+ * never before the stage before it ended, nor after a member already running in it (adopted).
+ */
 function startStage(ctx: EngineContext, stage: StageRunState, now: number): void {
-  const previous = ctx.run.stages[ctx.run.stages.indexOf(stage) - 1];
-  const starts = stageStartTimes(stage, previous, now);
-  stage.startTime = starts.stage;
+  stage.startTime = stageStart(stage, ctx.run.stages[ctx.run.stages.indexOf(stage) - 1], now);
+  if (stage.groups.every((g) => g.members.length === 0)) startGroups(ctx, stage, now);
+  settleStage(ctx, stage, now);
+}
+
+/** The stage's groups start (an empty one ends Skipped then, docs/rules.md §4); §19: not after a member already running in it. */
+function startGroups(ctx: EngineContext, stage: StageRunState, now: number): void {
   for (const group of stage.groups) {
-    if (!isFinished(group.state)) group.startTime = starts.groups.get(group);
+    if (isFinished(group.state) || group.startTime !== undefined) continue;
+    group.startTime = groupStart(group, stage, now);
     ctx.touch(group);
   }
-  settleStage(ctx, stage, now);
 }
 
 /**

@@ -53,21 +53,25 @@ export function* runParts(run: RunState): Iterable<Timed> {
   yield* run.stages;
 }
 
+/** The earliest start among `members` (one already running, adopted after a crash); undefined when none started. */
+function earliestStart(members: Iterable<Timed>): number | undefined {
+  let earliest: number | undefined;
+  for (const member of members) if (member.startTime !== undefined && (earliest === undefined || member.startTime < earliest)) earliest = member.startTime;
+  return earliest;
+}
+
 /**
- * A stage starts at `now`, or when the stage before it ended if the end its parts recorded is later
- * (a backend's clock a little ahead of the pass's instant); and a group no later than a member already
- * running in it (an upgrade adopted after a crash, from before this pass), the stage no later than its
- * first group.
+ * A stage the run reaches at `now` starts then, or when the stage before it ended if the end its
+ * parts recorded is later (a backend's clock a little ahead of the pass's instant) — but no later than
+ * a member already running in it (an upgrade adopted after a crash, from before this pass).
  */
-export function stageStartTimes(stage: StageRunState, previous: StageRunState | undefined, now: number): { stage: number; groups: Map<GroupRunState, number> } {
+export function stageStart(stage: StageRunState, previous: StageRunState | undefined, now: number): number {
   const at = Math.max(now, previous?.completedTime ?? now);
-  const groups = new Map<GroupRunState, number>();
-  let first = at;
-  for (const group of stage.groups) {
-    let start = at;
-    for (const member of group.members) if (member.startTime !== undefined && member.startTime < start) start = member.startTime;
-    groups.set(group, start);
-    first = Math.min(first, start);
-  }
-  return { stage: first, groups };
+  return Math.min(at, earliestStart(stage.groups.flatMap((g) => g.members)) ?? at);
+}
+
+/** A group its stage lets start at `now` starts then (never before its stage), or when a member already running in it started. */
+export function groupStart(group: GroupRunState, stage: StageRunState, now: number): number {
+  const at = Math.max(now, stage.startTime ?? now);
+  return Math.min(at, earliestStart(group.members) ?? at);
 }
