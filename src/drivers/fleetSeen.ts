@@ -22,7 +22,7 @@ import { JournalError } from "./journal";
 const KIND = "fleet-update Fleet Manager run, as its client last saw it";
 
 export interface FleetSeen {
-  /** The fleet's run's ARM id: the file says nothing about another run. */
+  /** The fleet's run: its ARM id and when it was made (`systemData.createdAt`): the file says nothing about another run. */
   runId: string;
   /** The status whose changes were told. */
   seen: UpdateRunStatus;

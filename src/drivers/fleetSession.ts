@@ -66,8 +66,8 @@ export interface FleetSessionOptions {
    */
   lastSeen?: UpdateRunStatus;
   /**
-   * Issue 30: what an earlier client (an earlier process) saw of the run with this id, when there is
-   * no `lastSeen`: its status, and the events of it that may not have gone out (`fleetSeen.ts`).
+   * Issue 30: what an earlier client (an earlier process) saw of the run (its ARM id and creation),
+   * when there is no `lastSeen`: its status, and the events of it that may not have gone out (`fleetSeen.ts`).
    */
   seenBefore?: (runId: string) => { seen: UpdateRunStatus; undeliveredEvents: RunEvent[] } | undefined;
   /** Those events, handed on before anything else (default: to `onEvent`). */
@@ -255,10 +255,14 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   const record: FleetRunRecord = { id: run.id ?? client.runId(fleetRunName), skipsSent: [...(options.previous?.skipsSent ?? [])] };
 
   let seen: UpdateRunStatus | undefined = options.lastSeen;
+  // The run, as made: one deleted and made again under its name has the same ARM id, not the same creation.
+  const runKey = run.systemData?.createdAt === undefined ? record.id : `${record.id} created ${run.systemData.createdAt}`;
   if (seen === undefined) {
     // A client taking up a run another one followed: from what it saw, its untold events first.
-    const before = options.seenBefore?.(record.id);
-    if (before !== undefined) {
+    // (A run is never NotStarted again once it started: one that is, is another run.)
+    const before = options.seenBefore?.(runKey);
+    const another = before !== undefined && before.seen.status.state !== "NotStarted" && (run.properties?.status?.status?.state ?? "NotStarted") === "NotStarted";
+    if (before !== undefined && !another) {
       seen = before.seen;
       if (before.undeliveredEvents.length > 0) (options.onRedelivered ?? ((events) => events.forEach((e) => options.onEvent?.(e))))(before.undeliveredEvents);
     }
@@ -268,7 +272,7 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
     const status = await scheduledStarts.statusOf(r);
     const events = statusChanges(inputs.runName, seen, status, now());
     // Kept before they go out, as the engine's journal is written before a pass's events.
-    options.onSeen?.(record.id, status, events);
+    options.onSeen?.(runKey, status, events);
     for (const event of events) options.onEvent?.(event);
     seen = status;
     return status;
