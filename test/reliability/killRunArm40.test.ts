@@ -19,7 +19,6 @@
  * Needs `npm run build`.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
@@ -27,15 +26,14 @@ import { seededRandom } from "../../src/emulator/core/faults";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";
 import type { UpdateRunStatus } from "../../src/model/status";
-import { CLI, describeKillPoint, chooseKillPoint, runAndKill, runAndKillWhen, type Attempt } from "./support/killDriver";
-import { checkFleet, operationsFromSnapshot, readEventLines, checkEventJournal, type LayoutStage, type LoggedOperation, NO_BROKEN_PROMISE } from "./support/killInvariants";
+import { armRunDirectory, CLI, describeKillPoint, chooseKillPoint, runAndKill, runAndKillWhen, type Attempt } from "./support/killDriver";
+import { armFleetDoc, checkFleet, layoutMembers, layoutStrategy, operationsFromSnapshot, readEventLines, checkEventJournal, type LayoutStage, type LoggedOperation, NO_BROKEN_PROMISE } from "./support/killInvariants";
 
 const SEED = 30_4015;
 const KILLS = 15;
 /** Each run is killed by then if nothing else killed it (the final one takes about a minute). */
 const RUN_BOUND_MS = 120_000;
 const SUBSCRIPTION = "99999999-3030-4040-1515-303040401515";
-const POOL = { name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: "AKSUbuntu-2204gen2containerd-202610.01.0" };
 const idOf = (name: string) => `/subscriptions/${SUBSCRIPTION}/resourceGroups/fleet-rg/providers/Microsoft.ContainerService/managedClusters/${name}`;
 /** A simulated minute every 300 ms: the 6–12-minute upgrades take 1.8–3.6 real seconds. */
 const MS_PER_SIMULATED_MINUTE = 300;
@@ -47,7 +45,7 @@ const STAGES: LayoutStage[] = [
 ];
 const GROUP_SIZES: Record<string, number> = { "canary-a": 3, "canary-b": 3, eu: 8, us: 8, asia: 9, au: 9 };
 for (const stage of STAGES) for (const group of stage.groups) for (let i = 1; i <= GROUP_SIZES[group.name]!; i++) group.members.push(`${group.name}-${i}`);
-const MEMBERS = STAGES.flatMap((s) => s.groups.flatMap((g) => g.members.map((name) => ({ name, group: g.name }))));
+const MEMBERS = layoutMembers(STAGES);
 
 let emulator: ArmEmulator;
 let dir = "";
@@ -55,28 +53,13 @@ let dir = "";
 beforeAll(async () => {
   if (!fs.existsSync(CLI)) throw new Error("dist/ has no CLI: run `npm run build` first");
   const random = seededRandom(SEED ^ 0x5eed);
-  const fleet = parseOrThrow(FleetSchema, {
-    regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: "AKSUbuntu-2204gen2containerd-202611.24.0" }] } },
-    members: MEMBERS.map(({ name }) => ({ name, region: "westeurope", kubernetesVersion: "1.31.2", nodePools: [POOL], simulation: { upgradeMinutes: 6 + Math.floor(random() * 7) } })),
-  });
+  const fleet = parseOrThrow(FleetSchema, armFleetDoc(MEMBERS.map((m) => m.name), () => 6 + Math.floor(random() * 7)));
   emulator = await startArmEmulator({ fleet, msPerSimulatedMinute: MS_PER_SIMULATED_MINUTE, throttling: false, subscriptionId: SUBSCRIPTION, resourceGroup: "fleet-rg", faults: { latencyMs: { min: 20, max: 60 } }, seed: SEED });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "kill-run-arm40-"));
-  fs.writeFileSync(path.join(dir, "ca.pem"), emulator.certificatePem);
-  fs.writeFileSync(
-    path.join(dir, "rollout.json"),
-    JSON.stringify({
-      members: MEMBERS.map(({ name, group }) => ({ name, group, clusterResourceId: idOf(name) })),
-      strategy: {
-        stages: STAGES.map((s) => ({
-          name: s.name,
-          ...(s.maxConcurrency === undefined ? {} : { maxConcurrency: String(s.maxConcurrency) }),
-          ...(s.afterStageWaitInSeconds === undefined ? {} : { afterStageWaitInSeconds: s.afterStageWaitInSeconds }),
-          groups: s.groups.map((g) => ({ name: g.name, maxConcurrency: String(g.maxConcurrency) })),
-        })),
-      },
-      managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
-    }),
-  );
+  dir = armRunDirectory("kill-run-arm40-", emulator.certificatePem, {
+    members: MEMBERS.map(({ name, group }) => ({ name, group, clusterResourceId: idOf(name) })),
+    strategy: layoutStrategy(STAGES),
+    managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
+  });
 }, 60_000);
 
 afterAll(async () => {

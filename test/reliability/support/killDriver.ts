@@ -5,10 +5,20 @@
  * wall-clock delay after launch. Nothing here asserts time: the delays only choose where to kill.
  */
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { UpdateRunStatus } from "../../../src/model/status";
 
 export const CLI = path.resolve(__dirname, "../../../dist/cli/main.js");
+
+/** A fresh working directory for runs against the ARM emulator: its certificate as `ca.pem`, the run spec as `rollout.json`. */
+export function armRunDirectory(prefix: string, certificatePem: string, spec: unknown): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.writeFileSync(path.join(dir, "ca.pem"), certificatePem);
+  fs.writeFileSync(path.join(dir, "rollout.json"), JSON.stringify(spec));
+  return dir;
+}
 
 export type KillPoint =
   /** After the `nth` member `→ Running` line of this process, `delayMs` later (0: in the same tick). */
