@@ -123,7 +123,8 @@ export async function driveSession(session: Session, controls: RunControls, stop
   return returnWhenIdleFor === undefined ? {} : { returnWhenIdleFor };
 }
 
-function firstMember(engine: UpdateRunEngine): MemberRef | undefined {
+/** The run's first member, for a backend clock learned from its answers (`OpenBackend.syncClock`). */
+export function firstMember(engine: Pick<UpdateRunEngine, "live">): MemberRef | undefined {
   const member = engine.live.stages.flatMap((s) => s.groups.flatMap((g) => g.members))[0];
   return member === undefined ? undefined : { name: member.name, ...(member.clusterResourceId === undefined ? {} : { clusterResourceId: member.clusterResourceId }) };
 }
