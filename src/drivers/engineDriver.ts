@@ -13,6 +13,8 @@ import { customImageVersions } from "../model/update";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { runIdentity } from "../spec/identity";
 import { withHealthChecks, withoutHealthChecks } from "./healthChecks";
+import { httpProbe } from "../runtime/httpProbe";
+import { prometheusQuery } from "../runtime/prometheusQuery";
 import { removeJournalLeaseIfFree } from "./journalLease";
 import { journaledInputs } from "./journal";
 import type { BackendOpener, OpenBackend } from "./openBackend";
@@ -22,6 +24,12 @@ import { driveSession, firstMember, openSession, type RunChoice } from "./sessio
 import { pendingGates } from "./waiting";
 import type { FieldIssue } from "../model/common";
 import type { RunEvent } from "../model/status";
+
+/**
+ * Issue 31: a refresh follows a member under verification as a run does, so it measures as a run
+ * does (over HTTP), never failing a member for want of a probe or a Prometheus client.
+ */
+const MEASURING = { probe: httpProbe, queryMetric: prometheusQuery };
 
 export class EngineDriver implements RunDriver {
   readonly executes = "here";
@@ -63,7 +71,7 @@ export class EngineDriver implements RunDriver {
     try {
       const journaled = journal.read();
       const state = journaled?.runId === stored.id ? journaled.engineState : stored.engineState;
-      const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members), backend, {});
+      const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members, inputs.analysis), backend, MEASURING);
       const first = firstMember(engine);
       if (syncClock !== undefined && first !== undefined) await syncClock(first);
       await engine.observe(clock.now());

@@ -40,10 +40,10 @@ export type JournaledInputs = Record<string, unknown>;
 /**
  * What of a run's inputs its journal keeps: the backend as the run was given it (paths resolved),
  * members without their health checks (their URLs may hold secrets), strategy, update and controls;
- * never the webhook (its URL and token).
+ * never the webhook (its URL and token), nor the analysis (issue 31: its headers and URLs).
  */
 export function journaledInputs(inputs: UpdateRunInputs): JournaledInputs {
-  const { webhook: _secret, runName: _name, ...rest } = inputs;
+  const { webhook: _secret, runName: _name, analysis: _analysis, ...rest } = inputs;
   return JSON.parse(JSON.stringify({ ...rest, members: inputs.members.map(({ healthCheck: _check, ...member }) => member) })) as JournaledInputs;
 }
 
@@ -79,7 +79,8 @@ export interface JournaledRun {
 
 /** The run's fields without its members (small: stages, groups, gates, waits; compared as text to see a change). */
 function skeletonOf(run: Readonly<RunState>): string {
-  return JSON.stringify(run, (key, value: unknown) => (key === "members" ? undefined : value));
+  // Issue 31: never the declared analysis (its headers may hold secrets); its progress is in the stages and members.
+  return JSON.stringify(run, (key, value: unknown) => (key === "members" || key === "declaredAnalysis" ? undefined : value));
 }
 
 /**

@@ -14,6 +14,7 @@ import type { JournaledInputs, RunJournal } from "./journal";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { updateChoiceOf, type UpdateChoice } from "../model/autoUpgrade";
 import { httpProbe } from "../runtime/httpProbe";
+import { prometheusQuery } from "../runtime/prometheusQuery";
 import { withHealthChecks } from "./healthChecks";
 import type { OpenBackend } from "./openBackend";
 import { StopRequested, StoppableClock, type StopRequest } from "./stopRequest";
@@ -27,7 +28,7 @@ export interface RunChoice {
 }
 
 /** What makes the run: the fields a new engine is created from. */
-export type RunDefinition = Pick<UpdateRunInputs, "runName" | "members" | "strategy"> & UpdateChoice;
+export type RunDefinition = Pick<UpdateRunInputs, "runName" | "members" | "strategy" | "analysis"> & UpdateChoice;
 
 import type { RunControls } from "./runDriver";
 
@@ -66,10 +67,11 @@ export function openSession(
     checkpoint: (place) => (place === undefined ? save() : intent(place)),
     trackChanges: true,
     probe: httpProbe,
+    queryMetric: prometheusQuery,
     ...(opened.recheckUnknownAfterMs === undefined ? {} : { recheckUnknownAfterMs: opened.recheckUnknownAfterMs }),
   };
   // A stored state has no health checks (their URLs may hold secrets): the run's members give them back.
-  const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(withHealthChecks(choice.engineState, run.members), opened.backend, options);
+  const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(withHealthChecks(choice.engineState, run.members, run.analysis), opened.backend, options);
   const journaled = { runId: choice.id, identity, engine, ...(journalInputs === undefined ? {} : { inputs: journalInputs }) };
   save = () => opened.journal.commit(journaled);
   intent = (place) => opened.journal.intent(journaled, place);
@@ -78,7 +80,7 @@ export function openSession(
 
 function newEngine(run: RunDefinition, opened: OpenBackend, options: EngineOptions): UpdateRunEngine {
   return UpdateRunEngine.create(
-    { name: run.runName, members: run.members, ...(run.strategy === undefined ? {} : { strategy: run.strategy }), ...updateChoiceOf(run) },
+    { name: run.runName, members: run.members, ...(run.strategy === undefined ? {} : { strategy: run.strategy }), ...(run.analysis === undefined ? {} : { analysis: run.analysis }), ...updateChoiceOf(run) },
     opened.backend,
     options,
   );

@@ -15,7 +15,9 @@ import { startHalt } from "./halt";
 import { nextGateOpening, reachGates } from "./gates";
 import { adoptInterruptedStarts } from "./interrupted";
 import { markRunning } from "./running";
-import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
+import { verifyStep } from "./healthCheck";
+import { passStageAnalyses } from "./analysisSteps";
+import { nextMeasurement } from "./analysis";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
 import { groupStart, latestEnd, stageStart } from "./times";
 import { isoInstant as iso } from "../model/common";
@@ -63,7 +65,7 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
   ctx.memberChanged(member);
   // When the operation ended, as the backend recorded it (set when this call saw it end).
   let endedAt: number | undefined;
-  if (member.verification === undefined) {
+  if (member.analysis === undefined) {
     let op;
     try {
       const answer = ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
@@ -79,7 +81,7 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
       member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
       return;
     }
-    // docs/rules.md §19: the member's times are its operation's, where the backend keeps a record of it.
+    // docs/rules.md §20: the member's times are its operation's, where the backend keeps a record of it.
     if (op.startedAt !== undefined) member.startTime = op.startedAt;
     endedAt = op.endedAt;
     if (op.status === "Failed") {
@@ -97,7 +99,7 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
   }
   endFollowing(ctx, place);
   if (verdict.kind === "unhealthy") {
-    failMember(ctx, place, { code: HEALTH_CHECK_FAILED, message: verdict.message }, now, verdict.message);
+    failMember(ctx, place, { code: verdict.code, message: verdict.message }, now, verdict.message);
   } else {
     member.message = undefined;
     // Healthy at once (no probe): Completed when its operation ended; after probes, when they passed.
@@ -110,7 +112,6 @@ function endFollowing(ctx: EngineContext, place: MemberPlace): void {
   const { member, group } = place;
   ctx.inFlight.delete(place);
   member.checkAgainAt = undefined;
-  member.verification = undefined;
   ctx.clusters.delete(member.name);
   ctx.touch(group);
 }
@@ -159,6 +160,12 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
       settleStage(ctx, stage, now);
       return;
     }
+    // Issue 31: the stage's pre-checks, over the members about to be upgraded, before any starts.
+    const checked = passStageAnalyses(ctx, stage, "preCheck", now);
+    if (!(isPending(checked) ? await checked : checked)) {
+      settleStage(ctx, stage, now);
+      return;
+    }
     startGroups(ctx, stage, now);
     await fillStage(ctx, stage, now);
     if (ctx.run.control !== "Running") return;
@@ -168,7 +175,10 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
     // A stage whose groups were all skipped has its gates skipped by `settleStage` (G7).
     const gatesDone = stage.groups.every((g) => g.state === "Skipped") || reachGates(ctx, stage.afterGates, now);
     const waitDone = passWait(ctx, stage, now);
-    if (!gatesDone || !waitDone) {
+    // Issue 31: the soak analyses run through the wait (from its start), over the members upgraded.
+    const soaked = stage.groups.every((g) => g.state === "Skipped") || passStageAnalyses(ctx, stage, "soak", now, stage.wait.endsAt ?? now);
+    const soakDone = isPending(soaked) ? await soaked : soaked;
+    if (!gatesDone || !waitDone || !soakDone) {
       settleStage(ctx, stage, now);
       return;
     }
@@ -191,7 +201,7 @@ function passGroupEnd(ctx: EngineContext, group: GroupRunState, now: number): vo
  * The run reaches the stage. Its groups start once its before-gates pass (`startGroups`): until then
  * they are NotStarted, as Fleet shows them. A stage whose groups are all empty (no member belongs to
  * any, docs/rules.md §2) has nothing to hold: its groups start now, end Skipped, and so does the
- * stage, its gates skipped (G7) and with no wait (§3.1). docs/rules.md §19: the stage starts now,
+ * stage, its gates skipped (G7) and with no wait (§3.1). docs/rules.md §20: the stage starts now,
  * never before the stage before it ended, nor after a member already running in it (adopted).
  */
 function startStage(ctx: EngineContext, stage: StageRunState, now: number): void {
@@ -200,7 +210,7 @@ function startStage(ctx: EngineContext, stage: StageRunState, now: number): void
   settleStage(ctx, stage, now);
 }
 
-/** The stage's groups start (an empty one ends Skipped then, docs/rules.md §4); §19: not after a member already running in it. */
+/** The stage's groups start (an empty one ends Skipped then, docs/rules.md §4); §20: not after a member already running in it. */
 function startGroups(ctx: EngineContext, stage: StageRunState, now: number): void {
   for (const group of stage.groups) {
     if (isFinished(group.state) || group.startTime !== undefined) continue;
@@ -210,7 +220,7 @@ function startGroups(ctx: EngineContext, stage: StageRunState, now: number): voi
 }
 
 /**
- * The wait starts when the stage's last group ends (docs/rules.md §3.1), as its parts recorded it (§19:
+ * The wait starts when the stage's last group ends (docs/rules.md §3.1), as its parts recorded it (§20:
  * the end of its last upgrade, not the instant this pass saw it), and ends its length later. A stage
  * whose groups were all skipped has no wait. Returns whether the wait is behind us.
  */
@@ -464,6 +474,8 @@ function wakeAt(ctx: EngineContext, now: number): ReconcileResult {
         next = Math.min(next, nextGateOpening(group.beforeGates, now) ?? Number.POSITIVE_INFINITY);
       }
       next = Math.min(next, nextGateOpening(stage.beforeGates, now) ?? Number.POSITIVE_INFINITY);
+      // Issue 31: the stage's next pre-check or soak measurement.
+      next = Math.min(next, nextMeasurement(stage.analysis) ?? Number.POSITIVE_INFINITY);
     }
   }
   return next === Number.POSITIVE_INFINITY ? {} : { nextWakeAt: next };

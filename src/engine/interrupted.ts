@@ -48,6 +48,6 @@ function adopt(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, 
   ctx.memberChanged(place.member);
   ctx.touch(place.group);
   // Followed in this pass (`followUpgrades` comes next): an upgrade that ended meanwhile ends now.
-  // Its start: the backend's record of it, else the intent's instant (docs/rules.md §19).
+  // Its start: the backend's record of it, else the intent's instant (docs/rules.md §20).
   markRunning(ctx, place, request, op.operationId, op.startedAt ?? since, now, now);
 }

@@ -11,6 +11,7 @@ import { endOf, groupParts, runParts, stageParts } from "./times";
 import { ENDED_STATES } from "./transitions";
 import type { StateCounts } from "./tally";
 import { groupExceedsWith, stageFailureCount, stageOwnLimitExceededWith } from "./tolerance";
+import { stageAnalysisError } from "./analysisSteps";
 
 export function haltPhase(ctx: EngineContext): HaltPhase {
   switch (ctx.run.control) {
@@ -87,8 +88,19 @@ export function refreshStage(ctx: EngineContext, stage: StageRunState, now: numb
     children.Failed++;
     children.total++;
   }
+  // Issue 31: a failed pre-check or soak analysis is a Failed child of its stage, a running one a
+  // Running child: a soak that outlasts the wait holds the stage (docs/rules.md §19).
+  const analysisError = stage.analysis === undefined ? undefined : stageAnalysisError(ctx, stage);
+  if (analysisError !== undefined) {
+    children.Failed++;
+    children.total++;
+  } else if (stage.analysis?.some((a) => a.phase === "Running") === true) {
+    children.Running++;
+    children.total++;
+  }
   const state = aggregateCounts(children, stage.startTime !== undefined, haltPhase(ctx));
-  const error = state === "Failed" ? (summarize(stage.groups.filter((g) => g.state === "Failed").map((g) => ({ name: g.name, error: g.error })), "Group") ?? toleranceError(stage)) : undefined;
+  const error =
+    state === "Failed" ? (summarize(stage.groups.filter((g) => g.state === "Failed").map((g) => ({ name: g.name, error: g.error })), "Group") ?? analysisError ?? toleranceError(stage)) : undefined;
   ctx.transitions.transition(stage, state, now, "stage", stage.name, undefined, error, endsNow(stage, state) ? endOf(stage, state, stageParts(stage), now) : undefined);
 }
 
@@ -106,7 +118,7 @@ export function refreshRun(ctx: EngineContext, now: number): void {
   ctx.transitions.transition(run, state, now, "run", run.name, undefined, error, endsNow(run, state) ? endOf(run, state, runParts(run), now) : undefined);
 }
 
-/** The item moves into an ended state: its end is checked against its parts' (docs/rules.md §19), once. */
+/** The item moves into an ended state: its end is checked against its parts' (docs/rules.md §20), once. */
 function endsNow(item: Timed, state: UpdateState): boolean {
   return state !== item.state && ENDED_STATES.has(state);
 }

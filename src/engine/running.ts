@@ -3,7 +3,7 @@
  * stage's concurrency slots (`inFlight`), followed from `checkAgainAt`. One place for both ways a
  * member gets there: the backend accepted the start (`execute.ts`), or an interrupted start is
  * found to have reached the cluster (`interrupted.ts`). `startTime`: the operation's own start, as the
- * backend recorded it, else the instant it was asked for (docs/rules.md §19).
+ * backend recorded it, else the instant it was asked for (docs/rules.md §20).
  */
 import type { UpgradeRequest } from "./backend";
 import type { EngineContext } from "./context";

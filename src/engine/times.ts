@@ -1,5 +1,5 @@
 /**
- * docs/rules.md §19: an item's times agree with its parts'. A member's start and end are its
+ * docs/rules.md §20: an item's times agree with its parts'. A member's start and end are its
  * operation's, as the backend recorded them (`running.ts`, `execute.ts`); a group, a stage and the run
  * start no later than the first of their parts and end when the last of them ended — not when a pass
  * happened to see it, which after a crash or a slow poll is later, nor before it, when the backend's

@@ -1,6 +1,6 @@
 /**
  * Issue 30: the clock of the service a run drives, as its answers tell it. With ARM, a member's start
- * and end are the instants ARM recorded for its operation (docs/rules.md §19), on ARM's clock; so the
+ * and end are the instants ARM recorded for its operation (docs/rules.md §20), on ARM's clock; so the
  * run's own instants — a stage's start, an intent, the end of an after-stage wait — are taken on that
  * clock too, or a wait "measured from" ARM's end would be measured on a clock that disagrees with it.
  *

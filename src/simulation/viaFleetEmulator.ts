@@ -71,6 +71,8 @@ export function fleetScenarioProblems(scenario: Scenario, apiVersion: ClientFlee
     if ((m as { healthCheck?: unknown }).healthCheck !== undefined) issues.push({ path: `members[${i}].healthCheck`, message: "Fleet Manager cannot wait for a probe made from the client" });
     if (simulation?.healthy === false) issues.push({ path: `members[${i}].simulation.healthy`, message: "our health check is not run by Fleet Manager: an unhealthy cluster is not detected" });
   });
+  // Issue 31: not yet through Fleet's gates (docs/health-analysis.md "On Fleet Manager").
+  if (scenario.analysis !== undefined) issues.push({ path: "analysis", message: "is not yet run on Fleet Manager (docs/health-analysis.md, \"On Fleet Manager\")" });
   return issues;
 }
 

@@ -85,7 +85,7 @@ it("an upgrade still running when the run resumes is adopted: Running under its 
   // One slot (maxConcurrency 1): b waits for a, and nothing was asked of b's cluster.
   expect(b!.status.state).toBe("NotStarted");
   expect(fleet.startUpgradeCalls().map((c) => c.member)).toEqual(["a"]);
-  // The event's time is the member's start: its operation's, as the fleet recorded it (docs/rules.md §19).
+  // The event's time is the member's start: its operation's, as the fleet recorded it (docs/rules.md §20).
   expect(events.filter((e) => e.scope === "member")).toEqual([{ time: "2026-12-05T00:00:00Z", scope: "member", name: "a", from: "NotStarted", to: "Running", message: expect.any(String) }]);
 
   await drive(second, clock);

@@ -54,7 +54,7 @@ describe("operation lifecycle", () => {
     expect((await sim.getCluster({ name: "a" })).kubernetesVersion).toBe("1.31.2");
 
     await clock.sleepUntil(end);
-    // Its own record's times (docs/rules.md §19).
+    // Its own record's times (docs/rules.md §20).
     expect(await sim.getOperation({ name: "a" }, operationId)).toEqual({ status: "Succeeded", startedAt: T0, endedAt: end });
     expect(await sim.getCluster({ name: "a" })).toEqual({
       region: "westeurope",

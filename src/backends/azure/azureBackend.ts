@@ -13,7 +13,7 @@
  * the cluster is read first, and a step found under way, done or ended is followed, not repeated
  * (`stepWriter.ts`).
  *
- * Issue 30: a member's times are its operations' as ARM recorded them (docs/rules.md §19): its start is
+ * Issue 30: a member's times are its operations' as ARM recorded them (docs/rules.md §20): its start is
  * its first step's `startTime`, read from the operation's status (the `Azure-AsyncOperation` URL,
  * `operationStatus.ts`) once started; its end, its last step's `endTime`. Every answer's `Date` and
  * every such instant is handed to `armClock`, the clock the run's own instants are taken on.
@@ -213,7 +213,7 @@ export class AzureBackend implements ClusterBackend {
   }
 
   /**
-   * When the member's upgrade began and ended, as ARM recorded them (docs/rules.md §19): the start of
+   * When the member's upgrade began and ended, as ARM recorded them (docs/rules.md §20): the start of
    * its first step (the member's operation), the end of its last, when that step is known. An end with
    * no record (an operation adopted under its step's name) is the instant ARM's answer showed it, on
    * ARM's clock as its answers tell it; a start with none is left out (the engine keeps the instant it asked).

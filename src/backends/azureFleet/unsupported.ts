@@ -21,6 +21,7 @@
 import type { FieldIssue } from "../../model/common";
 import type { Member } from "../../model/member";
 import { isImplicitGroup, type Gate, type UpdateRunStrategy } from "../../model/strategy";
+import type { Analysis } from "../../model/analysis";
 import type { AutoUpgradeProfile } from "../../model/autoUpgrade";
 import { DEFAULT_FLEET_API_VERSION, FIRST_VERSION_WITH, FLEET_API_FEATURES, type ClientFleetApiVersion } from "./wire";
 
@@ -73,8 +74,11 @@ export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, p
 }
 
 /** Refusals for an `UpdateRun` on the azureFleet backend: its strategy and update at its api-version, its members' labels and probes. */
-export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[]; apiVersion?: ClientFleetApiVersion; autoUpgradeProfile?: AutoUpgradeProfile }): FieldIssue[] {
+export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[]; apiVersion?: ClientFleetApiVersion; autoUpgradeProfile?: AutoUpgradeProfile; analysis?: Analysis }): FieldIssue[] {
   const issues = unsupportedInStrategy(input.strategy, "strategy.", input.apiVersion);
+  // Issue 31: analysis on Fleet Manager goes through Fleet's after-gates (docs/health-analysis.md "On
+  // Fleet Manager"), built on this model separately; until then it is refused, never ignored.
+  if (input.analysis !== undefined) issues.push({ path: "analysis", message: "is not yet run on Fleet Manager (docs/health-analysis.md, \"On Fleet Manager\"): use the azure backend" });
   if (input.autoUpgradeProfile !== undefined) issues.push(...unsupportedProfile(input.autoUpgradeProfile, input.apiVersion ?? DEFAULT_FLEET_API_VERSION));
   input.members.forEach((m, i) => {
     if (m.labels !== undefined) issues.push({ path: `members[${i}].labels`, message: "on Fleet Manager a member's labels are the fleet member's own: set them on the fleet member, not in the run" });

@@ -6,7 +6,7 @@
  * their `clusterResourceId`'s last segment, as Fleet does.
  *
  * Fleet's run keeps its own instants — when its engine started a member and saw it end — so the
- * operation log's times (docs/rules.md §19, for a client on ARM) are not handed on.
+ * operation log's times (docs/rules.md §20, for a client on ARM) are not handed on.
  */
 import { BackendError, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
 import { NOT_FOUND } from "../../backends/simulator/errorCodes";
