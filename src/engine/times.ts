@@ -11,12 +11,17 @@ import type { Controlled, GroupRunState, RunState, StageRunState, Timed } from "
 
 /** The latest `completedTime` among `parts` (those that ended); undefined when none has. */
 export function latestEnd(parts: Iterable<Timed | undefined>): number | undefined {
-  let latest: number | undefined;
-  for (const part of parts) {
-    const end = part?.completedTime;
-    if (end !== undefined && (latest === undefined || end > latest)) latest = end;
-  }
-  return latest;
+  return latest(ends(parts));
+}
+
+function latest(instants: Iterable<number | undefined>): number | undefined {
+  let found: number | undefined;
+  for (const at of instants) if (at !== undefined && (found === undefined || at > found)) found = at;
+  return found;
+}
+
+function* ends(parts: Iterable<Timed | undefined>): Iterable<number | undefined> {
+  for (const part of parts) yield part?.completedTime;
 }
 
 /**
@@ -24,9 +29,9 @@ export function latestEnd(parts: Iterable<Timed | undefined>): number | undefine
  * ended (an item with no part ended: now), never before its own start. A stop ends an item at the
  * instant of the stop, or when its last upgrade in flight then ended if that is later.
  */
-export function endOf(item: Timed, to: UpdateState, parts: Iterable<Timed | undefined>, now: number): number {
-  const latest = latestEnd(parts);
-  const end = to === "Stopped" ? Math.max(now, latest ?? now) : (latest ?? now);
+export function endOf(item: Timed, to: UpdateState, partEnds: Iterable<number | undefined>, now: number): number {
+  const last = latest(partEnds);
+  const end = to === "Stopped" ? Math.max(now, last ?? now) : (last ?? now);
   return item.startTime === undefined ? end : Math.max(end, item.startTime);
 }
 
@@ -34,23 +39,28 @@ function gatesOf(item: Controlled): Timed[] {
   return [...(item.beforeGates ?? []), ...(item.afterGates ?? [])];
 }
 
-/** The parts a group's end waits for: its members and its gates. */
-export function groupParts(group: GroupRunState): Iterable<Timed> {
-  return [...group.members, ...gatesOf(group)];
+/** When the parts a group's end waits for ended: its members and its gates. */
+export function* groupEnds(group: GroupRunState): Iterable<number | undefined> {
+  yield* ends(group.members);
+  yield* ends(gatesOf(group));
 }
 
-/** The parts a stage's end waits for: its groups (and their members: one may end after its group failed), its wait and its gates. */
-export function* stageParts(stage: StageRunState): Iterable<Timed> {
-  yield* stage.groups;
-  for (const group of stage.groups) yield* group.members;
-  yield stage.wait;
-  yield* gatesOf(stage);
+/**
+ * When the parts a stage's end waits for ended: its groups (and their members: one may end after its
+ * group failed), its wait, its gates, and its analyses (a soak outlasting the wait holds the stage).
+ */
+export function* stageEnds(stage: StageRunState): Iterable<number | undefined> {
+  yield* ends(stage.groups);
+  for (const group of stage.groups) yield* ends(group.members);
+  yield stage.wait.completedTime;
+  yield* ends(gatesOf(stage));
+  for (const analysis of stage.analysis ?? []) yield analysis.finishedAt;
 }
 
-/** The parts the run's end waits for: its stages and every member (a halt ends with the last upgrade in flight). */
-export function* runParts(run: RunState): Iterable<Timed> {
-  for (const stage of run.stages) yield* stageParts(stage);
-  yield* run.stages;
+/** When the parts the run's end waits for ended: its stages and everything in them (a halt ends with the last upgrade in flight). */
+export function* runEnds(run: RunState): Iterable<number | undefined> {
+  for (const stage of run.stages) yield* stageEnds(stage);
+  yield* ends(run.stages);
 }
 
 /** The earliest start among `members` (one already running, adopted after a crash); undefined when none started. */
