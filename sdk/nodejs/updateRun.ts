@@ -73,7 +73,7 @@ export class UpdateRun extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly failedMembers: pulumi.Output<any[]>;
     /**
-     * `azureFleet` only: the ARM id of the fleet's update run, and the skip entries already sent to it (each is sent once).
+     * `azureFleet` only: the ARM id of the fleet's update run, the skip entries already sent to it (each is sent once), the analyses measured at the gates the client added (`analysis`) and, when one failed, why the client stopped the run (`halt`).
      */
     declare public /*out*/ readonly fleetRun: pulumi.Output<any | undefined>;
     /**

@@ -21,10 +21,12 @@ import type { ManagedClusterUpdate } from "../model/update";
 import { ScheduledStartInstants } from "../backends/azureFleet/scheduledStarts";
 import type { AzureFleetBackendConfig, UpdateRunInputs } from "../spec/runSpec";
 import type { Clock } from "../engine/clock";
-import { checkFleetRun, findFleetRun, runFleetSession, type FleetRunRecord, type FleetSessionOptions } from "./fleetSession";
 import { FleetSeenFile } from "./fleetSeen";
 import { removeWebhookOutboxes } from "../events/webhookOutbox";
 import { JOURNAL_DIRECTORY } from "./openBackend";
+import { analysisPlan, checkFleetRun, findFleetRun, runFleetSession, type FleetRunRecord, type FleetSessionOptions } from "./fleetSession";
+import { FleetAnalyst } from "./fleetAnalysis";
+import type { MeasurePorts } from "../engine/analysis";
 import { readOnlyAzureBackend } from "./openAzure";
 import { openFleetClient } from "./openFleet";
 import { GateRefusedError, type DriveOptions, type GateView, type PlanView, type RunCall, type RunControls, type RunDriver, type RunReport, type RunSelection, type RunView, type StoredRun } from "./runDriver";
@@ -42,6 +44,8 @@ export interface FleetDriverOptions {
    * The simulation, one client in one process, keeps nothing on disk.
    */
   keepSeen?: boolean;
+  /** Issue 31: how analyses measure (`FleetSessionOptions.measure`; default over HTTP). */
+  measure?: MeasurePorts;
 }
 
 export class FleetManagerDriver implements RunDriver {
@@ -80,11 +84,12 @@ export class FleetManagerDriver implements RunDriver {
   /** One GET of the run, nothing sent (`pulumi refresh`). */
   async observe(inputs: UpdateRunInputs, stored: StoredRun): Promise<RunView> {
     const client = this.client();
-    const { excluded } = await checkFleetRun(inputs, client);
+    const { excluded, strategy } = await checkFleetRun(inputs, client);
     const found = await findFleetRun(inputs, client, stored.fleetRun);
     if (found === undefined) throw new Error(`update run '${inputs.runName}' is not in fleet '${client.fleet.fleetName}' (deleted outside Pulumi?)`);
     const { run, name } = found;
-    const status = await new ScheduledStartInstants(client).statusOf(run);
+    // Issue 31: what the client measured, as the last call kept it (nothing is measured on a refresh).
+    const status = analysisShown(inputs, strategy, stored.fleetRun, await new ScheduledStartInstants(client).statusOf(run));
     const strategySnapshot = fromFleetStrategy(run.properties?.strategy) ?? inputs.strategy ?? { stages: [] };
     const generated = inputs.autoUpgradeProfile === undefined ? undefined : fromFleetManagedClusterUpdate(run.properties?.managedClusterUpdate);
     return fleetView(inputs, stored.fleetRun ?? { id: run.id ?? client.runId(name), skipsSent: [] }, status, strategySnapshot, excluded, generated);
@@ -108,6 +113,8 @@ export class FleetManagerDriver implements RunDriver {
     const problems = gateIds.flatMap((id) => {
       const gate = resources.get(id);
       if (gate === undefined) return [`no gate '${id}' in this run (its gates: ${[...resources.keys()].join(", ") || "none"})`];
+      // Issue 31: ours pass only when their analysis does (docs/health-analysis.md "On Fleet Manager").
+      if (gate.analysis) return [`gate '${id}' holds the run for its health analysis: fleet-update approves it when the analysis passes, never on request`];
       if (gate.state === "NotStarted") return [`gate '${id}' is not reached yet: Fleet Manager takes an approval once a gate is Pending; list it under approvals in the run's spec and \`fleet-update run\` approves it when it is reached`];
       return [];
     });
@@ -222,13 +229,14 @@ class FleetRunCall implements RunCall {
   }
 
   async drive(controls: RunControls, options: DriveOptions): Promise<RunReport> {
-    const { clock, nextReadAt } = this.options;
+    const { clock, nextReadAt, measure } = this.options;
     const result = await runFleetSession({ ...this.inputs, ...controls }, this.client, this.pollIntervalSeconds, {
       ...(this.record === undefined ? {} : { previous: this.record }),
       ...(this.latest === undefined ? {} : { lastSeen: this.latest }),
       ...(options.stop === undefined ? {} : { stop: options.stop }),
       ...(clock === undefined ? {} : { clock }),
       ...(nextReadAt === undefined ? {} : { nextReadAt }),
+      ...(measure === undefined ? {} : { measure }),
       scheduledStarts: this.scheduledStarts,
       onEvent: (event) => options.onEvent(event),
       ...(options.onRedelivered === undefined ? {} : { onRedelivered: options.onRedelivered }),
@@ -258,6 +266,14 @@ class FleetRunCall implements RunCall {
   leaveNow(): void {}
 
   release(): void {}
+}
+
+/** Fleet's status with the analyses a record kept, and its halt (`FleetAnalyst.overlay`). */
+function analysisShown(inputs: UpdateRunInputs, strategy: UpdateRunStrategy | undefined, record: FleetRunRecord | undefined, status: UpdateRunStatus): UpdateRunStatus {
+  const { gates } = analysisPlan(inputs, strategy);
+  if (inputs.analysis === undefined || gates.length === 0 || record === undefined) return status;
+  const unmeasured: MeasurePorts = { probe: () => ({ ok: false, detail: "not measured on a refresh" }), queryMetric: () => ({ error: "not measured on a refresh" }) };
+  return new FleetAnalyst(inputs.analysis, gates, new Map(), unmeasured, record, () => undefined).overlay(status);
 }
 
 /** Fleet's status as our outputs: `summary`, `failedMembers`, … derived from it. Drift is not read on Fleet Manager. */

@@ -171,6 +171,12 @@ export interface MetricQuery {
   query: string;
   /** The member it is for, when the query names one. */
   member?: MemberRef;
+  /**
+   * Evaluate at this past instant (ms) instead of the server's now: a measurement a killed client
+   * missed, taken again by its successor at its own instant from the samples kept (Fleet Manager,
+   * docs/health-analysis.md "On Fleet Manager").
+   */
+  at?: number;
 }
 
 /** What a query answered: the samples' values (none: no data), or why it could not be asked. */

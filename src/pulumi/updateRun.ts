@@ -13,6 +13,7 @@ import type { SkipTarget } from "../model/skip";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { NodeImageSelectionType, UpgradeType } from "../model/update";
 import type { Plan } from "../plan/types";
+import type { FleetRunRecord } from "../drivers/runDriver";
 import { updateRunProvider } from "./providers";
 import type { UpdateRunStatusOutput } from "./statusOutput";
 import type { UpdateStrategyArgs } from "./updateStrategy";
@@ -278,9 +279,10 @@ export class UpdateRun extends pulumi.dynamic.Resource {
   declare readonly drift: pulumi.Output<MemberDrift[]>;
   /**
    * Issue 12, `backend.azureFleet` only: the ARM id of the fleet's update run, and the skip entries
-   * already sent to it (so each is sent once). Absent on the other backends.
+   * already sent to it (so each is sent once); issue 31: the analyses measured at the client's gates
+   * (`analysis`) and, when one failed, why the client stopped the run (`halt`). Absent on the other backends.
    */
-  declare readonly fleetRun: pulumi.Output<{ id: string; skipsSent: Array<{ type: string; name: string }> } | undefined>;
+  declare readonly fleetRun: pulumi.Output<FleetRunRecord | undefined>;
   /**
    * With `autoUpgradeProfile`: the `managedClusterUpdate` the channel generated when the run started
    * (upgrade type, the Kubernetes version it chose, node image selection). Absent otherwise.

@@ -25,6 +25,7 @@ export async function prometheusQuery(request: MetricQuery): Promise<MetricAnswe
     const base = withBasicAuth(provider.address);
     const url = new URL(`${base.target.replace(/\/+$/, "")}/api/v1/query`);
     url.searchParams.set("query", request.query);
+    if (request.at !== undefined) url.searchParams.set("time", (request.at / 1000).toFixed(3));
     const headers: Record<string, string> = { accept: "application/json", ...base.headers };
     for (const header of provider.headers ?? []) headers[header.key.toLowerCase()] = header.value;
     const azure = provider.authentication?.azureIdentity;

@@ -13,6 +13,7 @@ import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from 
 import { AnalysisSchema } from "../model/analysis";
 import { FLEET_CHILD_NAME, FleetIdSchema, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { unsupportedInRun } from "../backends/azureFleet/unsupported";
+import { reservedGateNames } from "../backends/azureFleet/analysisGates";
 import { CLIENT_FLEET_API_VERSIONS } from "../backends/azureFleet/wire";
 import { containsUnknown, dropIssuesUnderUnknowns } from "./unknowns";
 
@@ -188,10 +189,14 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
     // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
     // checked against them when they are read (`checkFleetRun`); here only the list itself.
     const { issues: cross, excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(analysis === undefined ? {} : { analysis }) });
-    issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
+    // An analysis's stages are the inline strategy's (a referenced one's are checked once it is read).
+    const checkedNow = (path: string) => path.startsWith("members") || (strategy !== undefined && path.startsWith("analysis"));
+    issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => checkedNow(i.path))));
     // Issue 19: a skip naming nothing in the run is refused here, before the run opens its backend
     // or journal (a refused run touches no file). On azureFleet the fleet's members and strategy are
     // read later, and Fleet Manager names what it cannot skip.
+    // Issue 31: a display name kept for the gates the client adds for analysis on Fleet Manager.
+    issues.push(...reservedGateNames(strategy, "strategy."));
     if (backend.azureFleet === undefined) issues.push(...unknownSkipTargets(members, strategy, excluded, parsed.data.skip, "skip"));
     // A strategy kept in Fleet (`updateStrategyId`) is read at the run's Check, which names unknown approvals then.
     const approvalsKnownLater = strategy === undefined && parsed.data.updateStrategyId !== undefined && backend.azureFleet !== undefined;
@@ -213,7 +218,16 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
         issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${name}'` });
       }
       const { apiVersion } = backend.azureFleet;
-      issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }), autoUpgradeProfile: parsed.data.autoUpgradeProfile, ...(analysis === undefined ? {} : { analysis }) }));
+      issues.push(
+        ...unsupportedInRun({
+          members,
+          ...(strategy === undefined ? {} : { strategy }),
+          ...(strategyId === undefined ? {} : { updateStrategyId: strategyId }),
+          ...(apiVersion === undefined ? {} : { apiVersion }),
+          autoUpgradeProfile: parsed.data.autoUpgradeProfile,
+          ...(analysis === undefined ? {} : { analysis }),
+        }),
+      );
     }
     if (backend.azure !== undefined) {
       members.forEach((m, i) => {

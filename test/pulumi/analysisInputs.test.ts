@@ -1,6 +1,6 @@
 /**
  * Issue 31: `analysis` as an `UpdateRun` input (and a `fleet-update run` spec, which shares it): bad
- * input named by field path, refused on Fleet Manager (not yet through its gates), a run's identity
+ * input named by field path, on Fleet Manager only with a strategy (for the client's gates), a run's identity
  * that ignores header values (a rotated token steers the same run), never in the journal's inputs.
  */
 import { describe, expect, it } from "vitest";
@@ -51,10 +51,11 @@ describe("UpdateRun's analysis input", () => {
     ]);
   });
 
-  it("is refused on Fleet Manager, naming the field (its gates are a later step)", () => {
+  it("is taken on Fleet Manager, measured at the gates the client adds to the run's strategy: without one it is refused, naming the field", () => {
     const fleetId = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.ContainerService/fleets/f";
-    const issues = checkRunInputs(inputs({ backend: { azureFleet: { fleetId } }, members: [] }));
-    expect(issues.find((i) => i.path === "analysis")?.message).toMatch(/not yet run on Fleet Manager/);
+    expect(checkRunInputs(inputs({ backend: { azureFleet: { fleetId } }, members: [] }))).toEqual([]);
+    const issues = checkRunInputs(inputs({ backend: { azureFleet: { fleetId } }, members: [], strategy: undefined, analysis: { ...analysis(), stages: undefined } }));
+    expect(issues.find((i) => i.path === "analysis")?.message).toMatch(/approval gates the client adds to the run's strategy/);
   });
 
   it("is part of the run's identity, its headers' values aside; the journal keeps none of it", () => {

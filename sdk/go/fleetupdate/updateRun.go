@@ -34,7 +34,7 @@ type UpdateRun struct {
 	ExcludedMembers pulumi.ArrayOutput `pulumi:"excludedMembers"`
 	// Members that failed (name, group, cluster): pass them as `members` of a retry run.
 	FailedMembers pulumi.ArrayOutput `pulumi:"failedMembers"`
-	// `azureFleet` only: the ARM id of the fleet's update run, and the skip entries already sent to it (each is sent once).
+	// `azureFleet` only: the ARM id of the fleet's update run, the skip entries already sent to it (each is sent once), the analyses measured at the gates the client added (`analysis`) and, when one failed, why the client stopped the run (`halt`).
 	FleetRun pulumi.AnyOutput `pulumi:"fleetRun"`
 	// With `autoUpgradeProfile`: the `managedClusterUpdate` the channel generated when the run started. Absent otherwise.
 	GeneratedUpdate ManagedClusterUpdatePtrOutput `pulumi:"generatedUpdate"`
@@ -278,7 +278,7 @@ func (o UpdateRunOutput) FailedMembers() pulumi.ArrayOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.ArrayOutput { return v.FailedMembers }).(pulumi.ArrayOutput)
 }
 
-// `azureFleet` only: the ARM id of the fleet's update run, and the skip entries already sent to it (each is sent once).
+// `azureFleet` only: the ARM id of the fleet's update run, the skip entries already sent to it (each is sent once), the analyses measured at the gates the client added (`analysis`) and, when one failed, why the client stopped the run (`halt`).
 func (o UpdateRunOutput) FleetRun() pulumi.AnyOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.AnyOutput { return v.FleetRun }).(pulumi.AnyOutput)
 }

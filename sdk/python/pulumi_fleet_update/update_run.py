@@ -505,7 +505,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter(name="fleetRun")
     def fleet_run(self) -> pulumi.Output[Optional[Any]]:
         """
-        `azureFleet` only: the ARM id of the fleet's update run, and the skip entries already sent to it (each is sent once).
+        `azureFleet` only: the ARM id of the fleet's update run, the skip entries already sent to it (each is sent once), the analyses measured at the gates the client added (`analysis`) and, when one failed, why the client stopped the run (`halt`).
         """
         return pulumi.get(self, "fleet_run")
 

@@ -221,7 +221,8 @@ export class SimulatedFleet implements ClusterBackend {
 
   /** Issue 31: a query over the clusters' declared metrics at the fleet's now (instant selectors only). */
   queryMetricNow(query: MetricQuery): MetricAnswer {
-    return this.answer((now) => evaluateSelector(query.query, this.seriesNow(now)));
+    // A past instant (`at`) is answered from the clusters' history, as Prometheus answers from its samples.
+    return this.answer((now) => evaluateSelector(query.query, this.seriesNow(Math.min(query.at ?? now, now))));
   }
 
   /** Issue 31: every cluster's series now (what the emulator's `/metrics` serves). */

@@ -152,7 +152,7 @@ export const PROPERTY_DESCRIPTIONS: Record<string, string> = {
   "AutoUpgradeProfile.longTermSupport": "With TargetKubernetesVersion only: allow a minor older than N-2 that AKS supports long-term.",
   "AutoUpgradeProfile.nodeImageSelection": "Which node images the generated update takes; default Latest.",
   "AutoUpgradeNodeImageSelection.type": "Latest or Consistent.",
-  "UpdateRun.fleetRun": "`azureFleet` only: the ARM id of the fleet's update run, and the skip entries already sent to it (each is sent once).",
+  "UpdateRun.fleetRun": "`azureFleet` only: the ARM id of the fleet's update run, the skip entries already sent to it (each is sent once), the analyses measured at the gates the client added (`analysis`) and, when one failed, why the client stopped the run (`halt`).",
   // UpdateStrategy.
   "UpdateStrategy.stages": "The stages, in order.",
   "UpdateStrategy.backend": "Keep the strategy in Fleet Manager too (created, updated with its eTag, deleted on destroy).",
