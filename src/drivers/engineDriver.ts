@@ -20,7 +20,7 @@ import { journaledInputs } from "./journal";
 import type { BackendOpener, OpenBackend } from "./openBackend";
 import { chooseSpecRun, chooseStackRun, specRunIdentity } from "./runChoice";
 import { GateRefusedError, type DriveOptions, type PlanView, type RunSelection, type RunCall, type RunControls, type RunDriver, type RunEnd, type RunReport, type RunView, type StoredRun } from "./runDriver";
-import { driveSession, openSession, type RunChoice } from "./session";
+import { driveSession, firstMember, openSession, type RunChoice } from "./session";
 import { pendingGates } from "./waiting";
 import type { FieldIssue } from "../model/common";
 import type { RunEvent } from "../model/status";
@@ -67,11 +67,13 @@ export class EngineDriver implements RunDriver {
 
   async observe(inputs: UpdateRunInputs, stored: StoredRun): Promise<RunView> {
     if (stored.engineState === undefined) throw new Error(`update run ${inputs.runName}: no engine state to observe`);
-    const { backend, clock, journal, releaseJournalLease } = this.opener.open(inputs.runName, customImageVersions(inputs.managedClusterUpdate));
+    const { backend, clock, journal, releaseJournalLease, syncClock } = this.opener.open(inputs.runName, customImageVersions(inputs.managedClusterUpdate));
     try {
       const journaled = journal.read();
       const state = journaled?.runId === stored.id ? journaled.engineState : stored.engineState;
       const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members, inputs.analysis), backend, MEASURING);
+      const first = firstMember(engine);
+      if (syncClock !== undefined && first !== undefined) await syncClock(first);
       await engine.observe(clock.now());
       return { ...viewOf(stored.id, engine), drift: await driftOf(engine.snapshot(), backend) };
     } finally {
@@ -134,6 +136,7 @@ class EngineRunCall implements RunCall {
   readonly resumed: boolean;
   readonly id: string;
   readonly whereKept: string;
+  readonly journalFile: string;
   private target: (event: RunEvent) => void = () => {};
   private readonly session;
 
@@ -149,6 +152,7 @@ class EngineRunCall implements RunCall {
     this.id = choice.id;
     this.resumed = this.session.resumed;
     this.whereKept = opened.journal.file;
+    this.journalFile = opened.journal.file;
   }
 
   get excludedMembers() {

@@ -2,9 +2,11 @@
  * The Fleet Manager driver (issue 12): Azure Kubernetes Fleet Manager runs the update server-side.
  * A call creates the fleet's update run named after ours, or attaches to it, steers it (start, stop,
  * skip, approvals) and follows it (`fleetSession.ts`); Fleet's status becomes ours in
- * `backends/azureFleet/fromFleet.ts`. Nothing is journaled here: the fleet keeps the run, and what
- * the client must remember between calls is the `FleetRunRecord` (an output).
+ * `backends/azureFleet/fromFleet.ts`. The fleet keeps the run; what the client must remember between
+ * calls is the `FleetRunRecord` (an output), and, between processes, the status whose changes it told
+ * (`fleetSeen.ts`, issue 30), so a client taken up again tells each change once.
  */
+import path from "node:path";
 import { summarize } from "../engine/summary";
 import { ValidationError, type FieldIssue } from "../model/common";
 import type { ExcludedMember } from "../model/run";
@@ -19,7 +21,10 @@ import type { ManagedClusterUpdate } from "../model/update";
 import { ScheduledStartInstants } from "../backends/azureFleet/scheduledStarts";
 import type { AzureFleetBackendConfig, UpdateRunInputs } from "../spec/runSpec";
 import type { Clock } from "../engine/clock";
-import { analysisPlan, checkFleetRun, findFleetRun, runFleetSession, type FleetRunRecord } from "./fleetSession";
+import { FleetSeenFile } from "./fleetSeen";
+import { removeWebhookOutboxes } from "../events/webhookOutbox";
+import { JOURNAL_DIRECTORY } from "./openBackend";
+import { analysisPlan, checkFleetRun, findFleetRun, runFleetSession, type FleetRunRecord, type FleetSessionOptions } from "./fleetSession";
 import { FleetAnalyst } from "./fleetAnalysis";
 import type { MeasurePorts } from "../engine/analysis";
 import { readOnlyAzureBackend } from "./openAzure";
@@ -35,6 +40,11 @@ export interface FleetDriverOptions {
   client?: FleetClient;
   /** When to read a followed run next, instead of every poll interval (`FleetSessionOptions.nextReadAt`). */
   nextReadAt?: (now: number, nextPoll: number) => number;
+  /**
+   * Keep what the client saw of the run beside the engine's journals (`fleetSeen.ts`; default true).
+   * The simulation, one client in one process, keeps nothing on disk.
+   */
+  keepSeen?: boolean;
   /** Issue 31: how analyses measure (`FleetSessionOptions.measure`; default over HTTP). */
   measure?: MeasurePorts;
 }
@@ -68,7 +78,8 @@ export class FleetManagerDriver implements RunDriver {
 
   async open(inputs: UpdateRunInputs, selection: RunSelection): Promise<RunCall> {
     const previous = selection.by === "stack" ? selection.stored?.fleetRun : undefined;
-    return new FleetRunCall(inputs, this.client(), this.config, previous, this.options);
+    const seenFile = this.options.keepSeen === false ? undefined : FleetSeenFile.in(path.resolve(this.baseDir, JOURNAL_DIRECTORY), inputs.runName);
+    return new FleetRunCall(inputs, this.client(), this.config, previous, this.options, seenFile);
   }
 
   /** One GET of the run, nothing sent (`pulumi refresh`). */
@@ -158,6 +169,12 @@ export class FleetManagerDriver implements RunDriver {
       await client.deleteAutoUpgradeProfile(inputs.runName);
       if (inputs.strategy !== undefined) await new FleetStrategyStore(client).remove(inputs.runName);
     }
+    // What the clients saw of it, and their webhooks' outboxes.
+    if (this.options.keepSeen !== false) {
+      const seen = FleetSeenFile.in(path.resolve(this.baseDir, JOURNAL_DIRECTORY), inputs.runName);
+      seen.remove();
+      removeWebhookOutboxes(seen.file);
+    }
   }
 
   private async runOf(inputs: UpdateRunInputs, client: FleetClient) {
@@ -177,6 +194,8 @@ class FleetRunCall implements RunCall {
   readonly resumed = undefined;
   readonly excludedMembers: readonly ExcludedMember[] = [];
   readonly whereKept: string;
+  /** What the client saw (`fleetSeen.ts`): a webhook keeps its outbox beside it. */
+  readonly journalFile: string | undefined;
   private latest: UpdateRunStatus | undefined;
   private record: FleetRunRecord | undefined;
   private readonly pollIntervalSeconds: number | undefined;
@@ -189,8 +208,10 @@ class FleetRunCall implements RunCall {
     config: AzureFleetBackendConfig,
     previous: FleetRunRecord | undefined,
     private readonly options: FleetDriverOptions,
+    private readonly seenFile: FleetSeenFile | undefined,
   ) {
     this.whereKept = config.fleetId;
+    this.journalFile = seenFile?.file;
     this.record = previous;
     this.pollIntervalSeconds = config.pollIntervalSeconds;
     this.scheduledStarts = new ScheduledStartInstants(client);
@@ -219,6 +240,8 @@ class FleetRunCall implements RunCall {
       ...(measure === undefined ? {} : { measure }),
       scheduledStarts: this.scheduledStarts,
       onEvent: (event) => options.onEvent(event),
+      ...(options.onRedelivered === undefined ? {} : { onRedelivered: options.onRedelivered }),
+      ...(this.seenFile === undefined ? {} : this.keptSeen(this.seenFile)),
     });
     this.latest = result.status;
     this.record = result.record;
@@ -226,7 +249,21 @@ class FleetRunCall implements RunCall {
     return { ...view, end: result.end, busy: view.summary.members.Running > 0 || result.status.status.state === "Stopping" };
   }
 
-  /** Nothing to keep: the fleet holds the run, which goes on server-side. */
+  /** Issue 30: what a client taken up again goes on from (`fleetSeen.ts`). */
+  private keptSeen(file: FleetSeenFile): Pick<FleetSessionOptions, "seenBefore" | "onSeen"> {
+    let untold = false;
+    return {
+      seenBefore: (runId) => file.read(runId),
+      onSeen: (runId, status, events) => {
+        // Written when there is something to tell, or to say that what was listed has been told.
+        if (events.length === 0 && !untold) return;
+        file.write({ runId, seen: status, undeliveredEvents: [...events] });
+        untold = events.length > 0;
+      },
+    };
+  }
+
+  /** Nothing to keep: the fleet holds the run, which goes on server-side (what was seen is kept as it is seen). */
   leaveNow(): void {}
 
   release(): void {}

@@ -68,6 +68,15 @@ export interface FleetSessionOptions {
    */
   lastSeen?: UpdateRunStatus;
   /**
+   * Issue 30: what an earlier client (an earlier process) saw of the run (its ARM id and creation),
+   * when there is no `lastSeen`: its status, and the events of it that may not have gone out (`fleetSeen.ts`).
+   */
+  seenBefore?: (runId: string) => { seen: UpdateRunStatus; undeliveredEvents: RunEvent[] } | undefined;
+  /** Those events, handed on before anything else (default: to `onEvent`). */
+  onRedelivered?: (events: readonly RunEvent[]) => void;
+  /** Called with each status read and its changes, before the changes go to `onEvent` (to keep them: `fleetSeen.ts`). */
+  onSeen?: (runId: string, status: UpdateRunStatus, events: readonly RunEvent[]) => void;
+  /**
    * When to read the run next, instead of every poll interval (the simulation asks the emulator when
    * its next pass is; no real client can). Given the instant of the next poll; never later than the
    * deadline or `returnAfterMinutes`.
@@ -315,12 +324,27 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
       : new FleetAnalyst(inputs.analysis, plan.gates, labels, options.measure ?? { probe: httpProbe, queryMetric: prometheusQuery }, options.previous ?? {}, (event) => options.onEvent?.(event));
 
   let seen: UpdateRunStatus | undefined = options.lastSeen;
+  // The run, as made: one deleted and made again under its name has the same ARM id, not the same creation.
+  const runKey = run.systemData?.createdAt === undefined ? record.id : `${record.id} created ${run.systemData.createdAt}`;
+  if (seen === undefined) {
+    // A client taking up a run another one followed: from what it saw, its untold events first.
+    // (A run is never NotStarted again once it started: one that is, is another run.)
+    const before = options.seenBefore?.(runKey);
+    const another = before !== undefined && before.seen.status.state !== "NotStarted" && (run.properties?.status?.status?.state ?? "NotStarted") === "NotStarted";
+    if (before !== undefined && !another) {
+      seen = before.seen;
+      if (before.undeliveredEvents.length > 0) (options.onRedelivered ?? ((events) => events.forEach((e) => options.onEvent?.(e))))(before.undeliveredEvents);
+    }
+  }
   const scheduledStarts = options.scheduledStarts ?? new ScheduledStartInstants(client);
   /** Fleet's status as the user sees it: with the analyses measured, and the run Failed once one halted it. */
   let shown: UpdateRunStatus | undefined;
   const show = (fleet: UpdateRunStatus): void => {
     shown = analyst?.overlay(fleet) ?? fleet;
-    for (const event of statusChanges(inputs.runName, seen, shown, now())) options.onEvent?.(event);
+    const events = statusChanges(inputs.runName, seen, shown, now());
+    // Kept before they go out, as the engine's journal is written before a pass's events.
+    options.onSeen?.(runKey, shown, events);
+    for (const event of events) options.onEvent?.(event);
     seen = shown;
   };
   const observe = async (r: UpdateRun): Promise<UpdateRunStatus> => {

@@ -11,6 +11,7 @@ import type { MemberPlace, MemberRunState, RunState } from "../engine/runState";
 import type { RunEvent } from "../model/status";
 import { RecordLogError, RecordLogWriter, isFramed, parseRecords, readBytes } from "../runtime/recordLog";
 import { withoutHealthChecks } from "./healthChecks";
+import { removeWebhookOutboxes } from "../events/webhookOutbox";
 import type { UpdateRunInputs } from "../spec/runSpec";
 
 export interface JournalEntry {
@@ -123,6 +124,13 @@ export class RunJournal {
   /** `startDecisionsOf` the run as the journal holds it. */
   private lastDecisions: string | undefined;
   private deferred: string[] = [];
+  /**
+   * Issue 30: the events of changes the journal holds that have not gone out yet and that its intent
+   * records must carry on. A snapshot written for an intent (the first write of an engine, mid-pass)
+   * holds that pass's changes so far, whose events go out only at the pass's end; a commit's go out
+   * right after it, so a commit empties this.
+   */
+  private heldEvents = "";
 
   /** `compaction`: when the log is compacted (`RecordLogOptions`; tests make it small). */
   constructor(
@@ -219,6 +227,7 @@ export class RunJournal {
   }
 
   private writeSnapshot(entry: JournalEntry): void {
+    this.heldEvents = "";
     const { undeliveredEvents, runId, identity, inputs } = entry;
     const written = { kind: KIND, format: JOURNAL_FORMAT, runId, identity, ...(inputs === undefined ? {} : { inputs }), engineState: withoutHealthChecks(entry.engineState), ...(undeliveredEvents === undefined || undeliveredEvents.length === 0 ? {} : { undeliveredEvents }) };
     this.deferred = [];
@@ -245,16 +254,22 @@ export class RunJournal {
     const record = `{"t":"pass","members":[${members.join(",")}]${runPart},"events":${JSON.stringify(engine.undeliveredEvents())}}`;
     this.writer.append([...this.deferred, record]);
     this.deferred = [];
+    this.heldEvents = "";
   }
 
   /**
    * Before the backend is asked to start `place`'s member: its write-ahead intent (`startRequestedAt`,
    * `request`), alone — the pass's other changes wait for its commit. Written at once, or with
-   * `deferIntents` kept until `syncIntents`.
+   * `deferIntents` kept until `syncIntents`. The first write of an engine is a snapshot instead: it
+   * holds the pass's changes so far, and the intents after it carry on their undelivered events
+   * (`heldEvents`), which a reader would otherwise take as delivered.
    */
   intent(run: JournaledRun, place: MemberPlace): void {
     if (this.bound !== run.engine || !this.writer.isOpen) {
-      this.commit(run);
+      this.beforeWrite?.();
+      this.snapshotOf(run);
+      const events = run.engine.undeliveredEvents();
+      this.heldEvents = events.length === 0 ? "" : JSON.stringify(events);
       return;
     }
     const { member } = place;
@@ -262,7 +277,8 @@ export class RunJournal {
     const decisions = startDecisionsOf(run.engine.live);
     const decided = decisions === this.lastDecisions ? "" : `,"decided":${decisions}`;
     this.lastDecisions = decisions;
-    this.deferred.push(`${JSON.stringify({ t: "intent", at, startRequestedAt: member.startRequestedAt, request: member.request }).slice(0, -1)}${decided}}`);
+    const held = this.heldEvents === "" ? "" : `,"events":${this.heldEvents}`;
+    this.deferred.push(`${JSON.stringify({ t: "intent", at, startRequestedAt: member.startRequestedAt, request: member.request }).slice(0, -1)}${decided}${held}}`);
     if (!this.deferIntents) this.syncIntents();
   }
 
@@ -282,15 +298,17 @@ export class RunJournal {
     this.bound = engine;
   }
 
+  /** Forget the run: its journal and its webhooks' outboxes (`src/events/webhookOutbox.ts`). */
   remove(): void {
     this.writer.close();
     this.bound = undefined;
     this.deferred = [];
     fs.rmSync(this.file, { force: true });
+    removeWebhookOutboxes(this.file);
   }
 }
 
-type Change = { t: "intent"; at: unknown; startRequestedAt?: unknown; request?: unknown; decided?: unknown } | { t: "pass"; members: unknown; run?: unknown; events: unknown };
+type Change = { t: "intent"; at: unknown; startRequestedAt?: unknown; request?: unknown; decided?: unknown; events?: unknown } | { t: "pass"; members: unknown; run?: unknown; events: unknown };
 
 /** Apply one record after the snapshot; anything that does not fit the run refuses the journal. */
 function applyChange(file: string, entry: JournalEntry, raw: unknown, n: number): void {
@@ -317,7 +335,10 @@ function applyChange(file: string, entry: JournalEntry, raw: unknown, n: number)
       if (decided.managedClusterUpdate !== undefined) state.managedClusterUpdate = decided.managedClusterUpdate;
       if (decided.selectedNodeImageVersions !== undefined) state.selectedNodeImageVersions = decided.selectedNodeImageVersions;
     }
-    entry.undeliveredEvents = [];
+    // An intent comes after the last pass's events went out, unless it carries on those of a snapshot
+    // written earlier in its own pass (`RunJournal.heldEvents`).
+    if (change.events !== undefined && !Array.isArray(change.events)) return refuse("an intent's events are not a list");
+    entry.undeliveredEvents = (change.events as RunEvent[] | undefined) ?? [];
     return;
   }
   if (change?.t !== "pass" || !Array.isArray(change.members) || !Array.isArray(change.events)) return refuse("not a journal record");

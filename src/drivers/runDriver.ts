@@ -145,6 +145,8 @@ export interface RunCall {
   readonly resumed: boolean | undefined;
   /** Where the run is kept, for the user: the journal's file, or the fleet. */
   readonly whereKept: string;
+  /** The run's journal (engine driver): a webhook keeps its outbox beside it (`src/events/webhookOutbox.ts`). */
+  readonly journalFile: string | undefined;
   readonly executes: Executor;
   /** Members left out of the run, when known before it is driven. */
   readonly excludedMembers: readonly ExcludedMember[];

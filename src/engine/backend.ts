@@ -79,6 +79,12 @@ export interface StartedOperation {
   operationId: string;
   /** When the engine should look at the operation again (a hint; the engine may look earlier). */
   checkAgainAt?: number;
+  /**
+   * When the operation began, as the backend's own record of it says (ARM's operation status
+   * `startTime`): the member's start (docs/rules.md §20). Absent: the backend keeps no record the
+   * engine can read, and the member starts at the instant the engine asked.
+   */
+  startedAt?: number;
 }
 
 export type OperationStatus = "InProgress" | "Succeeded" | "Failed";
@@ -88,6 +94,13 @@ export interface OperationState {
   error?: { code: string; message: string };
   /** When `InProgress`: when to look again. */
   checkAgainAt?: number;
+  /**
+   * Once it ended: when the upgrade began and ended, as the backend's own records say (ARM's
+   * operation status `startTime` of its first step, `endTime` of its last): the member's times
+   * (docs/rules.md §20). Absent: no such record, and the member ends at the instant the engine saw it end.
+   */
+  startedAt?: number;
+  endedAt?: number;
 }
 
 /**

@@ -19,6 +19,7 @@ import { verifyStep } from "./healthCheck";
 import { passStageAnalyses } from "./analysisSteps";
 import { nextMeasurement } from "./analysis";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
+import { groupStart, latestEnd, stageStart } from "./times";
 import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, runUpdate, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 import type { GroupQueue, Rank } from "./readyQueue";
@@ -62,6 +63,8 @@ async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
 async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number): Promise<void> {
   const { member } = place;
   ctx.memberChanged(member);
+  // When the operation ended, as the backend recorded it (set when this call saw it end).
+  let endedAt: number | undefined;
   if (member.analysis === undefined) {
     let op;
     try {
@@ -78,9 +81,12 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
       member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
       return;
     }
+    // docs/rules.md §20: the member's times are its operation's, where the backend keeps a record of it.
+    if (op.startedAt !== undefined) member.startTime = op.startedAt;
+    endedAt = op.endedAt;
     if (op.status === "Failed") {
       endFollowing(ctx, place);
-      failMember(ctx, place, op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" }, now);
+      failMember(ctx, place, op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" }, now, undefined, endedAt);
       return;
     }
   }
@@ -96,7 +102,8 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
     failMember(ctx, place, { code: verdict.code, message: verdict.message }, now, verdict.message);
   } else {
     member.message = undefined;
-    ctx.transitions.transition(member, "Completed", now, "member", member.name);
+    // Healthy at once (no probe): Completed when its operation ended; after probes, when they passed.
+    ctx.transitions.transition(member, "Completed", now, "member", member.name, undefined, undefined, endedAt);
   }
 }
 
@@ -113,10 +120,10 @@ function endFollowing(ctx: EngineContext, place: MemberPlace): void {
  * docs/rules.md §3.7 with issue 5's tolerance: the member fails; the run halts only when its group or stage now
  * has more failures than it tolerates (by default none).
  */
-function failMember(ctx: EngineContext, place: MemberPlace, error: { code: string; message: string }, now: number, message?: string): void {
+function failMember(ctx: EngineContext, place: MemberPlace, error: { code: string; message: string }, now: number, message?: string, endedAt?: number): void {
   const { member, group, stage } = place;
   member.message = message ?? `Upgrade failed: ${error.message} (${error.code})`;
-  ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error });
+  ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error }, endedAt);
   ctx.touch(group);
   const failures = (g: GroupRunState) => ctx.tally.memberCounts(g).Failed;
   if (groupExceedsWith(group, failures(group)) || stageExceedsWith(stage, failures, ctx.tally.stageFailures(stage))) startHalt(ctx, "failure", now);
@@ -194,26 +201,28 @@ function passGroupEnd(ctx: EngineContext, group: GroupRunState, now: number): vo
  * The run reaches the stage. Its groups start once its before-gates pass (`startGroups`): until then
  * they are NotStarted, as Fleet shows them. A stage whose groups are all empty (no member belongs to
  * any, docs/rules.md §2) has nothing to hold: its groups start now, end Skipped, and so does the
- * stage, its gates skipped (G7) and with no wait (§3.1).
+ * stage, its gates skipped (G7) and with no wait (§3.1). docs/rules.md §20: the stage starts now,
+ * never before the stage before it ended, nor after a member already running in it (adopted).
  */
 function startStage(ctx: EngineContext, stage: StageRunState, now: number): void {
-  stage.startTime = now;
+  stage.startTime = stageStart(stage, ctx.run.stages[ctx.run.stages.indexOf(stage) - 1], now);
   if (stage.groups.every((g) => g.members.length === 0)) startGroups(ctx, stage, now);
   settleStage(ctx, stage, now);
 }
 
-/** The stage's groups start (an empty one ends Skipped then, docs/rules.md §4). */
+/** The stage's groups start (an empty one ends Skipped then, docs/rules.md §4); §20: not after a member already running in it. */
 function startGroups(ctx: EngineContext, stage: StageRunState, now: number): void {
   for (const group of stage.groups) {
     if (isFinished(group.state) || group.startTime !== undefined) continue;
-    group.startTime = now;
+    group.startTime = groupStart(group, stage, now);
     ctx.touch(group);
   }
 }
 
 /**
- * The wait starts when the stage's last group ends (docs/rules.md §3.1). A stage whose groups were all skipped
- * has no wait. Returns whether the wait is behind us.
+ * The wait starts when the stage's last group ends (docs/rules.md §3.1), as its parts recorded it (§20:
+ * the end of its last upgrade, not the instant this pass saw it), and ends its length later. A stage
+ * whose groups were all skipped has no wait. Returns whether the wait is behind us.
  */
 function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolean {
   const wait = stage.wait;
@@ -224,8 +233,8 @@ function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolea
   }
   if (isDone(wait.state)) return true;
   if (wait.endsAt === undefined) {
-    wait.startTime = now;
-    wait.endsAt = now + stage.afterStageWaitInSeconds * 1000;
+    wait.startTime = latestEnd(stage.groups) ?? now;
+    wait.endsAt = wait.startTime + stage.afterStageWaitInSeconds * 1000;
   }
   if (now >= wait.endsAt) {
     ctx.transitions.transition(wait, "Completed", now, "wait", stage.name);
@@ -392,7 +401,7 @@ function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: Upg
 
 function started(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, now: number): "started" {
   const checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
-  markRunning(ctx, place, request, op.operationId, now, checkAgainAt, now);
+  markRunning(ctx, place, request, op.operationId, op.startedAt ?? now, checkAgainAt, now);
   return "started";
 }
 

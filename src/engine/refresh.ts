@@ -3,10 +3,12 @@
  * change as a transition. Only aggregation: what else follows from a change (a skipped item's gates,
  * the end of a halt) is `settle.ts`, which calls these in order.
  */
-import type { ErrorDetail } from "../model/status";
+import type { ErrorDetail, UpdateState } from "../model/status";
 import { aggregateCounts, aggregateRun, type HaltPhase } from "./aggregate";
 import type { EngineContext } from "./context";
-import type { GateRunState, GroupRunState, StageRunState } from "./runState";
+import type { GateRunState, GroupRunState, StageRunState, Timed } from "./runState";
+import { endOf, groupEnds, runEnds, stageEnds } from "./times";
+import { ENDED_STATES } from "./transitions";
 import type { StateCounts } from "./tally";
 import { groupExceedsWith, stageFailureCount, stageOwnLimitExceededWith } from "./tolerance";
 import { stageAnalysisError } from "./analysisSteps";
@@ -65,7 +67,7 @@ export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: numb
   if (allFinished) addGateStates(children, group.afterGates);
   const state = aggregateCounts(children, group.startTime !== undefined, haltPhase(ctx));
   const error = state === "Failed" ? summarize(group.members.filter((m) => m.state === "Failed").map((m) => ({ name: m.name, error: m.error })), "Member") : undefined;
-  ctx.transitions.transition(group, state, now, "group", group.name, undefined, error);
+  ctx.transitions.transition(group, state, now, "group", group.name, undefined, error, endsNow(group, state) ? endOf(group, state, groupEnds(group), now) : undefined);
 }
 
 /** A stage over its groups (as aggregated), wait and gates. */
@@ -99,7 +101,7 @@ export function refreshStage(ctx: EngineContext, stage: StageRunState, now: numb
   const state = aggregateCounts(children, stage.startTime !== undefined, haltPhase(ctx));
   const error =
     state === "Failed" ? (summarize(stage.groups.filter((g) => g.state === "Failed").map((g) => ({ name: g.name, error: g.error })), "Group") ?? analysisError ?? toleranceError(stage)) : undefined;
-  ctx.transitions.transition(stage, state, now, "stage", stage.name, undefined, error);
+  ctx.transitions.transition(stage, state, now, "stage", stage.name, undefined, error, endsNow(stage, state) ? endOf(stage, state, stageEnds(stage), now) : undefined);
 }
 
 /** The run over its stages (as aggregated). */
@@ -113,7 +115,12 @@ export function refreshRun(ctx: EngineContext, now: number): void {
     haltPhase(ctx),
   );
   const error = generationFailed ? run.updateError : state === "Failed" ? summarize(run.stages.filter((s) => s.state === "Failed").map((s) => ({ name: s.name, error: s.error })), "Stage") : undefined;
-  ctx.transitions.transition(run, state, now, "run", run.name, undefined, error);
+  ctx.transitions.transition(run, state, now, "run", run.name, undefined, error, endsNow(run, state) ? endOf(run, state, runEnds(run), now) : undefined);
+}
+
+/** The item moves into an ended state: its end is checked against its parts' (docs/rules.md §20), once. */
+function endsNow(item: Timed, state: UpdateState): boolean {
+  return state !== item.state && ENDED_STATES.has(state);
 }
 
 /** A stage failed by its own `maxAllowedFailures` while each group stayed within its own. */

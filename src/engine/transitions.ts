@@ -18,7 +18,8 @@ function kept(event: RunEvent): boolean {
   return event.from !== event.to || event.measurement !== undefined;
 }
 
-const ENDED: ReadonlySet<UpdateState> = new Set(["Completed", "Skipped", "Failed", "Stopped"]);
+/** States an item ends in: it gets a `completedTime`. */
+export const ENDED_STATES: ReadonlySet<UpdateState> = new Set(["Completed", "Skipped", "Failed", "Stopped"]);
 
 import { isoInstant as iso } from "../model/common";
 
@@ -41,16 +42,20 @@ export class Transitions {
   constructor(private readonly sink: EventSink | undefined) {}
 
   /**
-   * Move `node` to `to` at `now`. An item that ends gets a `completedTime`; one that leaves an ended
-   * state (a resumed run) loses it. Start times are set by the caller, who knows when processing began.
+   * Move `node` to `to` at `now` (the pass's instant). An item that ends gets a `completedTime`; one
+   * that leaves an ended state (a resumed run) loses it. Start times are set by the caller, who knows
+   * when processing began. `at`: when the change happened, if not at `now` — an operation's end as the
+   * backend recorded it, the end of an item's last part (docs/rules.md §20); it is the `completedTime`
+   * and the event's time.
    */
-  transition(node: Timed, to: UpdateState, now: number, scope: EventScope, name: string, message?: string, error?: ErrorDetail): void {
+  transition(node: Timed, to: UpdateState, now: number, scope: EventScope, name: string, message?: string, error?: ErrorDetail, at?: number): void {
     const from = node.state;
     this.onTouch?.(node, scope);
     if (error !== undefined) node.error = error;
     else if (to !== "Failed" && node.error !== undefined) node.error = undefined;
     if (from === to) return;
-    if (ENDED.has(to)) node.completedTime = now;
+    const when = at ?? now;
+    if (ENDED_STATES.has(to)) node.completedTime = when;
     else if (node.completedTime !== undefined) node.completedTime = undefined;
     node.state = to;
     this.onChange?.(node, from, to);
@@ -59,11 +64,15 @@ export class Transitions {
     this.bufferedAt = now;
     const pending = this.buffer.get(node);
     if (pending === undefined) {
-      this.buffer.set(node, { time: iso(now), scope, name, from, to, ...(message === undefined ? {} : { message }) });
+      this.buffer.set(node, { time: iso(when), scope, name, from, to, ...(message === undefined ? {} : { message }) });
     } else {
+      // Changes coalesced in one pass: the event says when the item reached its last state.
       // Events leave this class as they are (journal, webhook, outputs): one without a message has none.
-      if (message === undefined && pending.message !== undefined) this.buffer.set(node, { time: pending.time, scope, name, from: pending.from, to });
-      else pending.to = to;
+      if (message === undefined && pending.message !== undefined) this.buffer.set(node, { time: iso(when), scope, name, from: pending.from, to });
+      else {
+        pending.to = to;
+        pending.time = iso(when);
+      }
       if (message !== undefined) pending.message = message;
     }
   }

@@ -130,6 +130,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
         fleet: {
           clock: emulator.clock,
           client,
+          keepSeen: false,
           // Issue 31: the client measures the run's analyses on the simulated fleet's declared metrics.
           measure: { probe: (member, url) => emulator.fleet.probe(member ?? { name: "" }, url), queryMetric: (query) => emulator.fleet.queryMetricNow(query) },
           nextReadAt: (now: number, nextPoll: number) => {

@@ -22,6 +22,7 @@ import { redeliverTo } from "../../src/events/sink";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
 import type { RunEvent, UpdateRunStatus } from "../../src/model/status";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
+import { HEALTH_CHECK_FAILED } from "../../src/engine/healthCheck";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "crash-points-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -31,9 +32,31 @@ export class Crash extends Error {}
 
 export type BoundaryKind = "after backend call" | "before journal write" | "after journal write" | "between event sinks";
 
+/** A write boundary, as a crash plan sees it (issue 30). */
+export interface Boundary {
+  /** Its index over the whole run, across processes. */
+  n: number;
+  /** Which process (0: the first; 1: the first resumed one; ...). */
+  process: number;
+  /** Its index within its process. */
+  local: number;
+  /** The process has not committed a pass yet: its first pass (resumed: the pass that adopts and hands on). */
+  firstPass: boolean;
+  kind: BoundaryKind;
+  /** The journal holds an intent record (`"t":"intent"`) this process wrote (its first write is a snapshot). */
+  intentRecorded: () => boolean;
+}
+
+/** Where to crash: at the boundaries whose global index is in `at`. */
+export const atIndexes =
+  (at: ReadonlySet<number>) =>
+  (b: Boundary): boolean =>
+    at.has(b.n);
 
 export interface Outcome {
   status: UpdateRunStatus;
+  /** Every boundary passed (and the one crashed at), in order. */
+  passed: Array<Omit<Boundary, "intentRecorded"> & { intentRecorded: boolean }>;
   final: RunState;
   operations: Array<{ member: string; operationId: string; start: number; end?: number; result?: string }>;
   sinks: RunEvent[][];
@@ -45,16 +68,29 @@ let runCounter = 0;
 
 /**
  * Run the scenario's update (no user actions: a resumed process would not know which it had applied),
- * crashing at the boundaries numbered in `crashAt` (counted over the whole run, across processes).
+ * crashing at the boundaries numbered in `crashAt` (counted over the whole run, across processes), or
+ * at those a crash plan picks.
  */
-export async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<number>, downtimeMs: (crash: number) => number): Promise<Outcome> {
+export async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<number> | ((b: Boundary) => boolean), downtimeMs: (crash: number) => number): Promise<Outcome> {
   const start = Date.parse(scenario.start);
   const clock = new VirtualClock(start);
   const fleet = new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock);
+  const files = [path.join(dir, `${++runCounter}-a.jsonl`), path.join(dir, `${runCounter}-b.jsonl`)];
+  // Issue 23: the session's journal itself (a log of deltas, intents alone, compacted often here).
+  const journalFile = path.join(dir, `${runCounter}-journal.json`);
+  const crashHere = typeof crashAt === "function" ? crashAt : atIndexes(crashAt);
   const boundaries: BoundaryKind[] = [];
+  const passed: Outcome["passed"] = [];
+  // Which process is running, how far it got, and whether it has committed a pass yet.
+  const proc = { index: 0, local: 0, committed: false };
   const point = (kind: BoundaryKind): void => {
     boundaries.push(kind);
-    if (crashAt.has(boundaries.length - 1)) throw new Crash(`crash ${boundaries.length - 1}: ${kind}`);
+    // A resumed process's first write is a snapshot that replaces the file: any intent record after it is its own.
+    const intentRecorded = () => proc.index > 0 && fs.existsSync(journalFile) && fs.readFileSync(journalFile, "utf8").includes('"t":"intent"');
+    const b: Boundary = { n: boundaries.length - 1, process: proc.index, local: proc.local++, firstPass: !proc.committed, kind, intentRecorded };
+    const crash = crashHere(b);
+    passed.push({ ...b, intentRecorded: b.firstPass && proc.index > 0 && intentRecorded() });
+    if (crash) throw new Crash(`crash ${b.n}: ${kind}`);
   };
   // The fleet takes every call; the answer is lost when the process dies right after it.
   const backend: ClusterBackend = {
@@ -79,9 +115,6 @@ export async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<nu
     ...(scenario.analysis === undefined ? {} : { analysis: scenario.analysis }),
     ...updateChoiceOf(scenario),
   };
-  const files = [path.join(dir, `${++runCounter}-a.jsonl`), path.join(dir, `${runCounter}-b.jsonl`)];
-  // Issue 23: the session's journal itself (a log of deltas, intents alone, compacted often here).
-  const journalFile = path.join(dir, `${runCounter}-journal.json`);
   let crashes = 0;
   let status: UpdateRunStatus | undefined;
   let final: RunState | undefined;
@@ -105,6 +138,7 @@ export async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<nu
           journal.intent(run(), intent);
         } else {
           journal.commit(run());
+          proc.committed = true;
           // What the journal reads back is the engine's state: no change was left out of a delta.
           expect(journal.read()?.engineState).toEqual(withoutHealthChecks(engine!.snapshot()));
         }
@@ -128,6 +162,7 @@ export async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<nu
       if (!(e instanceof Crash)) throw e;
       for (const sink of sinks) await sink.close();
       await clock.sleepUntil(clock.now() + downtimeMs(crashes++));
+      Object.assign(proc, { index: proc.index + 1, local: 0, committed: false });
     }
   }
   const operations = fleet.operationLog().map((op) => ({
@@ -144,7 +179,7 @@ export async function runWithCrashes(scenario: Scenario, crashAt: ReadonlySet<nu
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line) as RunEvent),
   );
-  return { status: status as UpdateRunStatus, final: final as RunState, operations, sinks, boundaries, crashes };
+  return { status: status as UpdateRunStatus, final: final as RunState, operations, sinks, boundaries, passed, crashes };
 }
 
 /** The most intervals [start, end) open at one instant. */
@@ -196,6 +231,30 @@ export function expectInvariants(outcome: Outcome): void {
         }
       }
     }
+  }
+
+  // docs/rules.md §20, across crashes: a member's times are its operation's, as the fleet recorded it
+  // (an adopted one's too) — its end later when an analysis verified it; no member starts before its
+  // group, no group before its stage, no stage before the one before it ended; a group or stage that
+  // completed ended after its parts.
+  let previousCompleted: number | undefined;
+  for (const stage of final.stages) {
+    for (const group of stage.groups) {
+      for (const member of group.members) {
+        const op = opOf.get(member.name);
+        if ((member.state === "Completed" || member.state === "Failed") && op?.end !== undefined && member.error?.code !== HEALTH_CHECK_FAILED) {
+          expect(member.startTime, `start of ${member.name}`).toBe(op.start);
+          if ((member.analysis ?? []).length === 0) expect(member.completedTime, `end of ${member.name}`).toBe(op.end);
+          else expect(member.completedTime, `end of ${member.name}`).toBeGreaterThanOrEqual(op.end);
+        }
+        if (member.startTime !== undefined) expect(member.startTime, `${member.name} starts after its group`).toBeGreaterThanOrEqual(group.startTime ?? Number.NaN);
+        if (group.state === "Completed" && member.completedTime !== undefined) expect(member.completedTime, `${member.name} ends before its group`).toBeLessThanOrEqual(group.completedTime ?? Number.NaN);
+      }
+      if (group.startTime !== undefined) expect(group.startTime, `group ${group.name} starts after its stage`).toBeGreaterThanOrEqual(stage.startTime ?? Number.NaN);
+      if (stage.state === "Completed" && group.completedTime !== undefined) expect(group.completedTime, `group ${group.name} ends before its stage`).toBeLessThanOrEqual(stage.completedTime ?? Number.NaN);
+    }
+    if (stage.startTime !== undefined && previousCompleted !== undefined) expect(stage.startTime, `stage ${stage.name} starts after the one before ended`).toBeGreaterThanOrEqual(previousCompleted);
+    previousCompleted = stage.state === "Completed" ? stage.completedTime : undefined;
   }
 
   // Each sink: per item, one chain NotStarted → … → its final state, every link once.

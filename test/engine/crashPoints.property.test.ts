@@ -25,14 +25,63 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Scenario } from "../../src/model/scenario";
+import { validateScenario, type Scenario } from "../../src/model/scenario";
 import { scenarioArb } from "./arbitraries";
-import { expectInvariants, runWithCrashes } from "./crashHarness";
+import { atIndexes, expectInvariants, runWithCrashes } from "./crashHarness";
 
 const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
 
 /** A scenario as this test runs it: no user actions (see `runWithCrashes`). */
 const crashScenarioArb = scenarioArb.map((s) => ({ ...s, actions: [] }) as Scenario);
+
+/**
+ * Issue 30's fleet: `s1: g1 = {a}`, then `s2: g2 = {b1, b2, b3}` at maxConcurrency 3, 1-minute
+ * upgrades. A run resumed after `a` started finds `a` done, completes s1 and starts s2's three members
+ * in its first pass: its first write is a snapshot (with that pass's events so far), then intent records.
+ */
+const ISSUE_30_FLEET = validateScenario({
+  start: "2026-12-05T00:00:00Z",
+  regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: "AKSUbuntu-2204gen2containerd-202611.24.0" }] } },
+  members: [
+    { name: "a", group: "g1" },
+    { name: "b1", group: "g2" },
+    { name: "b2", group: "g2" },
+    { name: "b3", group: "g2" },
+  ].map((m) => ({
+    ...m,
+    region: "westeurope",
+    kubernetesVersion: "1.31.2",
+    nodePools: [{ name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: "AKSUbuntu-2204gen2containerd-202610.01.0" }],
+    simulation: { upgradeMinutes: 1 },
+  })),
+  strategy: { stages: [{ name: "s1", groups: [{ name: "g1" }] }, { name: "s2", groups: [{ name: "g2", maxConcurrency: "3" }] }] },
+  managedClusterUpdate: { upgrade: { type: "ControlPlaneOnly", kubernetesVersion: "1.32.0" } },
+});
+
+interface SecondCrashCoverage {
+  runs: number;
+  /** Second crashes in the resumed run's first pass before it wrote an intent record, and after. */
+  beforeIntentRecord: number;
+  afterIntentRecord: number;
+}
+
+/**
+ * Crash at boundary `k`, resume after `downtimeMs`, and crash the resumed run again at each boundary
+ * of its first pass in turn (one run each); then resume at once, to the end. Every invariant, every time.
+ */
+async function crashTwice(scenario: Scenario, k: number, downtimeMs: number, covered: SecondCrashCoverage): Promise<void> {
+  const downtime = (crash: number) => (crash === 0 ? downtimeMs : 0);
+  const once = await runWithCrashes(scenario, atIndexes(new Set([k])), downtime);
+  const firstPass = once.passed.filter((b) => b.process === 1 && b.firstPass);
+  for (const b of firstPass) {
+    const twice = await runWithCrashes(scenario, (x) => x.n === k || (x.process === 1 && x.local === b.local), downtime);
+    expect(twice.crashes).toBe(2);
+    expectInvariants(twice);
+    covered.runs += 1;
+    if (b.intentRecorded) covered.afterIntentRecord += 1;
+    else covered.beforeIntentRecord += 1;
+  }
+}
 
 describe("property: crashes at the write boundaries of a pass keep every promise (issue 19)", () => {
   const covered = { scenarios: 0, crashPoints: 0, runs: 0 };
@@ -81,4 +130,32 @@ describe("property: crashes at the write boundaries of a pass keep every promise
     );
     console.log(`random crashes: ${runs} runs, ${crashes} crashes`);
   }, 600_000);
+
+  it("issue 30: a crash after a start, then another at every boundary of the resumed run's first pass, before and after its first intent record: no event lost", async () => {
+    const covered: SecondCrashCoverage = { runs: 0, beforeIntentRecord: 0, afterIntentRecord: 0 };
+    const clean = await runWithCrashes(ISSUE_30_FLEET, atIndexes(new Set()), () => 0);
+    // The first crash: at `a`'s start and the boundaries after it in that pass; the run is resumed
+    // 2 minutes later, when `a`'s upgrade has ended.
+    const afterStart = clean.passed.findIndex((b) => b.kind === "after backend call");
+    for (const k of [afterStart, afterStart + 1, afterStart + 2]) await crashTwice(ISSUE_30_FLEET, k, 2 * 60_000, covered);
+    console.log(`issue 30's fleet: ${covered.runs} second crashes (${covered.beforeIntentRecord} before the resumed run's first intent record, ${covered.afterIntentRecord} after)`);
+    expect(covered.afterIntentRecord).toBeGreaterThan(0);
+    expect(covered.beforeIntentRecord).toBeGreaterThan(0);
+    // One crash at every boundary, resumed 30 s later (upgrades take a minute): a start found under way
+    // is adopted from before the resumed pass, whose stage the crashed one had started (§20: times).
+    for (let k = 0; k < clean.boundaries.length; k++) expectInvariants(await runWithCrashes(ISSUE_30_FLEET, atIndexes(new Set([k])), () => 30_000));
+  }, 300_000);
+
+  it("property: a crash anywhere, then another at every boundary of the resumed run's first pass: every invariant", async () => {
+    const covered: SecondCrashCoverage = { runs: 0, beforeIntentRecord: 0, afterIntentRecord: 0 };
+    await fc.assert(
+      fc.asyncProperty(crashScenarioArb, fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.constantFrom(0, 60_000, 15 * 60_000, 3 * 3_600_000), async (scenario, where, downtimeMs) => {
+        const clean = await runWithCrashes(scenario, atIndexes(new Set()), () => 0);
+        await crashTwice(scenario, Math.floor(where * Math.max(1, clean.boundaries.length)), downtimeMs, covered);
+      }),
+      { numRuns: Math.ceil(NUM_RUNS / 3), seed: 30_001 },
+    );
+    console.log(`second crashes in a resumed first pass: ${covered.runs} (${covered.beforeIntentRecord} before its first intent record, ${covered.afterIntentRecord} after)`);
+    expect(covered.afterIntentRecord).toBeGreaterThan(0);
+  }, 300_000);
 });

@@ -175,7 +175,7 @@ export class SimulatedFleet implements ClusterBackend {
       try {
         const op = this.acceptUpgrade(this.cluster(member.name), asked, request.latestNodeImages === true, now);
         this.startCalls.push({ member: member.name, at: now, request: asked, outcome: { operationId: op.operationId } });
-        return { operationId: op.operationId, checkAgainAt: op.endAt };
+        return { operationId: op.operationId, checkAgainAt: op.endAt, startedAt: op.startAt };
       } catch (error) {
         if (error instanceof BackendError) this.startCalls.push({ member: member.name, at: now, request: asked, outcome: { error: { code: error.code, message: error.message } } });
         throw error;
@@ -190,9 +190,11 @@ export class SimulatedFleet implements ClusterBackend {
         throw new BackendError(NOT_FOUND, `The Resource 'Microsoft.ContainerService/managedClusters/${member.name}/operations/${operationId}' was not found.`);
       }
       if (op.result === undefined) return { status: "InProgress", checkAgainAt: op.endAt };
-      if (op.result === "Failed") return { status: "Failed", error: { ...(op.failWith ?? { code: "UpgradeFailed", message: "the upgrade failed" }) } };
-      if (op.result === "Canceled") return { status: "Failed", error: { code: UPGRADE_ABORTED, message: `the upgrade of managed cluster ${member.name} was aborted before it reached its target` } };
-      return { status: "Succeeded" };
+      // The operation log's own times (docs/rules.md §20).
+      const times = { startedAt: op.startAt, endedAt: op.endAt };
+      if (op.result === "Failed") return { status: "Failed", error: { ...(op.failWith ?? { code: "UpgradeFailed", message: "the upgrade failed" }) }, ...times };
+      if (op.result === "Canceled") return { status: "Failed", error: { code: UPGRADE_ABORTED, message: `the upgrade of managed cluster ${member.name} was aborted before it reached its target` }, ...times };
+      return { status: "Succeeded", ...times };
     });
   }
 
@@ -202,7 +204,7 @@ export class SimulatedFleet implements ClusterBackend {
   startedUpgradeNow(member: MemberRef, request: UpgradeRequest, since: number): StartedOperation | undefined {
     return this.answer(() => {
       const op = this.cluster(member.name).state.operations.find((o) => o.startAt >= since && sameUpgrade(o.request, request));
-      return op === undefined ? undefined : { operationId: op.operationId, checkAgainAt: op.endAt };
+      return op === undefined ? undefined : { operationId: op.operationId, checkAgainAt: op.endAt, startedAt: op.startAt };
     });
   }
 

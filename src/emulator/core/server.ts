@@ -49,8 +49,9 @@ async function serve(door: FrontDoor, req: IncomingMessage, res: ServerResponse)
   const rawBody = await readBody(req);
   const kind = requestKind(method);
   const subscriptionId = /^\/subscriptions\/([^/]+)/i.exec(path)?.[1] ?? "";
+  // ARM's `Date` is ARM's clock: here, the emulator's (simulated) one (issue 30: clients take the run's instants on it).
   const answer = (reply: ArmReply, remaining: number, fault?: RequestLogEntry["fault"]) =>
-    send(res, reply, { [remainingHeader(kind)]: String(remaining) }, req, () => door.log.record({ method, path, status: reply.status, ...(fault ? { fault } : {}) }));
+    send(res, reply, { [remainingHeader(kind)]: String(remaining), Date: new Date(door.ctx.clock.now()).toUTCString() }, req, () => door.log.record({ method, path, status: reply.status, ...(fault ? { fault } : {}) }));
 
   const latency = door.faults?.latency() ?? 0;
   if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
