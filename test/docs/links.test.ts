@@ -1,6 +1,7 @@
 /**
  * Issue 32: the README and docs/ name only files that are in the repository — a user who clones it
- * has nothing beside it — and link only to files and anchors that are there.
+ * has nothing beside it — and link only to files and anchors that are there. No file of the
+ * repository reads `../shared` (the project's original contract, which a clone does not have).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -52,6 +53,34 @@ describe("the README and docs/", () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+});
+
+/** Where code, scripts, examples and docs live; test/fixtures holds data copied in, with its source. */
+const SEARCHED = ["README.md", "docs", "src", "test", "bench", "scripts", "examples", "tools", ".ci", "package.json", "vitest.config.mts"];
+const TEXT = /\.(ts|mts|cts|js|mjs|cjs|json|ya?ml|md|sh|py|go|txt)$|^run$/;
+const SHARED = /\.\.\/shared\b/;
+/** This file, which names it to look for it. */
+const THIS_FILE = path.relative(ROOT, __filename);
+
+function* textFiles(entry: string): Generator<string> {
+  const full = path.join(ROOT, entry);
+  if (!fs.existsSync(full)) return;
+  if (fs.statSync(full).isFile()) {
+    if (TEXT.test(path.basename(entry))) yield entry;
+    return;
+  }
+  for (const child of fs.readdirSync(full)) {
+    if (child === "node_modules" || child === ".build") continue;
+    yield* textFiles(path.join(entry, child));
+  }
+}
+
+describe("the repository", () => {
+  it("reads nothing beside it: no file of its code, tests, scripts, examples or docs names ../shared", () => {
+    const naming: string[] = [];
+    for (const entry of SEARCHED) for (const file of textFiles(entry)) if (file !== THIS_FILE && SHARED.test(read(file))) naming.push(file);
+    expect(naming).toEqual([]);
   });
 });
 
