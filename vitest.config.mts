@@ -23,9 +23,10 @@ const INTEGRATION = [
   "test/cli/runTimeScale.test.ts",
   "test/cli/terminalEscapes.test.ts",
   "test/plan/cli.test.ts",
-  "test/pulumi/driverLease.test.ts",
+  "test/pulumi/provider/driverLease.test.ts",
+  "test/pulumi/provider/fleet*.test.ts",
   "test/pulumi/harness.test.ts",
-  "test/pulumi/updateRun.contract.test.ts",
+  "test/pulumi/program/updateRun.contract.test.ts",
   "test/report/report.browser.test.ts",
   "test/simulation/emptyGroups.test.ts",
 ];

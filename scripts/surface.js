@@ -30,12 +30,12 @@ const TOKEN_PREFIX = "fleet-update:index:";
  * output that is not an input is declared. A new object type needs a line here (or `inline`).
  */
 const ARGS = {
-  "src/pulumi/backendArgs.ts": {
+  "src/pulumi/program/backendArgs.ts": {
     SimulatorBackendArgs: "SimulatorBackend",
     AzureBackendArgs: "AzureBackend",
     AzureFleetBackendArgs: "AzureFleetBackend",
   },
-  "src/pulumi/updateRun.ts": {
+  "src/pulumi/program/updateRun.ts": {
     BackendArgs: "Backend",
     MemberArgs: "Member",
     HealthCheckArgs: "HealthCheck",
@@ -57,7 +57,7 @@ const ARGS = {
     UpdateRunArgs: { inputs: "UpdateRun" },
     UpdateRun: { outputs: "UpdateRun" },
   },
-  "src/pulumi/updateStrategy.ts": {
+  "src/pulumi/program/updateStrategy.ts": {
     GateArgs: "Gate",
     ScheduledStartConfigurationArgs: "ScheduledStartConfiguration",
     MemberSelectorArgs: "MemberSelector",

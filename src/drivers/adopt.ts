@@ -1,6 +1,6 @@
 /**
  * Issue 24, 32: adopt an existing run by an import id (`pulumi import fleet-update:index:UpdateRun NAME
- * ID`, through the provider plugin: `src/pulumi/importRun.ts`): which run the id names, what the
+ * ID`, through the provider plugin: `src/pulumi/provider/importRun.ts`): which run the id names, what the
  * caller stores of it, and the inputs that describe it, so that a program declaring the same run shows
  * no diff. Two kinds of id (docs/behaviour.md "Importing a run"):
  *

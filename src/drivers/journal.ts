@@ -28,7 +28,7 @@ export interface JournalEntry {
   undeliveredEvents?: RunEvent[];
   /**
    * Issue 24: the inputs the run was started with (`journaledInputs`), so that `pulumi import` can
-   * adopt a run `fleet-update run` started (`src/pulumi/importRun.ts`). Absent in journals written
+   * adopt a run `fleet-update run` started (`src/pulumi/provider/importRun.ts`). Absent in journals written
    * before, and never holding a secret: no health check, no webhook.
    */
   inputs?: JournaledInputs;

@@ -24,7 +24,7 @@ import { ManagedClusterUpdateSchema, NodeImageVersionRefSchema } from "../model/
 import type { FleetRunRecord } from "../drivers/runDriver";
 import type { Plan } from "../plan/types";
 import { StrategyBackendSchema, UpdateRunInputsSchema } from "../spec/runSpec";
-import { PROJECT_DIR_KEY } from "./projectDir";
+import { PROJECT_DIR_KEY } from "./provider/projectDir";
 
 export const UPDATE_RUN_DESCRIPTION =
   "One staged update of a fleet's members: `pulumi up` executes it — stages in order, groups in parallel, members one at a time (or `maxConcurrency` at a time), waits, gates and maintenance windows — and stores the run's status (Azure Fleet's `UpdateRunStatus` shape) as outputs. Changing the target, the members, the strategy or the backend makes a new run; `state`, `skip`, `approvals` and the time limits steer the same run. Destroying it forgets the run; clusters are never touched.";

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";
-import { create } from "../../src/pulumi/runProvider";
+import { create } from "../../src/pulumi/provider/runProvider";
 import { JOURNAL_DIRECTORY } from "../../src/drivers/openBackend";
 
 const SUB = "22222222-2222-3333-4444-555555555555";

@@ -38,7 +38,7 @@ describe("one description for each field of the Pulumi surface", () => {
         s.schema.types[HEALTH_CHECK]!.properties.url!.description = changed;
       }),
     );
-    expect(problems).toEqual(["schema.json is not what the schemas write", "docs/reference.md is not what the schemas write", "src/pulumi/updateRun.ts: HealthCheckArgs.url: its doc comment differs from the schema's description"]);
+    expect(problems).toEqual(["schema.json is not what the schemas write", "docs/reference.md is not what the schemas write", "src/pulumi/program/updateRun.ts: HealthCheckArgs.url: its doc comment differs from the schema's description"]);
   });
 
   it("names a field the zod schemas have and the TypeScript Args lack", () => {
@@ -49,7 +49,7 @@ describe("one description for each field of the Pulumi surface", () => {
       }),
     );
     expect(problems).toContain(
-      "src/pulumi/updateRun.ts: HealthCheckArgs has no `timeoutSeconds` (HealthCheck.timeoutSeconds: add it, typed as a Pulumi input/output; its doc comment is written by `npm run surface`)",
+      "src/pulumi/program/updateRun.ts: HealthCheckArgs has no `timeoutSeconds` (HealthCheck.timeoutSeconds: add it, typed as a Pulumi input/output; its doc comment is written by `npm run surface`)",
     );
   });
 
@@ -61,7 +61,7 @@ describe("one description for each field of the Pulumi surface", () => {
         s.schema.types["fleet-update:index:RolloutNote"] = { type: "object", description: "A note.", properties: {} };
       }),
     );
-    expect(problems).toContain("src/pulumi/updateRun.ts: HealthCheckArgs.retries is not in the schema (HealthCheck has no `retries`): add it to the zod schema, or remove it here");
+    expect(problems).toContain("src/pulumi/program/updateRun.ts: HealthCheckArgs.retries is not in the schema (HealthCheck has no `retries`): add it to the zod schema, or remove it here");
     expect(problems).toContain("type RolloutNote has no TypeScript Args interface: add one and a line to ARGS in scripts/surface.js (or to INLINE_TYPES)");
   });
 });

@@ -60,7 +60,7 @@ describe("the fleet-update package schema", () => {
 
   it("takes the TypeScript Args' inputs, and types every object it refers to", () => {
     const run = schema.resources["fleet-update:index:UpdateRun"]!;
-    // UpdateRunArgs (src/pulumi/updateRun.ts); the run's name is the resource's.
+    // UpdateRunArgs (src/pulumi/program/updateRun.ts); the run's name is the resource's.
     expect(Object.keys(run.inputProperties).sort()).toEqual(
       ["backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile", "state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes", "projectDir", "webhook", "analysis"].sort(),
     );

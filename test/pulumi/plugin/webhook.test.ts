@@ -15,7 +15,7 @@ import { fleetUpdateProvider } from "../../../src/pulumi/plugin/provider";
 import { asSecret, isSecret, reveal } from "../../../src/pulumi/plugin/secrets";
 import { checkRunInputs } from "../../../src/drivers/runInputs";
 import { SEQUENCE_HEADER } from "../../../src/events/webhook";
-import * as runProvider from "../../../src/pulumi/runProvider";
+import * as runProvider from "../../../src/pulumi/provider/runProvider";
 import { fleetYaml } from "../support/fleetYaml";
 import { runCommand } from "../../../src/cli/run";
 

@@ -10,7 +10,7 @@
  * nothing" true; each field's comment says when it is absent, as Azure's are. For the exact optional
  * types, read the output through `asExactStatus`.
  */
-import type { AnalysisRunStatus, UpdateRunStatus, UpdateState } from "../model/status";
+import type { AnalysisRunStatus, UpdateRunStatus, UpdateState } from "../../model/status";
 
 /**
  * Issue 31 (ours; Azure has none): one analysis with its measurements — the model's type as it is

@@ -5,21 +5,21 @@
  * `pulumi up` loudly while Pulumi keeps the run's state. The provider methods in `runProvider.ts` are
  * thin shells around this.
  */
-import { driverFor } from "../drivers/driverFor";
-import { WebhookSink, type WebhookOptions } from "../events/webhook";
-import { ProgressPrinter } from "../drivers/progressSummary";
-import type { RunCall, RunReport, StoredRun } from "../drivers/runDriver";
-import type { StopRequest } from "../drivers/stopRequest";
-import { waitingLine } from "../drivers/waiting";
-import { planAtRunStart } from "../plan/forRun";
-import type { Plan } from "../plan/types";
-import type { UpdateRunInputs } from "../spec/runSpec";
+import { driverFor } from "../../drivers/driverFor";
+import { WebhookSink, type WebhookOptions } from "../../events/webhook";
+import { ProgressPrinter } from "../../drivers/progressSummary";
+import type { RunCall, RunReport, StoredRun } from "../../drivers/runDriver";
+import type { StopRequest } from "../../drivers/stopRequest";
+import { waitingLine } from "../../drivers/waiting";
+import { planAtRunStart } from "../../plan/forRun";
+import type { Plan } from "../../plan/types";
+import type { UpdateRunInputs } from "../../spec/runSpec";
 import { hostEngineAddress, watchEngine } from "./engineWatch";
 import { RunNotFinishedError, outputsOf, type SessionResult, type UpdateRunOutputs } from "./runOutputs";
 
-export { runIdentity } from "../spec/identity";
+export { runIdentity } from "../../spec/identity";
 export { RunNotFinishedError, type SessionResult, type UpdateRunOutputs } from "./runOutputs";
-export { JOURNAL_DIRECTORY } from "../drivers/openBackend";
+export { JOURNAL_DIRECTORY } from "../../drivers/openBackend";
 
 /**
  * The provider's progress on stderr (the Pulumi CLI shows it): a line per transition, or once the run

@@ -4,12 +4,12 @@
  * Azure's `UpdateRunStrategy` shape. Changing it never touches a run already started: runs snapshot
  * their strategy (docs/rules.md §1).
  */
-import { friendlyErrors, toFieldIssues } from "../model/common";
-import { StrategyChangedError, keptStrategyIssues, strategyStoreFor, type FleetStrategyStore } from "../drivers/strategyStore";
-import { AzureFleetBackendSchema } from "../spec/runSpec";
-import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../model/strategy";
-import { canonicalJson, identityHash, withoutApiVersion } from "../spec/identity";
-import { dropIssuesUnderUnknowns } from "../spec/unknowns";
+import { friendlyErrors, toFieldIssues } from "../../model/common";
+import { StrategyChangedError, keptStrategyIssues, strategyStoreFor, type FleetStrategyStore } from "../../drivers/strategyStore";
+import { AzureFleetBackendSchema } from "../../spec/runSpec";
+import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../model/strategy";
+import { canonicalJson, identityHash, withoutApiVersion } from "../../spec/identity";
+import { dropIssuesUnderUnknowns } from "../../spec/unknowns";
 
 type Props = Record<string, unknown>;
 

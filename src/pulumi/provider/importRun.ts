@@ -6,8 +6,8 @@
  * names, and its inputs, is the drivers' (`src/drivers/adopt.ts`); the run is then read as `pulumi
  * refresh` reads it.
  */
-import { adoptRun } from "../drivers/adopt";
-import { parseRunInputs } from "../drivers/runInputs";
+import { adoptRun } from "../../drivers/adopt";
+import { parseRunInputs } from "../../drivers/runInputs";
 import { PROJECT_DIR_KEY } from "./projectDir";
 import { observeRun, type Tell } from "./runSession";
 

@@ -12,15 +12,15 @@
  * Relative paths are resolved against the recorded `projectDir` (projectDir.ts), never this process's
  * working directory, which the engine sets to the project's `main` folder.
  */
-import { ValidationError } from "../model/common";
-import type { StoredRun } from "../drivers/runDriver";
-import { printPlanSummary } from "../plan/forRun";
-import { canonicalJson, identityValue } from "../spec/identity";
-import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, withFleetDefaults, type UpdateRunInputs } from "../spec/runSpec";
-import { checkRunInputs, parseRunInputs } from "../drivers/runInputs";
-import { containsUnknown } from "../spec/unknowns";
-import { driverFor } from "../drivers/driverFor";
-import { BackendConfigSchema } from "../spec/runSpec";
+import { ValidationError } from "../../model/common";
+import type { StoredRun } from "../../drivers/runDriver";
+import { printPlanSummary } from "../../plan/forRun";
+import { canonicalJson, identityValue } from "../../spec/identity";
+import { RUN_CONTROL_FIELDS, RUN_IDENTITY_FIELDS, UpdateRunInputsSchema, withFleetDefaults, type UpdateRunInputs } from "../../spec/runSpec";
+import { checkRunInputs, parseRunInputs } from "../../drivers/runInputs";
+import { containsUnknown } from "../../spec/unknowns";
+import { driverFor } from "../../drivers/driverFor";
+import { BackendConfigSchema } from "../../spec/runSpec";
 import { RunNotFinishedError, forgetRun, observeRun, runSession, tellOnStderr, type SessionOptions, type Tell, type UpdateRunOutputs } from "./runSession";
 import { projectDirIssues, projectDirOf, withoutProjectDir } from "./projectDir";
 

@@ -3,7 +3,7 @@
  * same shape `@pulumi/azure-native`'s `containerservice.FleetUpdateStrategy` takes).
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { UpdateRunStrategy } from "../model/strategy";
+import type { UpdateRunStrategy } from "../../model/strategy";
 import { updateStrategyProvider } from "./providers";
 import type { AzureFleetBackendArgs } from "./backendArgs";
 

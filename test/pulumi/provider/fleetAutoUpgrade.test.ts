@@ -7,12 +7,12 @@
  * `generateUpdateRun` is refused at Check.
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/emulator";
-import * as provider from "../../src/pulumi/runProvider";
-import type { UpdateRunOutputs } from "../../src/pulumi/runSession";
-import { sdkClient } from "../emulator/helpers";
-import { CANARY_THEN_PROD, FLEET, RESOURCE_GROUP, fleetClient, startFleetEmulator } from "../emulator/fleetHelpers";
-import { fleetBackend } from "./support";
+import type { ArmEmulator } from "../../../src/emulator";
+import * as provider from "../../../src/pulumi/provider/runProvider";
+import type { UpdateRunOutputs } from "../../../src/pulumi/provider/runSession";
+import { sdkClient } from "../../emulator/helpers";
+import { CANARY_THEN_PROD, FLEET, RESOURCE_GROUP, fleetClient, startFleetEmulator } from "../../emulator/fleetHelpers";
+import { fleetBackend } from "../../azureFleet/support";
 
 let emulator: ArmEmulator;
 beforeEach(async () => {

@@ -15,9 +15,9 @@ import type * as azEnums from "@pulumi/azure-native/types/enums/containerservice
 import type * as azIn from "@pulumi/azure-native/types/input";
 import type * as azOut from "@pulumi/azure-native/types/output";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "../../src/model/update";
-import type { ErrorDetail, MemberUpdateStatus, UpdateGroupStatus, UpdateRunStatus, UpdateStageStatus, UpdateStatus, WaitStatus } from "../../src/model/status";
-import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../src/model/strategy";
+import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "../../../src/model/update";
+import type { ErrorDetail, MemberUpdateStatus, UpdateGroupStatus, UpdateRunStatus, UpdateStageStatus, UpdateStatus, WaitStatus } from "../../../src/model/status";
+import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../../src/model/strategy";
 import type {
   ManagedClusterUpgradeSpecArgs,
   NodeImageSelectionArgs,
@@ -27,11 +27,11 @@ import type {
   UpdateStageArgs,
   UpdateStrategy,
   UpdateStrategyArgs,
-} from "../../src/pulumi";
+} from "../../../src/pulumi";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseScenario } from "../../src/model/scenario";
-import { simulateScenario } from "../../src/simulation/simulateScenario";
+import { parseScenario } from "../../../src/model/scenario";
+import { simulateScenario } from "../../../src/simulation/simulateScenario";
 import {
   asExactStatus,
   type ErrorDetailOutput,
@@ -41,9 +41,9 @@ import {
   type UpdateStageStatusOutput,
   type UpdateStatusOutput,
   type WaitStatusOutput,
-} from "../../src/pulumi/statusOutput";
-import { checkRunInputs } from "../../src/drivers/runInputs";
-import { check as checkStrategy } from "../../src/pulumi/strategyProvider";
+} from "../../../src/pulumi/program/statusOutput";
+import { checkRunInputs } from "../../../src/drivers/runInputs";
+import { check as checkStrategy } from "../../../src/pulumi/provider/strategyProvider";
 
 type AzStrategyArgs = azIn.containerservice.UpdateRunStrategyArgs;
 type AzStageArgs = azIn.containerservice.UpdateStageArgs;
@@ -228,7 +228,7 @@ describe("status: ours is read wherever azure-native's run status is expected", 
   });
 
   it("runtime: a completed run's status, read through azure-native's type, has what a reader of Azure's expects", async () => {
-    const scenario = parseScenario(readFileSync(join(__dirname, "../../examples/scenarios/02-staged-parallel.yaml"), "utf8"));
+    const scenario = parseScenario(readFileSync(join(__dirname, "../../../examples/scenarios/02-staged-parallel.yaml"), "utf8"));
     const { result } = await simulateScenario(scenario);
     const asAzure: AzRunStatus = result.status as unknown as UpdateRunStatusOutput;
     expect(asAzure.status.state).toBe("Completed");

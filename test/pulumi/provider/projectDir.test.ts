@@ -8,11 +8,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UpdateRun } from "../../src/pulumi";
-import type { RunSummary } from "../../src/engine/summary";
-import { captureDynamicInputs } from "./support/captureInputs";
-import { fleetYaml } from "./support/fleetYaml";
-import { PROJECT_ROOT, startProviderHost, type PropertyMap, type ProviderHost } from "./support/providerHost";
+import { UpdateRun } from "../../../src/pulumi";
+import type { RunSummary } from "../../../src/engine/summary";
+import { captureDynamicInputs } from "../support/captureInputs";
+import { fleetYaml } from "../support/fleetYaml";
+import { PROJECT_ROOT, startProviderHost, type PropertyMap, type ProviderHost } from "../support/providerHost";
 
 const FLEET = fleetYaml(["eu-1", "eu-2"]);
 /** The program's folder: the host's working directory under the real CLI. */

@@ -3,10 +3,10 @@
  * `UpdateRunOutputsSchema` in `surface.ts`), and the error that keeps an unfinished run's outputs in
  * the stack (`RunNotFinishedError`), whichever driver ran it (`runSession.ts`).
  */
-import type { RunView } from "../drivers/runDriver";
-import { UPDATE_RUN_OUTPUTS, type UpdateRunOutputs } from "./surface";
+import type { RunView } from "../../drivers/runDriver";
+import { UPDATE_RUN_OUTPUTS, type UpdateRunOutputs } from "../surface";
 
-export type { UpdateRunOutputs } from "./surface";
+export type { UpdateRunOutputs } from "../surface";
 
 /** The outputs from the driver's view of the run, as plain JSON (the dynamic-provider host takes nothing else), in the schema's order. */
 export function outputsOf(view: RunView & Pick<UpdateRunOutputs, "plan">): UpdateRunOutputs {

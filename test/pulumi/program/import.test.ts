@@ -5,9 +5,9 @@
  * `__provider` property. What the user sees is pinned here; docs/behaviour.md says what to do instead.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UpdateRun, UpdateStrategy } from "../../src/pulumi";
-import { captureDynamicInputs } from "./support/captureInputs";
-import { ProviderCallError, startProviderHost, type ProviderHost } from "./support/providerHost";
+import { UpdateRun, UpdateStrategy } from "../../../src/pulumi";
+import { captureDynamicInputs } from "../support/captureInputs";
+import { ProviderCallError, startProviderHost, type ProviderHost } from "../support/providerHost";
 
 let host: ProviderHost;
 let runProvider = "";

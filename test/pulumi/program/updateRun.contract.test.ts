@@ -6,12 +6,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UpdateRun, UpdateStrategy } from "../../src/pulumi";
-import type { UpdateRunStatus } from "../../src/model/status";
-import type { RunSummary } from "../../src/engine/summary";
-import { captureDynamicInputs } from "./support/captureInputs";
-import { ProviderCallError, startProviderHost, UNKNOWN_VALUE, type PropertyMap, type ProviderHost } from "./support/providerHost";
-import { readFleetState } from "../../src/backends/simulator/stateFile";
+import { UpdateRun, UpdateStrategy } from "../../../src/pulumi";
+import type { UpdateRunStatus } from "../../../src/model/status";
+import type { RunSummary } from "../../../src/engine/summary";
+import { captureDynamicInputs } from "../support/captureInputs";
+import { ProviderCallError, startProviderHost, UNKNOWN_VALUE, type PropertyMap, type ProviderHost } from "../support/providerHost";
+import { readFleetState } from "../../../src/backends/simulator/stateFile";
 
 const POOL = "[{name: system, orchestratorVersion: 1.31.2, nodeImageVersion: AKSUbuntu-2204gen2containerd-202610.01.0}]";
 const FLEET = (extra: Record<string, string> = {}) => `regions:

@@ -6,15 +6,15 @@
  * members the fleet does not have; delete removes the run, a started one too (as Fleet takes it).
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { FleetSchema } from "../../src/model/fleet";
-import type { ArmEmulator } from "../../src/emulator";
-import { startArmEmulator } from "../../src/emulator";
-import * as provider from "../../src/pulumi/runProvider";
-import * as strategyProvider from "../../src/pulumi/strategyProvider";
-import { RunNotFinishedError, type UpdateRunOutputs } from "../../src/pulumi/runSession";
-import { sdkClient, IMAGE_OCT, IMAGE_NOV } from "../emulator/helpers";
-import { CANARY_THEN_PROD, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, groupedFleet, startFleetEmulator, waitForRun } from "../emulator/fleetHelpers";
-import { fleetBackend, runRequests } from "./support";
+import { FleetSchema } from "../../../src/model/fleet";
+import type { ArmEmulator } from "../../../src/emulator";
+import { startArmEmulator } from "../../../src/emulator";
+import * as provider from "../../../src/pulumi/provider/runProvider";
+import * as strategyProvider from "../../../src/pulumi/provider/strategyProvider";
+import { RunNotFinishedError, type UpdateRunOutputs } from "../../../src/pulumi/provider/runSession";
+import { sdkClient, IMAGE_OCT, IMAGE_NOV } from "../../emulator/helpers";
+import { CANARY_THEN_PROD, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, groupedFleet, startFleetEmulator, waitForRun } from "../../emulator/fleetHelpers";
+import { fleetBackend, runRequests } from "../../azureFleet/support";
 
 let emulator: ArmEmulator;
 afterEach(async () => {

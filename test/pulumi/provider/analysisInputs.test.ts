@@ -4,11 +4,11 @@
  * that ignores header values (a rotated token steers the same run), never in the journal's inputs.
  */
 import { describe, expect, it } from "vitest";
-import { checkRunInputs, parseRunInputs } from "../../src/drivers/runInputs";
-import { runIdentity } from "../../src/spec/identity";
-import { journaledInputs } from "../../src/drivers/journal";
-import { startArmEmulator } from "../../src/emulator";
-import { parseScenario } from "../../src/model/scenario";
+import { checkRunInputs, parseRunInputs } from "../../../src/drivers/runInputs";
+import { runIdentity } from "../../../src/spec/identity";
+import { journaledInputs } from "../../../src/drivers/journal";
+import { startArmEmulator } from "../../../src/emulator";
+import { parseScenario } from "../../../src/model/scenario";
 import https from "node:https";
 
 const analysis = (value = "tok-1") => ({

@@ -10,8 +10,8 @@
  * running the same project from another checkout path neither replaces nor updates the run.
  */
 import path from "node:path";
-import type { FieldIssue } from "../model/common";
-import { UNKNOWN } from "../spec/unknowns";
+import type { FieldIssue } from "../../model/common";
+import { UNKNOWN } from "../../spec/unknowns";
 
 export const PROJECT_DIR_KEY = "projectDir";
 

@@ -6,11 +6,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError, parseOrThrow } from "../../src/model/common";
-import { UpdateRunStrategySchema } from "../../src/model/strategy";
-import { check } from "../../src/pulumi/strategyProvider";
-import { expectNamesBrokenField, invalidVariants, type Doc, type FieldRules, type Variant } from "../support/invalidInput";
-import { PROVIDER_STUB, STRATEGY_RULES, richStrategy } from "./support/invalidRunInputs";
+import { ValidationError, parseOrThrow } from "../../../src/model/common";
+import { UpdateRunStrategySchema } from "../../../src/model/strategy";
+import { check } from "../../../src/pulumi/provider/strategyProvider";
+import { expectNamesBrokenField, invalidVariants, type Doc, type FieldRules, type Variant } from "../../support/invalidInput";
+import { PROVIDER_STUB, STRATEGY_RULES, richStrategy } from "../support/invalidRunInputs";
 
 /** What the UpdateStrategy resource sends its provider: the stages and the serialized provider. */
 function providerInputs(): Doc {

@@ -6,13 +6,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
-import { parseOrThrow } from "../../src/model/common";
-import { FleetSchema } from "../../src/model/fleet";
-import type { UpdateRunStatus } from "../../src/model/status";
-import { UpdateRun } from "../../src/pulumi";
-import { captureDynamicInputs } from "./support/captureInputs";
-import { startProviderHost, type PropertyMap, type ProviderHost } from "./support/providerHost";
+import { startArmEmulator, type ArmEmulator } from "../../../src/emulator";
+import { parseOrThrow } from "../../../src/model/common";
+import { FleetSchema } from "../../../src/model/fleet";
+import type { UpdateRunStatus } from "../../../src/model/status";
+import { UpdateRun } from "../../../src/pulumi";
+import { captureDynamicInputs } from "../support/captureInputs";
+import { startProviderHost, type PropertyMap, type ProviderHost } from "../support/providerHost";
 
 const SUBSCRIPTION = "11111111-2222-3333-4444-555555555555";
 const POOL = { name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: "AKSUbuntu-2204gen2containerd-202610.01.0" };
@@ -66,7 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.stop();
   await emulator?.close();
-  fs.rmSync(path.join(__dirname, "..", "..", ".fleet-update", "runs", `${RUN_NAME}.json`), { force: true });
+  fs.rmSync(path.join(__dirname, "..", "..", "..", ".fleet-update", "runs", `${RUN_NAME}.json`), { force: true });
 });
 
 describe("UpdateRun with the Azure backend against the ARM emulator", () => {

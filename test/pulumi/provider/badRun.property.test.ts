@@ -15,12 +15,12 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSelfSignedCertificate } from "../../src/emulator/core/certificate";
-import type { FieldIssue } from "../../src/model/common";
-import { check, create, update } from "../../src/pulumi/runProvider";
-import { JOURNAL_DIRECTORY } from "../../src/pulumi/runSession";
-import { STACK_TRACE, expectNamesBrokenField, invalidVariants, type Doc, type Variant } from "../support/invalidInput";
-import { IMAGE_NEW, richAzureRun, richSimulatorRun, runRules } from "./support/invalidRunInputs";
+import { createSelfSignedCertificate } from "../../../src/emulator/core/certificate";
+import type { FieldIssue } from "../../../src/model/common";
+import { check, create, update } from "../../../src/pulumi/provider/runProvider";
+import { JOURNAL_DIRECTORY } from "../../../src/pulumi/provider/runSession";
+import { STACK_TRACE, expectNamesBrokenField, invalidVariants, type Doc, type Variant } from "../../support/invalidInput";
+import { IMAGE_NEW, richAzureRun, richSimulatorRun, runRules } from "../support/invalidRunInputs";
 
 const IMAGE_OLD = "AKSUbuntu-2204gen2containerd-202610.01.0";
 const FLEET = `regions:

@@ -5,10 +5,10 @@
  * are refused at Check, naming the field.
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { ArmEmulator } from "../../src/emulator";
-import * as provider from "../../src/pulumi/strategyProvider";
-import { CANARY_THEN_PROD, FLEET, RESOURCE_GROUP, fleetClient, startFleetEmulator } from "../emulator/fleetHelpers";
-import { fleetBackend } from "./support";
+import type { ArmEmulator } from "../../../src/emulator";
+import * as provider from "../../../src/pulumi/provider/strategyProvider";
+import { CANARY_THEN_PROD, FLEET, RESOURCE_GROUP, fleetClient, startFleetEmulator } from "../../emulator/fleetHelpers";
+import { fleetBackend } from "../../azureFleet/support";
 
 let emulator: ArmEmulator;
 beforeEach(async () => {

@@ -12,12 +12,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UPDATE_RUN_SECRET_OUTPUTS, UpdateRun } from "../../src/pulumi";
-import type { RunSummary } from "../../src/engine/summary";
-import { captureDynamicInputs, type CapturedDynamicResource } from "./support/captureInputs";
-import { storedInPlainText } from "./support/engineSecrets";
-import { fleetYaml } from "./support/fleetYaml";
-import { ProviderCallError, startProviderHost, type PropertyMap, type ProviderHost } from "./support/providerHost";
+import { UPDATE_RUN_SECRET_OUTPUTS, UpdateRun } from "../../../src/pulumi";
+import type { RunSummary } from "../../../src/engine/summary";
+import { captureDynamicInputs, type CapturedDynamicResource } from "../support/captureInputs";
+import { storedInPlainText } from "../support/engineSecrets";
+import { fleetYaml } from "../support/fleetYaml";
+import { ProviderCallError, startProviderHost, type PropertyMap, type ProviderHost } from "../support/providerHost";
 
 const TOKEN = "s3cr3t-T0KEN-4711";
 const PASSWORD = "pr0be-pa55w0rd";

@@ -5,17 +5,17 @@
  */
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import type { RunSummary } from "../engine/summary";
-import type { ExcludedMember } from "../model/run";
-import type { FailedMember } from "../engine/results";
-import type { MemberDrift } from "../engine/drift";
-import type { SkipTarget } from "../model/skip";
-import type { UpdateRunStrategy } from "../model/strategy";
-import type { NodeImageSelectionType, UpgradeType } from "../model/update";
-import type { Plan } from "../plan/types";
-import type { FleetRunRecord } from "../drivers/runDriver";
+import type { RunSummary } from "../../engine/summary";
+import type { ExcludedMember } from "../../model/run";
+import type { FailedMember } from "../../engine/results";
+import type { MemberDrift } from "../../engine/drift";
+import type { SkipTarget } from "../../model/skip";
+import type { UpdateRunStrategy } from "../../model/strategy";
+import type { NodeImageSelectionType, UpgradeType } from "../../model/update";
+import type { Plan } from "../../plan/types";
+import type { FleetRunRecord } from "../../drivers/runDriver";
 import { updateRunProvider } from "./providers";
-import { UPDATE_RUN_OUTPUTS, UPDATE_RUN_SECRET_OUTPUTS } from "./surface";
+import { UPDATE_RUN_OUTPUTS, UPDATE_RUN_SECRET_OUTPUTS } from "../surface";
 import type { UpdateRunStatusOutput } from "./statusOutput";
 import type { UpdateStrategyArgs } from "./updateStrategy";
 import type { AzureBackendArgs, AzureFleetBackendArgs, SimulatorBackendArgs } from "./backendArgs";
@@ -93,7 +93,7 @@ export interface NodeImageSelectionArgs {
   customNodeImageVersions?: pulumi.Input<pulumi.Input<NodeImageVersionArgs>[] | undefined>;
 }
 
-// azure-native's `containerservice.ManagedClusterUpdateArgs` fits (test/pulumi/azureNativeTypes.test.ts).
+// azure-native's `containerservice.ManagedClusterUpdateArgs` fits (test/pulumi/program/azureNativeTypes.test.ts).
 /** Azure's `ManagedClusterUpdate`: the upgrade to apply to each member and the node images it gets. */
 export interface ManagedClusterUpdateArgs {
   /** The upgrade to apply. */
@@ -362,7 +362,7 @@ function currentProjectDir(): string {
 // no secrets, so the engine marks an output secret only when it sits under the same key as a secret
 // input, or is in `additionalSecretOutputs`. Health-check URLs are kept out of every output besides
 // (`src/drivers/healthChecks.ts`).
-export { UPDATE_RUN_SECRET_OUTPUTS } from "./surface";
+export { UPDATE_RUN_SECRET_OUTPUTS } from "../surface";
 
 /**
  * One staged update of a fleet's members: `pulumi up` executes it — stages in order, groups in parallel,
