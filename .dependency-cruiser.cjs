@@ -40,6 +40,38 @@ module.exports = {
       from: { path: "^src/", pathNot: ["^src/(backends|drivers|simulation|emulator)/", "^src/index\\.ts$"] },
       to: { path: "^src/backends/" },
     },
+    // Issue 32: src/pulumi/ by where the code runs. program/ runs in the user's program and loads the
+    // provider only through its stored stubs (by package path, at run time); provider/ runs in the
+    // dynamic-provider host and in the plugin; plugin/ is the executable. All three describe the surface
+    // of surface.ts, which imports none of them.
+    {
+      name: "pulumi-program-imports-only-the-surface",
+      comment: "src/pulumi/program (the resources a program imports) imports of src/pulumi only surface.ts: the provider is loaded by the stored stubs",
+      severity: "error",
+      from: { path: "^src/pulumi/program/" },
+      to: { path: "^src/pulumi/", pathNot: ["^src/pulumi/program/", "^src/pulumi/surface\\.ts$"] },
+    },
+    {
+      name: "pulumi-provider-below-program-and-plugin",
+      comment: "src/pulumi/provider (shared by the dynamic host and the plugin) imports of src/pulumi only itself and surface.ts",
+      severity: "error",
+      from: { path: "^src/pulumi/provider/" },
+      to: { path: "^src/pulumi/", pathNot: ["^src/pulumi/provider/", "^src/pulumi/surface\\.ts$"] },
+    },
+    {
+      name: "pulumi-plugin-not-the-program",
+      comment: "src/pulumi/plugin (the executable) serves the provider: it does not import the program's resources",
+      severity: "error",
+      from: { path: "^src/pulumi/plugin/" },
+      to: { path: "^src/pulumi/program/" },
+    },
+    {
+      name: "pulumi-surface-at-the-bottom",
+      comment: "src/pulumi/surface.ts is what program, provider and plugin describe: it imports none of them",
+      severity: "error",
+      from: { path: "^src/pulumi/surface\\.ts$" },
+      to: { path: "^src/pulumi/(program|provider|plugin)/" },
+    },
     layer("model", []),
     layer("engine", MODEL),
     layer("runtime", ENGINE),

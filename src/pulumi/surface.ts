@@ -5,7 +5,7 @@
  * description of that field. Every copy a user reads is written from it and checked against it by
  * `scripts/surface.js` (`npm run surface`; `test/pulumi/surface.test.ts` fails on any difference):
  * `schema.json` (the plugin's GetSchema, `plugin/schema.ts`, and the SDKs generated from it), the doc
- * comments of the TypeScript Args and resource classes (`updateRun.ts`, `updateStrategy.ts`,
+ * comments of the TypeScript Args and resource classes (`program/updateRun.ts`, `updateStrategy.ts`,
  * `backendArgs.ts`), and docs/reference.md. How to add a field: docs/architecture.md "Describing a field".
  *
  * Meta keys: `description` (a property, or a resource), `objectType: { name, description }` (an object
@@ -24,7 +24,6 @@ import { ManagedClusterUpdateSchema, NodeImageVersionRefSchema } from "../model/
 import type { FleetRunRecord } from "../drivers/runDriver";
 import type { Plan } from "../plan/types";
 import { StrategyBackendSchema, UpdateRunInputsSchema } from "../spec/runSpec";
-import { PROJECT_DIR_KEY } from "./provider/projectDir";
 
 export const UPDATE_RUN_DESCRIPTION =
   "One staged update of a fleet's members: `pulumi up` executes it — stages in order, groups in parallel, members one at a time (or `maxConcurrency` at a time), waits, gates and maintenance windows — and stores the run's status (Azure Fleet's `UpdateRunStatus` shape) as outputs. Changing the target, the members, the strategy or the backend makes a new run; `state`, `skip`, `approvals` and the time limits steer the same run. Destroying it forgets the run; clusters are never touched.";
@@ -32,7 +31,10 @@ export const UPDATE_RUN_DESCRIPTION =
 export const UPDATE_STRATEGY_DESCRIPTION =
   "A reusable, validated update sequence in Azure's `UpdateRunStrategy` shape: pass its `strategy` output to an `UpdateRun`. With `backend.azureFleet` it is also kept in Fleet Manager as the fleet's update strategy named after the resource.";
 
-/** `UpdateRun`'s inputs as a program gives them: the run spec without `runName` (the resource's name), plus `projectDir` (`projectDir.ts`). */
+/** The input naming the Pulumi project's folder (`provider/projectDir.ts` resolves paths against it). */
+export const PROJECT_DIR_KEY = "projectDir";
+
+/** `UpdateRun`'s inputs as a program gives them: the run spec without `runName` (the resource's name), plus `projectDir` (`provider/projectDir.ts`). */
 export const UpdateRunResourceInputsSchema = UpdateRunInputsSchema.omit({ runName: true }).extend({
   [PROJECT_DIR_KEY]: z
     .string()

@@ -17,7 +17,7 @@ import { tellOnStderr, type SessionOptions, type Tell } from "../provider/runSes
 import { EngineLog } from "./engineLog";
 import * as runProvider from "../provider/runProvider";
 import * as strategyProvider from "../provider/strategyProvider";
-import { PROJECT_DIR_KEY } from "../provider/projectDir";
+import { PROJECT_DIR_KEY } from "../surface";
 import { UPDATE_RUN_SECRET_OUTPUTS } from "../surface";
 import { revealProps, withSecretsOf } from "./secrets";
 import { importRun } from "../provider/importRun";

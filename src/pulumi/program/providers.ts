@@ -2,7 +2,9 @@
  * The dynamic providers as Pulumi serializes them into state (`__provider`). Each is a tiny stub
  * that loads the compiled implementation when called, so the serialized text is a few hundred bytes,
  * identical for every resource of a type, and unchanged by edits to the implementation. Nothing from
- * this module's scope may be captured: every method names its module by string.
+ * this module's scope may be captured: every method names its module by string. The paths they name
+ * (`dist/pulumi/runProvider`, `dist/pulumi/strategyProvider`) are kept for the stacks that store them
+ * (`src/pulumi/runProvider.ts`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 

@@ -8,7 +8,7 @@
  */
 import { adoptRun } from "../../drivers/adopt";
 import { parseRunInputs } from "../../drivers/runInputs";
-import { PROJECT_DIR_KEY } from "./projectDir";
+import { PROJECT_DIR_KEY } from "../surface";
 import { observeRun, type Tell } from "./runSession";
 
 type Props = Record<string, unknown>;

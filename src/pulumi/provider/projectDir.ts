@@ -12,8 +12,7 @@
 import path from "node:path";
 import type { FieldIssue } from "../../model/common";
 import { UNKNOWN } from "../../spec/unknowns";
-
-export const PROJECT_DIR_KEY = "projectDir";
+import { PROJECT_DIR_KEY } from "../surface";
 
 /** The folder to resolve against: the recorded one, or (a run stored before it was recorded) the working directory. */
 export function projectDirOf(props: Record<string, unknown>): string {
