@@ -40,6 +40,16 @@ module.exports = {
       from: { path: "^src/", pathNot: ["^src/(backends|drivers|simulation|emulator)/", "^src/index\\.ts$"] },
       to: { path: "^src/backends/" },
     },
+    // Issue 32: the drivers' two wings — our engine (drivers/engine/) and Fleet Manager running the run
+    // (drivers/fleet/, with its mappings of our shapes to Fleet's) — share only what sits at the root
+    // of drivers/ (the RunDriver interface, the records' place, the cluster reader), never each other.
+    {
+      name: "drivers-wings-apart",
+      comment: "src/drivers/engine and src/drivers/fleet do not import each other: what both need sits in src/drivers/",
+      severity: "error",
+      from: { path: "^src/drivers/(engine|fleet)/" },
+      to: { path: "^src/drivers/(engine|fleet)/", pathNot: ["^src/drivers/$1/"] },
+    },
     // Issue 32: src/pulumi/ by where the code runs. program/ runs in the user's program and loads the
     // provider only through its stored stubs (by package path, at run time); provider/ runs in the
     // dynamic-provider host and in the plugin; plugin/ is the executable. All three describe the surface

@@ -1,5 +1,5 @@
 /** `fleet-update reset-fleet FLEET_FILE`: forget what the simulated clusters went through. */
-import { resetSimulatedFleet } from "../drivers/openBackend";
+import { resetSimulatedFleet } from "../drivers/engine/openBackend";
 import type { CommandIO } from "./commandIO";
 import { printable } from "../runtime/printable";
 

@@ -20,10 +20,10 @@ import path from "node:path";
 import { friendlyErrors, toFieldIssues } from "../model/common";
 import type { UpdateState } from "../model/status";
 import { FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
-import { fromFleetManagedClusterUpdate, fromFleetStrategy } from "../backends/azureFleet/toFleet";
+import { fromFleetManagedClusterUpdate, fromFleetStrategy } from "./fleet/toFleet";
 import { BackendConfigSchema, type BackendConfig } from "../spec/runSpec";
-import { RunJournal } from "./journal";
-import { openFleetClient } from "./openFleet";
+import { RunJournal } from "./engine/journal";
+import { openFleetClient } from "./fleet/openFleet";
 import { RunRefusedError } from "./refusal";
 import type { StoredRun } from "./runDriver";
 

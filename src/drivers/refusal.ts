@@ -13,8 +13,8 @@ import { ValidationError } from "../model/common";
 import { LeaseHeldError } from "../runtime/fileLease";
 import { FleetRequestError } from "../backends/azureFleet/requestError";
 import { StateFileError } from "../backends/simulator/stateFile";
-import { JournalError } from "./journal";
-import { SpecChangedError } from "./runChoice";
+import { JournalError } from "./runRecords";
+import { SpecChangedError } from "./engine/runChoice";
 import { GateRefusedError } from "./runDriver";
 
 /**

@@ -4,15 +4,15 @@
  * opened or read:
  * - Fleet Manager (docs/behaviour.md "Fleet Manager backend"): the run's name is the fleet's update
  *   run's, a strategy reference names one of the run's fleet, and nothing the api-version lacks
- *   (`backends/azureFleet/unsupported.ts`);
+ *   (`drivers/fleet/unsupported.ts`);
  * - ARM: every member names its cluster.
  * What needs the world read (the fleet's members, the clusters) is each driver's `check`. Every caller
  * — the Pulumi resources, `fleet-update run`, `plan`, an import — parses a run's inputs here.
  */
 import { ValidationError, type FieldIssue } from "../model/common";
 import { FLEET_CHILD_NAME, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
-import { unsupportedInRun } from "../backends/azureFleet/unsupported";
-import { reservedGateNames } from "../backends/azureFleet/analysisGates";
+import { unsupportedInRun } from "./fleet/unsupported";
+import { reservedGateNames } from "./fleet/analysisGates";
 import { UpdateRunInputsSchema, inspectRunInputs, specInputsOf, type UpdateRunInputs } from "../spec/runSpec";
 import { containsUnknown, dropIssuesUnderUnknowns } from "../spec/unknowns";
 

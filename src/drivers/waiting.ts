@@ -1,6 +1,6 @@
 /** What an idle run waits for, read from its status: for the messages of a run that returned early. */
 import type { GateStatus, UpdateRunStatus } from "../model/status";
-import { isAnalysisGate } from "../backends/azureFleet/analysisGates";
+import { isAnalysisGate } from "./fleet/analysisGates";
 
 /** Every gate of a status, in the order a run reaches them: stage before, its groups' before and after, stage after. */
 export function statusGates(status: UpdateRunStatus): GateStatus[] {

@@ -1,7 +1,7 @@
 /**
  * A run spec on the simulated fleet (`backend.simulator`) as a plan's world: the fleet file's
  * description, the clusters as its state file says they are now, and simulated time where the state
- * file's clock says it stands — as the run's driver read them (`PlanView`, `src/drivers/openBackend.ts`:
+ * file's clock says it stands — as the run's driver read them (`PlanView`, `src/drivers/engine/openBackend.ts`:
  * read-only, the state file is never written nor created).
  */
 import type { PlanView } from "../drivers/runDriver";

@@ -1,7 +1,7 @@
 /**
  * Issue 12: `fleet-update simulate FILE --via fleet-emulator`: the scenario's run executed by Fleet
  * Manager — the ARM emulator's, which runs it server-side with our engine on its compressed clock —
- * and steered through the Fleet Manager driver (`src/drivers/fleetDriver.ts`, the one `fleet-update
+ * and steered through the Fleet Manager driver (`src/drivers/fleet/fleetDriver.ts`, the one `fleet-update
  * run` and the Pulumi resources use) over the `@azure/arm-containerservicefleet` client: the strategy
  * PUT as a fleet update strategy when the scenario references one (`updateStrategyId`), else inline;
  * the run created and started at the scenario's start; each user action a change of the controls at
@@ -15,9 +15,9 @@ import type { TokenCredential } from "@azure/core-auth";
 import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions } from "../emulator";
 import { FleetClient, FleetRequestError } from "../backends/azureFleet/fleetClient";
-import { FleetStrategyStore } from "../drivers/strategyStore";
-import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
-import { analysisGateIssues } from "../backends/azureFleet/analysisGates";
+import { FleetStrategyStore } from "../drivers/fleet/strategyStore";
+import { unsupportedInStrategy } from "../drivers/fleet/unsupported";
+import { analysisGateIssues } from "../drivers/fleet/analysisGates";
 import { DEFAULT_FLEET_API_VERSION, type ClientFleetApiVersion } from "../backends/azureFleet/wire";
 import { ValidationError, isoInstant, type FieldIssue } from "../model/common";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../model/scenario";

@@ -12,7 +12,7 @@ import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";
 import { create } from "../../src/pulumi/provider/runProvider";
-import { JOURNAL_DIRECTORY } from "../../src/drivers/openBackend";
+import { JOURNAL_DIRECTORY } from "../../src/drivers/runRecords";
 
 const SUB = "22222222-2222-3333-4444-555555555555";
 const OCT = "AKSUbuntu-2204gen2containerd-202610.01.0";

@@ -8,9 +8,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fromFleetStatus } from "../../src/backends/azureFleet/fromFleet";
-import { fromFleetStrategy, toFleetManagedClusterUpdate, toFleetStrategy } from "../../src/backends/azureFleet/toFleet";
-import { unsupportedInStrategy } from "../../src/backends/azureFleet/unsupported";
+import { fromFleetStatus } from "../../src/drivers/fleet/fromFleet";
+import { fromFleetStrategy, toFleetManagedClusterUpdate, toFleetStrategy } from "../../src/drivers/fleet/toFleet";
+import { unsupportedInStrategy } from "../../src/drivers/fleet/unsupported";
 import { CLIENT_FLEET_API_VERSIONS, FLEET_API_FEATURES, WIRE_SCHEMAS, type WireRunStatus } from "../../src/backends/azureFleet/wire";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../src/model/strategy";
 

@@ -18,7 +18,7 @@
  *
  * And on Fleet Manager (the emulator's, which runs the update server-side): the client, killed once
  * `a` is told Running and again once it tells `a` Completed, is taken up by the next one, which tells
- * each change once (`src/drivers/fleetSeen.ts`). Needs `npm run build`.
+ * each change once (`src/drivers/fleet/fleetSeen.ts`). Needs `npm run build`.
  */
 import fs from "node:fs";
 import os from "node:os";

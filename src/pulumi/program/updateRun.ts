@@ -361,7 +361,7 @@ function currentProjectDir(): string {
 // marks `secret` (the engine's state; `webhook`, `analysis`: tokens). The dynamic-provider host accepts
 // no secrets, so the engine marks an output secret only when it sits under the same key as a secret
 // input, or is in `additionalSecretOutputs`. Health-check URLs are kept out of every output besides
-// (`src/drivers/healthChecks.ts`).
+// (`src/drivers/engine/healthChecks.ts`).
 export { UPDATE_RUN_SECRET_OUTPUTS } from "../surface";
 
 /**

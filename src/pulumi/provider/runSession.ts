@@ -19,7 +19,7 @@ import { RunNotFinishedError, outputsOf, type SessionResult, type UpdateRunOutpu
 
 export { runIdentity } from "../../spec/identity";
 export { RunNotFinishedError, type SessionResult, type UpdateRunOutputs } from "./runOutputs";
-export { JOURNAL_DIRECTORY } from "../../drivers/openBackend";
+export { JOURNAL_DIRECTORY } from "../../drivers/runRecords";
 
 /**
  * The provider's progress on stderr (the Pulumi CLI shows it): a line per transition, or once the run

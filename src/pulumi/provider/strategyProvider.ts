@@ -5,7 +5,7 @@
  * their strategy (docs/rules.md §1).
  */
 import { friendlyErrors, toFieldIssues } from "../../model/common";
-import { StrategyChangedError, keptStrategyIssues, strategyStoreFor, type FleetStrategyStore } from "../../drivers/strategyStore";
+import { StrategyChangedError, keptStrategyIssues, strategyStoreFor, type FleetStrategyStore } from "../../drivers/fleet/strategyStore";
 import { AzureFleetBackendSchema } from "../../spec/runSpec";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../model/strategy";
 import { canonicalJson, identityHash, withoutApiVersion } from "../../spec/identity";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { checkRunInputs, parseRunInputs } from "../../../src/drivers/runInputs";
 import { runIdentity } from "../../../src/spec/identity";
-import { journaledInputs } from "../../../src/drivers/journal";
+import { journaledInputs } from "../../../src/drivers/engine/journal";
 import { startArmEmulator } from "../../../src/emulator";
 import { parseScenario } from "../../../src/model/scenario";
 import https from "node:https";
