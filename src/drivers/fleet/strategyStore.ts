@@ -3,8 +3,8 @@
  * (`fleets/{fleet}/updateStrategies/{name}`, issue 12). The one place that reads, writes and deletes
  * them — for an `UpdateStrategy` resource with `backend.azureFleet`, a run given an inline strategy and
  * an `autoUpgradeProfile` (docs/rules.md §18: the profile references the strategy kept under the run's
- * name), a run's `updateStrategyId`, and `simulate --via fleet-emulator` — and the static checks of a
- * strategy kept there.
+ * name), a run's `updateStrategyId`, and `simulate --via fleet-emulator` (a scenario's referenced
+ * strategy, written as the resource writes it) — and the static checks of a strategy kept there.
  */
 import { friendlyErrors, toFieldIssues, type FieldIssue } from "../../model/common";
 import type { UpdateRunStrategy } from "../../model/strategy";
@@ -82,17 +82,6 @@ export class FleetStrategyStore {
       const now = e instanceof FleetRequestError && e.statusCode === 412 ? await this.read(name) : undefined;
       if (now === undefined) throw e;
       return now;
-    }
-  }
-
-  /** Create the strategy `name` (`If-None-Match: *`) unless the fleet has one of that name: whether this call created it. */
-  async createUnlessKept(name: string, strategy: UpdateRunStrategy): Promise<boolean> {
-    try {
-      await this.client.putStrategy(name, toFleetStrategy(strategy));
-      return true;
-    } catch (e) {
-      if (e instanceof FleetRequestError && e.statusCode === 412 && (await this.client.getStrategy(name)) !== undefined) return false;
-      throw e;
     }
   }
 
