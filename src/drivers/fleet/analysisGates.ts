@@ -12,15 +12,13 @@
  *   measured over the group's upgraded members once the group is done.
  *
  * Our gates go after the user's own at each place, so the user's keep their ids (`canary/after/0`),
- * and are told apart by their `displayName`, which starts with `ANALYSIS_GATE_PREFIX` (a user's gate
+ * and are told apart by their `displayName`, which starts with `ANALYSIS_GATE_PREFIX` (`../waiting.ts`, where a status is read; a user's gate
  * may not, on any backend: `reservedGateNames`). Only the client approves them, and only when their analysis passes.
  */
 import type { Analysis, StageAnalysis } from "../../model/analysis";
 import type { FieldIssue } from "../../model/common";
 import { gateId, MAX_GATES, type Gate, type UpdateRunStrategy } from "../../model/strategy";
-
-/** How our gates' display names start: the mark that tells them from a user's. */
-export const ANALYSIS_GATE_PREFIX = "fleet-update analysis";
+import { ANALYSIS_GATE_PREFIX, isAnalysisGate } from "../waiting";
 
 /** Fleet's longest gate display name. */
 const MAX_DISPLAY_NAME = 100;
@@ -38,11 +36,6 @@ export interface AnalysisGate {
   /** The templates measured, by name, each once, in the order declared. */
   templates: string[];
   displayName: string;
-}
-
-/** Whether a gate (by its display name) is one the client added for analysis. */
-export function isAnalysisGate(displayName: string | null | undefined): boolean {
-  return typeof displayName === "string" && displayName.startsWith(ANALYSIS_GATE_PREFIX);
 }
 
 function displayNameOf(kind: GateAnalysisKind, templates: readonly string[]): string {

@@ -6,7 +6,7 @@
  * when Fleet takes an approval.
  */
 import { gateId } from "../../model/strategy";
-import { isAnalysisGate } from "./analysisGates";
+import { isAnalysisGate } from "../waiting";
 import type { FleetClient } from "../../backends/azureFleet/fleetClient";
 import type { WireGatesStatus, WireRunStatus } from "../../backends/azureFleet/wire";
 

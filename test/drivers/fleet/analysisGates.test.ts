@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { AnalysisSchema } from "../../../src/model/analysis";
 import { UpdateRunStrategySchema } from "../../../src/model/strategy";
-import { ANALYSIS_GATE_PREFIX, analysisGates, isAnalysisGate, withAnalysisGates } from "../../../src/drivers/fleet/analysisGates";
+import { analysisGates, withAnalysisGates } from "../../../src/drivers/fleet/analysisGates";
+import { ANALYSIS_GATE_PREFIX, isAnalysisGate } from "../../../src/drivers/waiting";
 import { gateResources, gatesToApprove } from "../../../src/drivers/fleet/gateResources";
 import { pendingGates, waitingLine } from "../../../src/drivers/waiting";
 import { fromFleetStatus } from "../../../src/drivers/fleet/fromFleet";
