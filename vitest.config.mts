@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The suites (vitest projects). `npm test` runs them all; `npm run test:unit` runs `unit` alone, the
- * quick run while you work (docs/architecture.md "Tests"). A new test file is a unit test unless it is
+ * quick run while you work (docs/testing.md). A new test file is a unit test unless it is
  * named here: put it in `integration` when it starts the emulator, a server or a process, or waits on
  * real time; in `property` when it is a long generative run.
  */

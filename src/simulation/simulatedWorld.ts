@@ -2,8 +2,8 @@
  * The simulated fleet as a world to predict a run in (`src/plan/predict.ts`): a fleet description on a
  * virtual clock, nothing written anywhere. Only the drivers and the simulation reach the backends
  * (`.dependency-cruiser.cjs`): the plan gets its world here. The AKS rules the simulated fleet enforces
- * are here too, so the plan's findings judge a request by the same rules, until they move to a module of
- * their own below the backends (issue 32, phase 2).
+ * are here too, so the plan's findings judge a request by the same rules, until they move to a room of
+ * their own below the backends (docs/architecture.md, "Working notes" 2).
  */
 // The fleet's own modules, not the simulator's index (issue 13: start-up).
 import { SimulatedFleet } from "../backends/simulator/simulatedFleet";
