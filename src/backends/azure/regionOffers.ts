@@ -17,7 +17,7 @@
 import type { ContainerServiceClient, ManagedCluster } from "@azure/arm-containerservice";
 import { createDefaultHttpClient, createPipelineRequest, type HttpClient } from "@azure/core-rest-pipeline";
 import { BackendError, type RegionOffer } from "../../engine/backend";
-import { compareImageVersions, imageFamily } from "../../model/nodeImage";
+import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
 import type { ManagedClusterId } from "./armIds";
 
 /** The api-version ARM serves the node image list under (shared/fixtures/arm/NodeImageVersions_List.json). */
@@ -65,7 +65,10 @@ export class RegionOffers {
     const any = this.source.anyClient();
     if (any === undefined) throw new BackendError("NotReady", "no cluster has been read yet, so no subscription is known to list versions with");
     const listed = await this.source.call(() => any.client.managedClusters.listKubernetesVersions(region));
-    const kubernetesVersions = (listed.values ?? []).flatMap((minor) => Object.keys(minor.patchVersions ?? {}).map((version) => (minor.isPreview === true ? { version, isPreview: true as const } : { version })));
+    // Oldest first, whatever order ARM lists them in (AKS lists the newest minor first).
+    const kubernetesVersions = (listed.values ?? [])
+      .flatMap((minor) => Object.keys(minor.patchVersions ?? {}).map((version) => (minor.isPreview === true ? { version, isPreview: true as const } : { version })))
+      .sort((a, b) => compareDotted(a.version, b.version));
     await this.learn(region, any);
     for (const other of this.imageSources.keys()) if (!this.newest.has(other)) await this.learn(other, any);
     return { kubernetesVersions, nodeImages: this.reachable(region).map((version) => ({ version })) };
