@@ -49,7 +49,8 @@ it("each region offers its newest image per family and the other regions' older 
   // westeurope's first offer also reads eastus's newest (once), so Consistent sees both.
   expect(await images(b, "westeurope")).toEqual([NOV, DEC, AZL]);
   expect(await images(b, "eastus")).toEqual([NOV]);
-  expect((await b.getRegionOffer("westeurope")).kubernetesVersions.map((v) => v.version)).toEqual(["1.31.2", "1.32.0"]);
+  // In ARM's order: AKS lists a location's versions newest first (test/fixtures/recordings/aks/).
+  expect((await b.getRegionOffer("westeurope")).kubernetesVersions.map((v) => v.version)).toEqual(["1.32.0", "1.31.2"]);
   const listings = emulator.requests.filter((r) => r.path.endsWith("/nodeImageVersions")).map((r) => r.path.split("/")[6]);
   expect(listings).toEqual(["westeurope", "eastus", "eastus", "westeurope"]);
 });
