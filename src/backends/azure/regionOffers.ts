@@ -17,7 +17,7 @@
 import type { ContainerServiceClient, ManagedCluster } from "@azure/arm-containerservice";
 import { createDefaultHttpClient, createPipelineRequest, type HttpClient } from "@azure/core-rest-pipeline";
 import { BackendError, type RegionOffer } from "../../engine/backend";
-import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
+import { compareImageVersions, imageFamily } from "../../model/nodeImage";
 import type { ManagedClusterId } from "./armIds";
 
 /** The api-version ARM serves the node image list under (shared/fixtures/arm/NodeImageVersions_List.json). */
@@ -65,10 +65,7 @@ export class RegionOffers {
     const any = this.source.anyClient();
     if (any === undefined) throw new BackendError("NotReady", "no cluster has been read yet, so no subscription is known to list versions with");
     const listed = await this.source.call(() => any.client.managedClusters.listKubernetesVersions(region));
-    // Oldest first, whatever order ARM lists them in (AKS lists the newest minor first).
-    const kubernetesVersions = (listed.values ?? [])
-      .flatMap((minor) => Object.keys(minor.patchVersions ?? {}).map((version) => (minor.isPreview === true ? { version, isPreview: true as const } : { version })))
-      .sort((a, b) => compareDotted(a.version, b.version));
+    const kubernetesVersions = (listed.values ?? []).flatMap((minor) => Object.keys(minor.patchVersions ?? {}).map((version) => (minor.isPreview === true ? { version, isPreview: true as const } : { version })));
     await this.learn(region, any);
     for (const other of this.imageSources.keys()) if (!this.newest.has(other)) await this.learn(other, any);
     return { kubernetesVersions, nodeImages: this.reachable(region).map((version) => ({ version })) };
