@@ -13,7 +13,6 @@
  * each member's own recorded start, by hand (not by the rule under test), and the run must straddle
  * 00:15 (a before, c after) for the check to mean something.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -25,10 +24,10 @@ import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION, simulateScenarioViaArm 
 import { buildPlanAndPrediction } from "../../src/plan/buildPlan";
 import { worldFromScenario } from "../../src/plan/fromScenario";
 import { startArmEmulator } from "../../src/emulator";
+import { runCli } from "../support/cli";
 
 const FILE = path.resolve(__dirname, "../fixtures/latest-at-start/scenario.yaml");
 const scenario = parseScenario(fs.readFileSync(FILE, "utf8"));
-const CLI = path.resolve(__dirname, "../../dist/cli/main.js");
 
 const OCTOBER = "AKSUbuntu-2204gen2containerd-202610.01.0";
 const DECEMBER = "AKSUbuntu-2204gen2containerd-202612.10.0";
@@ -109,7 +108,7 @@ describe("Latest: the image newest at the member's recorded start, on every path
         managedClusterUpdate: scenario.managedClusterUpdate,
       };
       fs.writeFileSync(path.join(dir, "rollout.json"), JSON.stringify(spec));
-      const { code, stdout, stderr } = await cli(
+      const { code, stdout, stderr } = await runCli(
         ["run", "rollout.json", "--backend", "azure", "--endpoint", emulator.url, "--ca-file", "ca.pem", "--credential", "emulator", "--poll-seconds", "1", "--json"],
         dir,
       );
@@ -126,14 +125,3 @@ describe("Latest: the image newest at the member's recorded start, on every path
     }
   }, 300_000);
 });
-
-function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
