@@ -12,7 +12,7 @@ const fixtures = path.join(root, "test/fixtures/fleet-swagger");
 const out = path.join(root, "src/backends/azureFleet/wire");
 
 /** Types the trimmed copies name without copying: ARM ids and versions are strings. */
-const NAMED_STRINGS = new Set(["KubernetesVersion", "FleetUpdateStrategyResourceId", "AutoUpgradeProfileId", "GateResourceId", "UpdateRunResourceId", "GateTargetId", "ClusterResourceId"]);
+const NAMED_STRINGS = new Set(["KubernetesVersion", "FleetUpdateStrategyResourceId", "AutoUpgradeProfileId", "GateResourceId", "UpdateRunResourceId", "GateTargetId", "ClusterResourceId", "ClusterMeshProfileResourceId"]);
 
 function moduleName(version) {
   return `v${version.replace(/-/g, "_")}`;
@@ -67,7 +67,7 @@ function generate(version) {
 
   const lines = [];
   lines.push("/**");
-  lines.push(` * Fleet Manager api-version ${version}: the update-run, update-strategy, skip, gate and auto-upgrade profile (and, where the fixture has them, fleet member) definitions of`);
+  lines.push(` * Fleet Manager api-version ${version}: the update-run, update-strategy, skip, gate and auto-upgrade profile and fleet member definitions of`);
   lines.push(" * its `fleets.json`, as zod schemas (strict: a field the version lacks is refused; read-only fields");
   lines.push(" * optional; request enums exact, read-only states extensible strings).");
   lines.push(" *");

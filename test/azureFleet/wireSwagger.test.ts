@@ -27,9 +27,18 @@ interface SwaggerDefinition {
   enum?: string[];
 }
 
+interface SwaggerFixture {
+  source: string;
+  commit: string;
+  definitions: Record<string, SwaggerDefinition>;
+}
+
+function fixture(version: string): SwaggerFixture {
+  return JSON.parse(fs.readFileSync(path.join(__dirname, "../fixtures/fleet-swagger", version, "fleets.definitions.json"), "utf8")) as SwaggerFixture;
+}
+
 function swagger(version: string): Record<string, SwaggerDefinition> {
-  const file = path.join(__dirname, "../fixtures/fleet-swagger", version, "fleets.definitions.json");
-  return (JSON.parse(fs.readFileSync(file, "utf8")) as { definitions: Record<string, SwaggerDefinition> }).definitions;
+  return fixture(version).definitions;
 }
 
 const ENVELOPE: Record<string, string[]> = {
@@ -52,6 +61,17 @@ function unwrap(schema: Schema): { inner: Schema; optional: boolean } {
 
 describe.each(FLEET_API_VERSIONS)("api-version %s", (version) => {
   const official = swagger(version);
+
+  test("the commit the fixture was read at is its source's, and the docs name it", () => {
+    const { source, commit } = fixture(version);
+    expect(commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(source).toContain(`/blob/${commit}/`);
+    expect(source).toMatch(new RegExp(`/fleet/(stable|preview)/${version}/fleets\\.json$`));
+    for (const doc of ["test/fixtures/fleet-swagger/README.md", "docs/fleet-api-versions.md"]) {
+      const text = fs.readFileSync(path.join(__dirname, "../..", doc), "utf8");
+      expect(text, `${doc} names the commit ${version} was checked at`).toContain(commit.slice(0, 7));
+    }
+  });
   const ours = WIRE_SCHEMAS[version];
   const objects = Object.entries(official).filter(([, d]) => d.properties !== undefined);
   const enumNames = Object.entries(official).filter(([, d]) => d.enum !== undefined);
@@ -73,8 +93,8 @@ describe.each(FLEET_API_VERSIONS)("api-version %s", (version) => {
       memberSelector: fields("UpdateGroup").includes("memberSelector"),
       scheduledStartGates: (official.GateType?.enum ?? []).includes("ScheduledStart"),
       updateStates: official.UpdateState?.enum,
-      // Where the fixture carries the fleet member definitions (2025-04-01-preview).
-      memberLabels: official.FleetMemberProperties === undefined ? f.memberLabels : fields("FleetMemberProperties").includes("labels") && fields("FleetMemberUpdateProperties").includes("labels"),
+      // Every fixture carries the fleet member definitions (issue 29).
+      memberLabels: fields("FleetMemberProperties").includes("labels") && fields("FleetMemberUpdateProperties").includes("labels"),
     }).toEqual({
       gates: f.gates,
       gateTypes: [...f.gateTypes],

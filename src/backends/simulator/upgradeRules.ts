@@ -10,7 +10,7 @@
 import { BackendError, type UpgradeRequest } from "../../engine/backend";
 import type { NodePool, Region } from "../../model/fleet";
 import { isoInstant, ownValue } from "../../model/common";
-import { compareDotted, compareImageVersions, dottedParts, imageFamily } from "../../model/nodeImage";
+import { compareDotted, compareImageVersions, dottedParts, imageFamily, isOfferedAt } from "../../model/nodeImage";
 import {
   INVALID_PARAMETER,
   KUBERNETES_VERSION_NOT_AVAILABLE,
@@ -132,6 +132,8 @@ function checkNodeImages(cluster: UpgradeTarget, request: UpgradeRequest, now: n
     if (compareImageVersions(image, current) < 0) {
       refuse(UPGRADE_DOWNGRADE_NOT_ALLOWED, cluster, `moving node pool '${pool.name}' from node image ${current} to ${image} is a downgrade, which AKS does not allow.`);
     }
+    // A pool named at its own image (a Latest floor, as the ARM emulator names it) moves to nothing yet.
+    if (image === current) continue;
     const offer = cluster.region.nodeImages.find((v) => v.version === image);
     if (!isOffered(offer, now)) {
       refuse(NODE_IMAGE_VERSION_NOT_AVAILABLE, cluster, `node image ${image} is not available in region ${cluster.regionName}${availabilityNote(offer)}.`);
@@ -146,7 +148,7 @@ function majorMinor(version: string): [number, number] {
 
 /** The region offers `offer` at `now`: it is listed, and its `availableAt` (if any) has passed. */
 export function isOffered(offer: { availableAt?: string } | undefined, now: number): boolean {
-  return offer !== undefined && (offer.availableAt === undefined || Date.parse(offer.availableAt) <= now);
+  return offer !== undefined && isOfferedAt(offer, now);
 }
 
 function availabilityNote(offer: { availableAt?: string } | undefined): string {
