@@ -32,6 +32,7 @@ const INTEGRATION = [
   "test/pulumi/program/updateRun.contract.test.ts",
   "test/report/report.browser.test.ts",
   "test/simulation/emptyGroups.test.ts",
+  "test/simulation/latestAtStart.test.ts",
 ];
 
 /** Long generative runs: fast-check properties and fuzzing over thousands of inputs. */
