@@ -2,7 +2,10 @@
  * The layers of src/ (docs/architecture.md), checked in CI (`npm run layers`, in .ci/run): each layer
  * imports only from those below it, and nothing imports in a circle.
  *
- *   model ← engine ← runtime ← events ← spec ← backends ← drivers ← simulation ← plan ← report ← pulumi, cli
+ *   model ← engine ← aks ← runtime ← events ← spec ← backends ← drivers ← simulation ← plan ← report ← pulumi, cli
+ *
+ * AKS's upgrade rules (src/aks/) sit below everything that enforces or predicts them: the simulated
+ * fleet, the ARM emulator and the plan's findings share one copy without reaching into each other.
  *
  * The seam (issue 32): only the drivers and the simulation reach a backend; the Pulumi resources, the
  * CLI, the plan and the report talk to a `RunDriver` (src/drivers/runDriver.ts) and get the simulated
@@ -22,7 +25,8 @@ const layer = (name, below) => ({
 
 const MODEL = ["model"];
 const ENGINE = [...MODEL, "engine"];
-const INFRA = [...ENGINE, "runtime", "events"];
+const AKS = [...ENGINE, "aks"];
+const INFRA = [...AKS, "runtime", "events"];
 const SPEC = [...INFRA, "spec"];
 const BACKENDS = [...SPEC, "backends"];
 const DRIVERS = [...BACKENDS, "drivers"];
@@ -84,8 +88,9 @@ module.exports = {
     },
     layer("model", []),
     layer("engine", MODEL),
-    layer("runtime", ENGINE),
-    layer("events", [...ENGINE, "runtime"]),
+    layer("aks", ENGINE),
+    layer("runtime", AKS),
+    layer("events", [...AKS, "runtime"]),
     layer("spec", INFRA),
     layer("backends", SPEC),
     layer("drivers", BACKENDS),

@@ -4,7 +4,7 @@
  * parts the aborted upgrade had not moved are upgraded, none twice.
  */
 import { afterEach, expect, it } from "vitest";
-import { UPGRADE_ABORTED } from "../../src/backends/simulator/errorCodes";
+import { UPGRADE_ABORTED } from "../../src/aks/errorCodes";
 import { startArmRun, type ArmRun } from "./support/armRun";
 
 const OCT = "AKSUbuntu-2204gen2containerd-202610.01.0";

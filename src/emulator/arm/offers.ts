@@ -6,7 +6,7 @@
  */
 import type { Region } from "../../model/fleet";
 import { compareDotted, imageDate, imageFamily, newestImageAt } from "../../model/nodeImage";
-import { isOffered } from "../../backends/simulator/upgradeRules";
+import { isOffered } from "../../aks/upgradeRules";
 
 export function availableKubernetesVersions(region: Region, now: number): string[] {
   return region.kubernetesVersions.filter((v) => isOffered(v, now)).map((v) => v.version).sort(compareDotted);

@@ -13,7 +13,7 @@
 import { ownValue } from "../../model/common";
 import type { NodePool } from "../../model/fleet";
 import type { ClusterState, OperationRecord } from "../../backends/simulator/fleetState";
-import type { ClusterVersions } from "../../backends/simulator/upgradeRules";
+import type { ClusterVersions } from "../../aks/upgradeRules";
 
 export interface Progress extends ClusterVersions {
   /** Pools whose phase is over (they show the upgrade's versions). */

@@ -7,7 +7,7 @@
  * - `upgradeNodeImageVersion` → `NodeImageOnly` to the newest image of the pool's family in the region.
  * As in AKS, a pool whose Kubernetes version changes also gets the newest image of its family, and
  * `major.minor` versions mean the newest patch available. Which image is newest is settled when the
- * upgrade starts, by the simulated fleet (`latestNodeImages`: `backends/simulator/latestImages.ts`, over
+ * upgrade starts, by the simulated fleet (`latestNodeImages`: `aks/latestImages.ts`, over
  * `newestImageAt`, the one rule): the operation's start, the instant its status shows and a run records
  * as the member's start (docs/rules.md §20), not the instant this write was read.
  *
@@ -20,7 +20,7 @@ import type { UpgradeRequest } from "../../engine/backend";
 import { formatPath } from "../../model/common";
 import type { NodePool } from "../../model/fleet";
 import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
-import { NODE_POOL_VERSION_ABOVE_CONTROL_PLANE, UPGRADE_DOWNGRADE_NOT_ALLOWED } from "../../backends/simulator/errorCodes";
+import { NODE_POOL_VERSION_ABOVE_CONTROL_PLANE, UPGRADE_DOWNGRADE_NOT_ALLOWED } from "../../aks/errorCodes";
 import { ArmError, invalidParameter } from "../core/armErrors";
 import type { ClusterView } from "./clusterView";
 import { availableKubernetesVersions, resolveRequestedVersion } from "./offers";

@@ -7,7 +7,7 @@
  * and are counted per cluster.
  */
 import type { FleetState } from "../../../src/backends/simulator";
-import { applyUpgrade } from "../../../src/backends/simulator/upgradeRules";
+import { applyUpgrade } from "../../../src/aks/upgradeRules";
 import type { Scenario } from "../../../src/model/scenario";
 
 export interface ClusterUpgrades {

@@ -10,7 +10,7 @@ import {
   NOT_FOUND,
   UPGRADE_DOWNGRADE_NOT_ALLOWED,
   UPGRADE_MINOR_VERSION_SKIP_NOT_ALLOWED,
-} from "../../src/backends/simulator";
+} from "../../src/aks/errorCodes";
 import {
   AZURE_LINUX_IMAGE,
   IMAGE_DEC,
@@ -25,7 +25,7 @@ import {
   full,
   nodeImageOnly,
   setup,
-} from "./fixtures";
+} from "../simulator/fixtures";
 
 describe("downgrades", () => {
   it("refuses a control plane downgrade", async () => {

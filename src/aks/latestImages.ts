@@ -15,10 +15,10 @@
  * re-imaged at the start of its own part — the upgrade's start for the first such pool of a
  * NodeImageOnly upgrade.
  */
-import { ownValue } from "../../model/common";
-import type { UpgradeRequest } from "../../engine/backend";
-import type { NodePool, Region } from "../../model/fleet";
-import { compareImageVersions, imageFamily, newestImageAt } from "../../model/nodeImage";
+import { ownValue } from "../model/common";
+import type { UpgradeRequest } from "../engine/backend";
+import type { NodePool, Region } from "../model/fleet";
+import { compareImageVersions, imageFamily, newestImageAt } from "../model/nodeImage";
 
 /**
  * The images `request` gives each pool under the Latest rule, for an upgrade running from `startAt` to

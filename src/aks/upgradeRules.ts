@@ -7,10 +7,10 @@
  * upgrade only the control plane must move one minor version at a time; every pool jumps straight to
  * the target, whatever minor version it is on.
  */
-import { BackendError, type UpgradeRequest } from "../../engine/backend";
-import type { NodePool, Region } from "../../model/fleet";
-import { isoInstant, ownValue } from "../../model/common";
-import { compareDotted, compareImageVersions, dottedParts, imageFamily, isOfferedAt } from "../../model/nodeImage";
+import { BackendError, type UpgradeRequest } from "../engine/backend";
+import type { NodePool, Region } from "../model/fleet";
+import { isoInstant, ownValue } from "../model/common";
+import { compareDotted, compareImageVersions, dottedParts, imageFamily, isOfferedAt } from "../model/nodeImage";
 import {
   INVALID_PARAMETER,
   KUBERNETES_VERSION_NOT_AVAILABLE,

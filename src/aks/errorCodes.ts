@@ -3,7 +3,7 @@
  * (`NotFound`, `OperationNotAllowed`, `InvalidParameter`); otherwise a name that says which AKS rule
  * the request broke, so a failed run's error summary explains itself.
  */
-export { CLUSTER_STOPPED, OPERATION_NOT_ALLOWED } from "../../engine/backend";
+export { CLUSTER_STOPPED, OPERATION_NOT_ALLOWED } from "../engine/backend";
 
 /** No such cluster, region or operation. */
 export const NOT_FOUND = "NotFound";
