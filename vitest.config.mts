@@ -9,8 +9,8 @@ import { defineConfig } from "vitest/config";
 
 /** Through the ARM or Fleet Manager emulator (https on 127.0.0.1), a real Prometheus, a child process, a browser, or the wall clock. */
 const INTEGRATION = [
-  "test/azure/**/*.test.ts",
-  "test/azureFleet/**/*.test.ts",
+  "test/backends/azure/**/*.test.ts",
+  "test/backends/azureFleet/**/*.test.ts",
   "test/conformance/**/*.test.ts",
   "test/drivers/fleet/analysis.test.ts",
   "test/drivers/fleet/followOnClock.test.ts",

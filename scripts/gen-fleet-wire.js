@@ -3,7 +3,7 @@
 // the official swagger definitions kept under test/fixtures/fleet-swagger/<version>/ (trimmed copies of
 // fleets.json; their README says from which commit). Run it after changing a fixture:
 //   node scripts/gen-fleet-wire.js
-// test/azureFleet/wireSwagger.test.ts checks the modules against the fixtures.
+// test/backends/azureFleet/wireSwagger.test.ts checks the modules against the fixtures.
 const fs = require("node:fs");
 const path = require("node:path");
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { poolImageTarget } from "../../src/engine/nodeImages";
 import { newestImageAt } from "../../src/model/nodeImage";
-import { IMAGE_DEC, IMAGE_NOV, IMAGE_OCT, LATER, MINUTE, REGIONS, cluster, setup } from "../simulator/fixtures";
+import { IMAGE_DEC, IMAGE_NOV, IMAGE_OCT, LATER, MINUTE, REGIONS, cluster, setup } from "../backends/simulator/fixtures";
 
 const UBUNTU = "AKSUbuntu-2204gen2containerd";
 

@@ -25,7 +25,7 @@ import {
   full,
   nodeImageOnly,
   setup,
-} from "../simulator/fixtures";
+} from "../backends/simulator/fixtures";
 
 describe("downgrades", () => {
   it("refuses a control plane downgrade", async () => {

@@ -15,7 +15,7 @@ import { simulateCommand, type CommandIO } from "../../src/cli/simulate";
 import type { Plan } from "../../src/plan/types";
 import type { UpdateRunStatus } from "../../src/model/status";
 import { CANARY_THEN_PROD, FULL_132, groupedFleet, startFleetEmulator } from "../emulator/fleetHelpers";
-import { FLEET_ID, caFile } from "../azureFleet/support";
+import { FLEET_ID, caFile } from "../backends/azureFleet/support";
 
 function capture(): CommandIO & { out: string; err: string } {
   const io = { out: "", err: "", stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) };

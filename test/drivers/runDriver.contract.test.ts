@@ -16,7 +16,7 @@ import type { RunEvent } from "../../src/model/status";
 import type { UpdateRunInputs } from "../../src/spec/runSpec";
 import { parseRunInputs } from "../../src/drivers/runInputs";
 import { FULL_132, groupedFleet, startFleetEmulator } from "../emulator/fleetHelpers";
-import { fleetBackend } from "../azureFleet/support";
+import { fleetBackend } from "../backends/azureFleet/support";
 
 const STRATEGY = {
   stages: [

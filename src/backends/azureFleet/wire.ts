@@ -11,10 +11,10 @@
  * the same SDK's REST client (`restOperations.ts`) with these shapes.
  *
  * Every api-version's full definitions are in `wire/` (one module per version, `wire/v2026_06_01.ts`, ...,
- * as zod schemas checked against the official swagger by `test/azureFleet/wireSwagger.test.ts`),
+ * as zod schemas checked against the official swagger by `test/backends/azureFleet/wireSwagger.test.ts`),
  * re-exported here; the interfaces below are the part this client reads and writes
- * (`test/azureFleet/wireTypes.typecheck.ts` checks they name only fields of those versions, and
- * `test/azureFleet/wireBodies.test.ts` that the bodies sent parse at the version they are sent in).
+ * (`test/backends/azureFleet/wireTypes.typecheck.ts` checks they name only fields of those versions, and
+ * `test/backends/azureFleet/wireBodies.test.ts` that the bodies sent parse at the version they are sent in).
  */
 import { CLIENT_FLEET_API_VERSIONS, type ClientFleetApiVersion } from "../../spec/fleet";
 import type { FleetApiVersion } from "./wire/index";

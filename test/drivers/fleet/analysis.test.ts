@@ -20,7 +20,7 @@ import { toFleetStrategy } from "../../../src/drivers/fleet/toFleet";
 import { gateResources } from "../../../src/drivers/fleet/gateResources";
 import { startFleetEmulator } from "../../emulator/fleetHelpers";
 import { ERROR_RATE, SOAK_SECONDS, THREE_STAGES, analysisFleet, analysisRunInputs, gateApprovals, simulatedPorts, soakAnalysis, startAnalysisEmulator } from "./analysisSupport";
-import { fleetBackend, runRequests } from "../../azureFleet/support";
+import { fleetBackend, runRequests } from "../../backends/azureFleet/support";
 
 let emulator: ArmEmulator | undefined;
 afterEach(async () => {

@@ -12,7 +12,7 @@ import { type UpdateRunInputs } from "../../../src/spec/runSpec";
 import { parseRunInputs } from "../../../src/drivers/runInputs";
 import { IMAGE_NOV, IMAGE_OCT } from "../../emulator/helpers";
 import { startFleetEmulator } from "../../emulator/fleetHelpers";
-import { fleetBackend } from "../../azureFleet/support";
+import { fleetBackend } from "../../backends/azureFleet/support";
 
 export const CLUSTERS = ["aks-1", "aks-2", "aks-3", "aks-4", "aks-5"] as const;
 const GROUP_OF: Record<string, string> = { "aks-1": "canary", "aks-2": "early", "aks-3": "early", "aks-4": "broad", "aks-5": "broad" };

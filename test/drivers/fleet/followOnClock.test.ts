@@ -11,7 +11,7 @@ import { parseRunInputs } from "../../../src/drivers/runInputs";
 import { openFleetClient } from "../../../src/drivers/fleet/openFleet";
 import { runFleetSession } from "../../../src/drivers/fleet/fleetSession";
 import { groupedFleet, startFleetEmulator } from "../../emulator/fleetHelpers";
-import { fleetBackend } from "../../azureFleet/support";
+import { fleetBackend } from "../../backends/azureFleet/support";
 
 let emulator: ArmEmulator;
 afterEach(async () => {

@@ -17,7 +17,7 @@ import * as runProvider from "../../../src/pulumi/provider/runProvider";
 import { readFleetState } from "../../../src/backends/simulator/stateFile";
 import type { ArmEmulator } from "../../../src/emulator";
 import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, runState, startFleetEmulator, waitForRun } from "../../emulator/fleetHelpers";
-import { FLEET_ID, caFile, runRequests } from "../../azureFleet/support";
+import { FLEET_ID, caFile, runRequests } from "../../backends/azureFleet/support";
 import { fleetYaml } from "../support/fleetYaml";
 
 const quiet = () => {};

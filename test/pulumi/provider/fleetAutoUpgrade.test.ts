@@ -12,7 +12,7 @@ import * as provider from "../../../src/pulumi/provider/runProvider";
 import type { UpdateRunOutputs } from "../../../src/pulumi/provider/runSession";
 import { sdkClient } from "../../emulator/helpers";
 import { CANARY_THEN_PROD, FLEET, RESOURCE_GROUP, fleetClient, startFleetEmulator } from "../../emulator/fleetHelpers";
-import { fleetBackend } from "../../azureFleet/support";
+import { fleetBackend } from "../../backends/azureFleet/support";
 
 let emulator: ArmEmulator;
 beforeEach(async () => {

@@ -14,7 +14,7 @@ import * as strategyProvider from "../../../src/pulumi/provider/strategyProvider
 import { RunNotFinishedError, type UpdateRunOutputs } from "../../../src/pulumi/provider/runSession";
 import { sdkClient, IMAGE_OCT, IMAGE_NOV } from "../../emulator/helpers";
 import { CANARY_THEN_PROD, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, groupedFleet, startFleetEmulator, waitForRun } from "../../emulator/fleetHelpers";
-import { fleetBackend, runRequests } from "../../azureFleet/support";
+import { fleetBackend, runRequests } from "../../backends/azureFleet/support";
 
 let emulator: ArmEmulator;
 afterEach(async () => {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { ArmEmulator } from "../../../src/emulator";
 import * as provider from "../../../src/pulumi/provider/strategyProvider";
 import { CANARY_THEN_PROD, FLEET, RESOURCE_GROUP, fleetClient, startFleetEmulator } from "../../emulator/fleetHelpers";
-import { fleetBackend } from "../../azureFleet/support";
+import { fleetBackend } from "../../backends/azureFleet/support";
 
 let emulator: ArmEmulator;
 beforeEach(async () => {

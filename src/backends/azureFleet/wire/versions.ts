@@ -4,7 +4,7 @@
  * `specification/containerservice/resource-manager/Microsoft.ContainerService/fleet/{stable,preview}/<version>/`).
  * Each version's wire module (`v2025_03_01.ts`, ...) is generated from the official definitions
  * vendored under `test/fixtures/fleet-swagger/<version>/` (`scripts/gen-fleet-wire.js`), and
- * `test/azureFleet/wireSwagger.test.ts` checks it against them field by field; the features here say
+ * `test/backends/azureFleet/wireSwagger.test.ts` checks it against them field by field; the features here say
  * what the emulator shows at each version, and are checked against the modules by the same test.
  */
 
