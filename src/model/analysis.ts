@@ -12,7 +12,7 @@
  *
  * Secrets: header values, a web URL's query and credentials, a Prometheus address's credentials may be
  * secrets. None of the analysis is stored in the engine's state (journal, `engineState`): a resumed run
- * takes it from its inputs again, as the health checks (`src/drivers/healthChecks.ts`); what is shown
+ * takes it from its inputs again, as the health checks (`src/drivers/engine/healthChecks.ts`); what is shown
  * goes through `shownProbeUrl` / `shownAddress`.
  */
 import { z } from "zod";

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { RunJournal } from "../../src/drivers/journal";
+import { RunJournal } from "../../src/drivers/engine/journal";
 import { VirtualClock } from "../../src/engine/clock";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { SimulatedFleet } from "../../src/backends/simulator/simulatedFleet";
