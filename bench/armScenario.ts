@@ -4,7 +4,7 @@
  * one region, a Full upgrade 1.31.2 → 1.32.0 with the newest node image, every group with the same
  * `maxConcurrency`, every upgrade taking `upgradeMinutes`. Validated like a scenario file.
  */
-import { validateScenario, type Scenario } from "../src/model/scenario";
+import { validateScenario, type Scenario } from "../src/simulation/scenario";
 
 export interface FleetScenarioShape {
   stages: number;

@@ -4,7 +4,7 @@
  * exits 2 with one line per problem naming the field path; otherwise exit 0 whatever the run's end.
  */
 import { ValidationError } from "../model/common";
-import { parseAnyScenario, type ChainScenario } from "../model/chain";
+import { parseAnyScenario, type ChainScenario } from "../simulation/chain";
 import type { RunEvent } from "../model/status";
 import { simulateChain } from "../simulation/simulateChain";
 import { SCENARIO_RUN_NAME, simulateScenario } from "../simulation/simulateScenario";

@@ -8,4 +8,3 @@ export * from "./fleet";
 export * from "./status";
 export * from "./skip";
 export * from "./run";
-export * from "./scenario";

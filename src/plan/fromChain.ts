@@ -12,8 +12,8 @@
 import type { FleetState } from "../simulation/simulatedWorld";
 import { appliedNodeImageVersions, failedMembers } from "../engine/results";
 import { ValidationError } from "../model/common";
-import { DEFAULT_HORIZON_DAYS } from "../model/scenario";
-import { chainRunStrategy, resolveChainUpdate, type ChainScenario, type ChainedMember, type ChainedRun } from "../model/chain";
+import { DEFAULT_HORIZON_DAYS } from "../simulation/scenario";
+import { chainRunStrategy, resolveChainUpdate, type ChainScenario, type ChainedMember, type ChainedRun } from "../simulation/chain";
 import { buildPlanAndPrediction } from "./buildPlan";
 import type { Finding, Plan } from "./types";
 import { hasSimulatedFailure, stoppedClusters, withoutFailures } from "./world";

@@ -7,8 +7,8 @@
  * (`fleet-update run`'s spec, whose backend is a flag, is read by `src/cli/runSpec.ts`.)
  */
 import { ValidationError, parseYamlMapping } from "../model/common";
-import { validateScenario, type Scenario } from "../model/scenario";
-import { validateChainScenario, type ChainScenario } from "../model/chain";
+import { validateScenario, type Scenario } from "../simulation/scenario";
+import { validateChainScenario, type ChainScenario } from "../simulation/chain";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { parseRunInputs } from "../drivers/runInputs";
 

@@ -26,7 +26,7 @@ import type { RunCall, RunControls, RunView } from "../drivers/runDriver";
 import { refusalOf } from "../drivers/refusal";
 import type { ExcludedMember } from "../model/run";
 import type { SkipTarget } from "../model/skip";
-import { resolveScenarioStrategy, scenarioHorizon, type Scenario, type ScenarioAction } from "../model/scenario";
+import { resolveScenarioStrategy, scenarioHorizon, type Scenario, type ScenarioAction } from "./scenario";
 import type { RunEvent, UpdateRunStatus } from "../model/status";
 import type { ManagedClusterUpdate } from "../model/update";
 import { gateIdsFor, type UpdateRunStrategy } from "../model/strategy";

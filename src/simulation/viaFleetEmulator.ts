@@ -20,7 +20,7 @@ import { unsupportedInStrategy } from "../drivers/fleet/unsupported";
 import { analysisGateIssues } from "../drivers/fleet/analysisGates";
 import { DEFAULT_FLEET_API_VERSION, type ClientFleetApiVersion } from "../backends/azureFleet/wire";
 import { ValidationError, type FieldIssue } from "../model/common";
-import { resolveScenarioStrategy, type Scenario } from "../model/scenario";
+import { resolveScenarioStrategy, type Scenario } from "./scenario";
 import type { RunEvent } from "../model/status";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { driverFor } from "../drivers/driverFor";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCondition, conditionHolds, renderQuery, AnalysisSchema } from "../../src/model/analysis";
 import { recordMeasurement, startAnalysis, judge } from "../../src/engine/analysis";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { ValidationError } from "../../src/model/common";
 import { evaluateSelector, exposition } from "../../src/backends/simulator/metrics";
 import { Outcome, simulate } from "./helpers";

@@ -10,7 +10,7 @@ import { expect, it } from "vitest";
 import { SimulatedFleet } from "../../src/backends/simulator";
 import { isPending } from "../../src/engine/backend";
 import { VirtualClock } from "../../src/engine/clock";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
 
 const DIR = resolve(__dirname, "../scenarios");

@@ -15,7 +15,7 @@ import { UpdateRunEngine } from "../../src/engine/engine";
 import { SimulatedFleet } from "../../src/backends/simulator/simulatedFleet";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 import { ValidationError } from "../../src/model/common";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { buildPlan } from "../../src/plan/buildPlan";
 import { worldFromScenario } from "../../src/plan/fromScenario";
 import { IMAGE, member, scenario, simulate } from "./helpers";

@@ -19,7 +19,7 @@ import { RunJournal, type JournaledRun } from "../../src/drivers/engine/journal"
 import { withHealthChecks, withoutHealthChecks } from "../../src/drivers/engine/healthChecks";
 import { JsonlJournal } from "../../src/events/jsonlJournal";
 import { redeliverTo } from "../../src/events/sink";
-import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
+import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/simulation/scenario";
 import type { RunEvent, UpdateRunStatus } from "../../src/model/status";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 import { HEALTH_CHECK_FAILED } from "../../src/engine/healthCheck";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/model/common";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { START, approveAt, member, scenario, simulate, skipAt, stopAt, startAt } from "./helpers";
 
 const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");

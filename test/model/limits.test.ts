@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { planCommand } from "../../src/cli/plan";
 import { backendFromFlags } from "../../src/cli/runSpec";
 import { simulateCommand } from "../../src/cli/simulate";
-import { parseAnyScenario } from "../../src/model/chain";
+import { parseAnyScenario } from "../../src/simulation/chain";
 import { MAX_CALL_MINUTES, MAX_HORIZON_DAYS, MAX_INSTANT, MAX_POLL_SECONDS, MAX_WAIT_SECONDS, MIN_INSTANT, ValidationError, type FieldIssue } from "../../src/model/common";
 import { checkRunInputs } from "../../src/drivers/runInputs";
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { parseOrThrow, parsePath } from "../../src/model/common";
 import { MaintenanceWindowSchema } from "../../src/model/maintenanceWindow";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { expectIssue, expectValid, scenarioYaml, type Doc } from "./helpers";
 
 const MW = "members[0].maintenanceConfigurations.aksManagedAutoUpgradeSchedule.maintenanceWindow";

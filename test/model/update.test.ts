@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseOrThrow } from "../../src/model/common";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { ManagedClusterUpdateSchema } from "../../src/model/update";
 import { IMAGE_NEW, IMAGE_OLD, expectIssue, expectValid, scenarioYaml } from "./helpers";
 

@@ -22,7 +22,7 @@ import {
   simulatedPendingIntervals,
   simulatedTimings,
 } from "./support";
-import type { Scenario } from "../../src/model/scenario";
+import type { Scenario } from "../../src/simulation/scenario";
 
 const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
 

@@ -1,7 +1,7 @@
 /** Helpers for the plan's tests: plan and simulate one scenario, and read both side by side. */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseScenario, validateScenario, type Scenario } from "../../src/model/scenario";
+import { parseScenario, validateScenario, type Scenario } from "../../src/simulation/scenario";
 import { buildPlan } from "../../src/plan/buildPlan";
 import { worldFromScenario } from "../../src/plan/fromScenario";
 import type { Plan } from "../../src/plan/types";

@@ -1,7 +1,7 @@
 /** Report inputs for the tests: real simulate results, hand-made status trees, and a 10,000-member run. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 
 export const EXAMPLE_SCENARIOS = resolve(__dirname, "../../examples/scenarios");

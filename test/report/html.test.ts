@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { generateReport } from "../../src/report";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 import { STATE_COLOURS } from "../../src/report/palette";
 import { DEMO_SCENARIO, GATED_SCENARIO, MIXED_STATES_SCENARIO, EXAMPLE_SCENARIOS, allMembers, largeRunInput, simulateJson, type StatusJson } from "./fixtures";

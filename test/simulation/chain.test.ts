@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseAnyScenario } from "../../src/model/chain";
+import { parseAnyScenario } from "../../src/simulation/chain";
 import { ValidationError } from "../../src/model/common";
 import { simulateChain } from "../../src/simulation/simulateChain";
 import { simulateCommand } from "../../src/cli/simulate";

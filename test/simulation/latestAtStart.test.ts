@@ -17,7 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import type { UpdateRunStatus } from "../../src/model/status";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION, simulateScenarioViaArm } from "../../src/simulation/viaArmEmulator";

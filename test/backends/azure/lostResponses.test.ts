@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, it } from "vitest";
-import { parseScenario } from "../../../src/model/scenario";
+import { parseScenario } from "../../../src/simulation/scenario";
 import { simulateScenarioViaArm } from "../../../src/simulation/viaArmEmulator";
 import { expectedViaArm } from "./parity/armDifferences";
 import { outcomeOf, upgradedTwice } from "./parity/outcome";

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, it, vi } from "vitest";
-import { parseScenario } from "../../../src/model/scenario";
+import { parseScenario } from "../../../src/simulation/scenario";
 import { simulateScenarioViaArm } from "../../../src/simulation/viaArmEmulator";
 
 it("never leaks the bearer token into outputs, events, logs or errors", async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CLUSTER_STOPPED } from "../../../src/engine/backend";
-import { validateScenario, type Scenario } from "../../../src/model/scenario";
+import { validateScenario, type Scenario } from "../../../src/simulation/scenario";
 import { simulateScenario, type SimulationReport } from "../../../src/simulation/simulateScenario";
 import { simulateScenarioViaArm } from "../../../src/simulation/viaArmEmulator";
 

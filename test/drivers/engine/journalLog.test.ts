@@ -21,7 +21,7 @@ import { withHealthChecks, withoutHealthChecks } from "../../../src/drivers/engi
 import { RunJournal, type JournalEntry } from "../../../src/drivers/engine/journal";
 import { JournalError } from "../../../src/drivers/runRecords";
 import { isFramed } from "../../../src/runtime/recordLog";
-import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../../src/model/scenario";
+import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../../src/simulation/scenario";
 import { toRunActions } from "../../../src/simulation/simulateScenario";
 import { scenarioArb } from "../../engine/arbitraries";
 import { updateChoiceOf } from "../../../src/model/autoUpgrade";

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { parseScenario } from "../../../src/model/scenario";
+import { parseScenario } from "../../../src/simulation/scenario";
 import { simulateScenario } from "../../../src/simulation/simulateScenario";
 import { simulateScenarioViaFleet } from "../../../src/simulation/viaFleetEmulator";
 import type { ArmEmulator } from "../../../src/emulator";

@@ -30,7 +30,7 @@ import type {
 } from "../../../src/pulumi";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseScenario } from "../../../src/model/scenario";
+import { parseScenario } from "../../../src/simulation/scenario";
 import { simulateScenario } from "../../../src/simulation/simulateScenario";
 import {
   asExactStatus,

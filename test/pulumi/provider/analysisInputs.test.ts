@@ -8,7 +8,7 @@ import { checkRunInputs, parseRunInputs } from "../../../src/drivers/runInputs";
 import { runIdentity } from "../../../src/spec/identity";
 import { journaledInputs } from "../../../src/drivers/engine/journal";
 import { startArmEmulator } from "../../../src/emulator";
-import { parseScenario } from "../../../src/model/scenario";
+import { parseScenario } from "../../../src/simulation/scenario";
 import https from "node:https";
 
 const analysis = (value = "tok-1") => ({

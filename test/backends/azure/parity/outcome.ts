@@ -5,7 +5,7 @@
  * Azure backend words some errors differently.
  */
 import type { FleetState } from "../../../../src/backends/simulator";
-import type { Scenario } from "../../../../src/model/scenario";
+import type { Scenario } from "../../../../src/simulation/scenario";
 import type { UpdateStageStatus } from "../../../../src/model/status";
 import type { SimulationReport } from "../../../../src/simulation/simulateScenario";
 import { upgradeCounts, type ClusterUpgrades } from "./upgradeCount";

@@ -4,7 +4,7 @@
  */
 import { SimulatedFleet } from "../../../../src/backends/simulator";
 import { VirtualClock } from "../../../../src/engine/clock";
-import type { Scenario } from "../../../../src/model/scenario";
+import type { Scenario } from "../../../../src/simulation/scenario";
 import { runScenario } from "../../../../src/simulation/simulateScenario";
 import { simulateScenarioViaArm, type ArmSimulationReport, type ViaArmOptions } from "../../../../src/simulation/viaArmEmulator";
 import { simulateScenarioViaFleet, type FleetSimulationReport, type ViaFleetOptions } from "../../../../src/simulation/viaFleetEmulator";

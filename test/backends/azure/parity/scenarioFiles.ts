@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { parseScenario, type Scenario } from "../../../../src/model/scenario";
+import { parseScenario, type Scenario } from "../../../../src/simulation/scenario";
 
 const ROOT = resolve(__dirname, "../../../..");
 

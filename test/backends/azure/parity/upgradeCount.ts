@@ -8,7 +8,7 @@
  */
 import type { FleetState } from "../../../../src/backends/simulator";
 import { applyUpgrade } from "../../../../src/aks/upgradeRules";
-import type { Scenario } from "../../../../src/model/scenario";
+import type { Scenario } from "../../../../src/simulation/scenario";
 
 export interface ClusterUpgrades {
   /** `controlPlane`, `<pool>/version`, `<pool>/image` → times changed; parts never changed are left out. */

@@ -10,7 +10,7 @@ import { startArmEmulator, type ArmEmulator, type ArmEmulatorOptions } from "../
 import { drive } from "../../../../src/engine/drive";
 import { UpdateRunEngine } from "../../../../src/engine/engine";
 import type { RunState } from "../../../../src/engine/runState";
-import { parseScenario, resolveScenarioStrategy, type Scenario } from "../../../../src/model/scenario";
+import { parseScenario, resolveScenarioStrategy, type Scenario } from "../../../../src/simulation/scenario";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../../../src/simulation/viaArmEmulator";
 import { updateChoiceOf } from "../../../../src/model/autoUpgrade";
 

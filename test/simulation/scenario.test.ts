@@ -6,8 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/model/common";
-import { parseScenario, scenarioHorizon, validateScenario } from "../../src/model/scenario";
-import { expectIssue, expectValid, issuesOf, scenarioYaml, validScenario, type Doc } from "./helpers";
+import { parseScenario, scenarioHorizon, validateScenario } from "../../src/simulation/scenario";
+import { expectIssue, expectValid, issuesOf, scenarioYaml, validScenario, type Doc } from "../model/helpers";
 
 const EXAMPLE_SCENARIOS = path.resolve(__dirname, "../../examples/scenarios");
 

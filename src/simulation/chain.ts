@@ -5,13 +5,13 @@
  * (docs/behaviour.md "Chained runs"). Runs execute one after another on one virtual clock.
  */
 import { z } from "zod";
-import { InstantSchema, NameSchema, ValidationError, friendlyErrors, ownValue, orRequired, parsePath, toFieldIssues, type FieldIssue } from "./common";
-import { FleetShape, checkFleet } from "./fleet";
-import { HealthCheckSchema } from "./healthCheck";
-import { crossValidateRun } from "./run";
+import { InstantSchema, NameSchema, ValidationError, friendlyErrors, ownValue, orRequired, parsePath, toFieldIssues, type FieldIssue } from "../model/common";
+import { FleetShape, checkFleet } from "../model/fleet";
+import { HealthCheckSchema } from "../model/healthCheck";
+import { crossValidateRun } from "../model/run";
 import { ScenarioActionSchema, horizonProblems, parseScenarioDocument, validateScenario, type Scenario } from "./scenario";
-import { UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
-import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "./update";
+import { UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "../model/strategy";
+import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "../model/update";
 
 export const RUN_OUTPUTS = ["failedMembers", "appliedNodeImageVersions"] as const;
 export type RunOutputName = (typeof RUN_OUTPUTS)[number];

@@ -4,14 +4,14 @@
  * scenario or a `ValidationError` listing every problem by field path out.
  */
 import { z } from "zod";
-import { InstantSchema, MAX_HORIZON_DAYS, instantInRange, NameSchema, ValidationError, ownValue, friendlyErrors, parsePath, parseYamlMapping, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "./common";
-import { FleetShape, checkFleet } from "./fleet";
-import { crossValidateRun, unknownSkipTargets, type ExcludedMember } from "./run";
-import { SkipTargetSchema } from "./skip";
-import { GateApprovalSchema, UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
-import { ManagedClusterUpdateSchema } from "./update";
-import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from "./autoUpgrade";
-import { AnalysisSchema } from "./analysis";
+import { InstantSchema, MAX_HORIZON_DAYS, instantInRange, NameSchema, ValidationError, ownValue, friendlyErrors, parsePath, parseYamlMapping, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "../model/common";
+import { FleetShape, checkFleet } from "../model/fleet";
+import { crossValidateRun, unknownSkipTargets, type ExcludedMember } from "../model/run";
+import { SkipTargetSchema } from "../model/skip";
+import { GateApprovalSchema, UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "../model/strategy";
+import { ManagedClusterUpdateSchema } from "../model/update";
+import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from "../model/autoUpgrade";
+import { AnalysisSchema } from "../model/analysis";
 
 export const DEFAULT_HORIZON_DAYS = 30;
 
