@@ -15,7 +15,7 @@
  * re-imaged at the start of its own part — the upgrade's start for the first such pool of a
  * NodeImageOnly upgrade.
  */
-import { ownValue } from "../model/common";
+import { ownValue } from "../model/values";
 import type { UpgradeRequest } from "../engine/backend";
 import type { NodePool, Region } from "../model/fleet";
 import { compareImageVersions, imageFamily, newestImageAt } from "../model/nodeImage";

@@ -9,7 +9,8 @@
  */
 import { BackendError, type UpgradeRequest } from "../engine/backend";
 import type { NodePool, Region } from "../model/fleet";
-import { isoInstant, ownValue } from "../model/common";
+import { isoInstant } from "../model/instants";
+import { ownValue } from "../model/values";
 import { compareDotted, compareImageVersions, dottedParts, imageFamily, isOfferedAt } from "../model/nodeImage";
 import {
   INVALID_PARAMETER,

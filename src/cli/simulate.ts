@@ -3,7 +3,7 @@
  * virtual clock, the events also going to a journal file or a webhook as they happen. Invalid input
  * exits 2 with one line per problem naming the field path; otherwise exit 0 whatever the run's end.
  */
-import { ValidationError } from "../model/common";
+import { ValidationError } from "../model/issues";
 import { parseAnyScenario, type ChainScenario } from "../simulation/chain";
 import type { RunEvent } from "../model/status";
 import { simulateChain } from "../simulation/simulateChain";

@@ -17,7 +17,7 @@
  * run imported under another name is refused, naming the one to use.
  */
 import path from "node:path";
-import { friendlyErrors, toFieldIssues } from "../model/common";
+import { friendlyErrors, toFieldIssues } from "../model/issues";
 import type { UpdateState } from "../model/status";
 import { FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { fromFleetManagedClusterUpdate, fromFleetStrategy } from "./fleet/toFleet";

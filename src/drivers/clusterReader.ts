@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { AzureBackend } from "../backends/azure/azureBackend";
 import { credentialFor } from "../backends/azure/credentials";
-import { ValidationError } from "../model/common";
+import { ValidationError } from "../model/issues";
 import { customImageVersions, type ManagedClusterUpdate } from "../model/update";
 import { RealClock } from "../runtime/realClock";
 import type { AzureBackendConfig } from "../spec/runSpec";

@@ -9,7 +9,7 @@
  */
 import { ApprovalRefusedError } from "../engine/gates";
 import { SkipRefusedError } from "../engine/control";
-import { ValidationError } from "../model/common";
+import { ValidationError } from "../model/issues";
 import { LeaseHeldError } from "../runtime/fileLease";
 import { FleetRequestError } from "../backends/azureFleet/requestError";
 import { StateFileError } from "../backends/simulator/stateFile";

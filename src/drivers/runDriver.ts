@@ -15,7 +15,7 @@ import type { FailedMember } from "../engine/results";
 import type { RunState } from "../engine/runState";
 import type { AnalysisRunState } from "../engine/analysis";
 import type { RunSummary } from "../engine/summary";
-import type { FieldIssue } from "../model/common";
+import type { FieldIssue } from "../model/issues";
 import type { ExcludedMember } from "../model/run";
 import type { SkipTarget } from "../model/skip";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";

@@ -9,7 +9,7 @@
  * What needs the world read (the fleet's members, the clusters) is each driver's `check`. Every caller
  * — the Pulumi resources, `fleet-update run`, `plan`, an import — parses a run's inputs here.
  */
-import { ValidationError, type FieldIssue } from "../model/common";
+import { ValidationError, type FieldIssue } from "../model/issues";
 import { FLEET_CHILD_NAME, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { unsupportedInRun } from "./fleet/unsupported";
 import { reservedGateNames } from "./fleet/analysisGates";

@@ -16,7 +16,8 @@
  * goes through `shownProbeUrl` / `shownAddress`.
  */
 import { z } from "zod";
-import { NameSchema, orRequired, type FieldIssue } from "./common";
+import { NameSchema, orRequired } from "./values";
+import type { FieldIssue } from "./issues";
 import type { HealthCheck } from "./healthCheck";
 
 /**

@@ -5,7 +5,8 @@
  * between backends unchanged. The generation rule itself is `engine/autoUpgradeChannel.ts`.
  */
 import { z } from "zod";
-import { orRequired, type FieldIssue } from "./common";
+import { orRequired } from "./values";
+import type { FieldIssue } from "./issues";
 import type { ManagedClusterUpdate } from "./update";
 
 export const UPGRADE_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion", "SecurityPatch"] as const;

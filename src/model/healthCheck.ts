@@ -3,7 +3,7 @@
  * the built-in checks (versions, images, provisioning state) pass. docs/behaviour.md "Health checks".
  */
 import { z } from "zod";
-import { orRequired } from "./common";
+import { orRequired } from "./values";
 
 export const HealthCheckSchema = z
   .strictObject({

@@ -1,6 +1,6 @@
 /** docs/rules.md §1 Member: one AKS cluster taking part in updates. */
 import { z } from "zod";
-import { NameSchema, orRequired } from "./common";
+import { NameSchema, orRequired } from "./values";
 import { HealthCheckSchema } from "./healthCheck";
 import { MAX_LABELS, labelKeyProblem, labelValueProblem } from "./labelSelector";
 

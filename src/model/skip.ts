@@ -1,6 +1,6 @@
 /** docs/rules.md §3.9 user skip targets. */
 import { z } from "zod";
-import { NameSchema, orRequired } from "./common";
+import { NameSchema, orRequired } from "./values";
 
 export const SkipTargetTypeSchema = z.enum(["Member", "Group", "Stage", "AfterStageWait"], {
   error: orRequired("must be one of Member, Group, Stage, AfterStageWait"),

@@ -5,7 +5,9 @@
 import { z } from "zod";
 import { LabelSelectorError, parseLabelSelector } from "./labelSelector";
 import { DayOfWeekSchema } from "./maintenanceWindow";
-import { ConcurrencySchema, FailureToleranceSchema, MAX_WAIT_SECONDS, NameSchema, orRequired, unlessMalformed, type FieldIssue } from "./common";
+import { ConcurrencySchema, FailureToleranceSchema, NameSchema, orRequired } from "./values";
+import { MAX_WAIT_SECONDS } from "./limits";
+import { unlessMalformed, type FieldIssue } from "./issues";
 
 export const MAX_GROUPS_PER_STAGE = 50;
 

@@ -1,6 +1,6 @@
 /** docs/rules.md §1 `managedClusterUpdate`: what a run does to each member. */
 import { z } from "zod";
-import { KubernetesVersionSchema, NodeImageVersionSchema, orRequired } from "./common";
+import { KubernetesVersionSchema, NodeImageVersionSchema, orRequired } from "./values";
 import { imageFamily } from "./nodeImage";
 
 export const UpgradeTypeSchema = z.enum(["Full", "ControlPlaneOnly", "NodeImageOnly"], {

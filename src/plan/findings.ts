@@ -7,7 +7,8 @@ import { NODE_POOL_VERSION_ABOVE_CONTROL_PLANE, UPGRADE_DOWNGRADE_NOT_ALLOWED, U
 import { checkUpgradeRequest } from "../aks/upgradeRules";
 import { BackendError, type ClusterInfo, type OfferedVersion } from "../engine/backend";
 import { availability } from "../engine/nodeImages";
-import { isoInstant, ownValue } from "../model/common";
+import { isoInstant } from "../model/instants";
+import { ownValue } from "../model/values";
 import type { Region } from "../model/fleet";
 import { compareDotted, compareImageVersions, imageDate, imageFamily } from "../model/nodeImage";
 import type { Prediction } from "./predict";

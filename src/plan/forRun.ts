@@ -7,7 +7,7 @@
  * world through the run's driver, the one the caller already has.
  */
 import type { RunState } from "../engine/runState";
-import { ValidationError } from "../model/common";
+import { ValidationError } from "../model/issues";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import type { RunDriver } from "../drivers/runDriver";
 import { buildPlan } from "./buildPlan";

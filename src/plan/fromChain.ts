@@ -11,7 +11,7 @@
  */
 import type { FleetState } from "../simulation/simulatedWorld";
 import { appliedNodeImageVersions, failedMembers } from "../engine/results";
-import { ValidationError } from "../model/common";
+import { ValidationError } from "../model/issues";
 import { DEFAULT_HORIZON_DAYS } from "../simulation/scenario";
 import { chainRunStrategy, resolveChainUpdate, type ChainScenario, type ChainedMember, type ChainedRun } from "../simulation/chain";
 import { buildPlanAndPrediction } from "./buildPlan";

@@ -5,7 +5,7 @@
  * read-only, the state file is never written nor created).
  */
 import type { PlanView } from "../drivers/runDriver";
-import { ValidationError } from "../model/common";
+import { ValidationError } from "../model/issues";
 import type { Fleet } from "../model/fleet";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { ScaledClock } from "../runtime/scaledClock";

@@ -6,7 +6,8 @@
  * scenario: one run (docs/rules.md §7), or chained runs (`runs:`, each planned in turn: `fromChain.ts`).
  * (`fleet-update run`'s spec, whose backend is a flag, is read by `src/cli/runSpec.ts`.)
  */
-import { ValidationError, parseYamlMapping } from "../model/common";
+import { ValidationError } from "../model/issues";
+import { parseYamlMapping } from "../model/textInput";
 import { validateScenario, type Scenario } from "../simulation/scenario";
 import { validateChainScenario, type ChainScenario } from "../simulation/chain";
 import type { UpdateRunInputs } from "../spec/runSpec";

@@ -5,7 +5,9 @@
  * (docs/behaviour.md "Chained runs"). Runs execute one after another on one virtual clock.
  */
 import { z } from "zod";
-import { InstantSchema, NameSchema, ValidationError, friendlyErrors, ownValue, orRequired, parsePath, toFieldIssues, type FieldIssue } from "../model/common";
+import { InstantSchema } from "../model/instants";
+import { NameSchema, ownValue, orRequired } from "../model/values";
+import { ValidationError, friendlyErrors, parsePath, toFieldIssues, type FieldIssue } from "../model/issues";
 import { FleetShape, checkFleet } from "../model/fleet";
 import { HealthCheckSchema } from "../model/healthCheck";
 import { crossValidateRun } from "../model/run";

@@ -4,7 +4,11 @@
  * scenario or a `ValidationError` listing every problem by field path out.
  */
 import { z } from "zod";
-import { InstantSchema, MAX_HORIZON_DAYS, instantInRange, NameSchema, ValidationError, ownValue, friendlyErrors, parsePath, parseYamlMapping, toFieldIssues, type FieldIssue, orRequired, unlessMalformed } from "../model/common";
+import { InstantSchema, instantInRange } from "../model/instants";
+import { MAX_HORIZON_DAYS } from "../model/limits";
+import { NameSchema, ownValue, orRequired } from "../model/values";
+import { ValidationError, friendlyErrors, parsePath, toFieldIssues, type FieldIssue, unlessMalformed } from "../model/issues";
+import { parseYamlMapping } from "../model/textInput";
 import { FleetShape, checkFleet } from "../model/fleet";
 import { crossValidateRun, unknownSkipTargets, type ExcludedMember } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";

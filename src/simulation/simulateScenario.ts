@@ -21,7 +21,7 @@ import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
 import { summarize, type RunSummary } from "../engine/summary";
 import type { FailedMember } from "../engine/results";
-import { isoInstant } from "../model/common";
+import { isoInstant } from "../model/instants";
 import type { RunCall, RunControls, RunView } from "../drivers/runDriver";
 import { refusalOf } from "../drivers/refusal";
 import type { ExcludedMember } from "../model/run";

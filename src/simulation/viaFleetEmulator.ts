@@ -19,7 +19,7 @@ import { FleetStrategyStore } from "../drivers/fleet/strategyStore";
 import { unsupportedInStrategy } from "../drivers/fleet/unsupported";
 import { analysisGateIssues } from "../drivers/fleet/analysisGates";
 import { DEFAULT_FLEET_API_VERSION, type ClientFleetApiVersion } from "../backends/azureFleet/wire";
-import { ValidationError, type FieldIssue } from "../model/common";
+import { ValidationError, type FieldIssue } from "../model/issues";
 import { resolveScenarioStrategy, type Scenario } from "./scenario";
 import type { RunEvent } from "../model/status";
 import type { UpdateRunInputs } from "../spec/runSpec";

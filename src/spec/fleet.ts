@@ -4,7 +4,7 @@
  * a run is the Fleet client's (`src/backends/azureFleet/`) and its driver's (`src/drivers/`).
  */
 import { z } from "zod";
-import { orRequired } from "../model/common";
+import { orRequired } from "../model/values";
 
 /**
  * `/subscriptions/{guid}/resourceGroups/{rg}/providers/Microsoft.ContainerService/fleets/{name}`.

@@ -5,7 +5,8 @@
  * which callers parse a run's inputs with).
  */
 import { z } from "zod";
-import { MAX_CALL_MINUTES, MAX_POLL_SECONDS, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
+import { MAX_CALL_MINUTES, MAX_POLL_SECONDS } from "../model/limits";
+import { friendlyErrors, toFieldIssues, type FieldIssue } from "../model/issues";
 import { MemberSchema } from "../model/member";
 import { crossValidateRun, unknownSkipTargets } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";

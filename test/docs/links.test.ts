@@ -14,11 +14,6 @@ const NAMED_PATH = /`((?:examples|docs|scripts|src|test|bench|tools|bin)\/[^`\s]
 /** Made by a command, not kept in the repository; or a pattern, not a file. */
 const NOT_A_FILE = /[<>*{}…]|^(dist|dist-plugin|sdk)\//;
 
-/** A "Working notes" section plans moves: the paths it names as destinations are not there yet. */
-function withoutPlans(text: string): string {
-  return text.replace(/^## Working notes[^\n]*\n[\s\S]*?(?=^## |(?![\s\S]))/gm, "");
-}
-
 function read(file: string): string {
   return fs.readFileSync(path.join(ROOT, file), "utf8");
 }
@@ -29,7 +24,7 @@ describe("the README and docs/", () => {
     for (const doc of DOCS) {
       const text = read(doc);
       expect(text, doc).not.toMatch(/\.\.\/shared\b/);
-      for (const [, named] of withoutPlans(text).matchAll(NAMED_PATH)) {
+      for (const [, named] of text.matchAll(NAMED_PATH)) {
         const file = (named as string).replace(/[.,:;)]+$/, "").replace(/#.*$/, "");
         if (NOT_A_FILE.test(file)) continue;
         if (!fs.existsSync(path.join(ROOT, file))) missing.push(`${doc}: \`${file}\``);

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { parseCondition, conditionHolds, renderQuery, AnalysisSchema } from "../../src/model/analysis";
 import { recordMeasurement, startAnalysis, judge } from "../../src/engine/analysis";
 import { parseScenario } from "../../src/simulation/scenario";
-import { ValidationError } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
 import { evaluateSelector, exposition } from "../../src/backends/simulator/metrics";
 import { Outcome, simulate } from "./helpers";
 import { simulateScenario } from "../../src/simulation/simulateScenario";

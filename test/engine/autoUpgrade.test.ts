@@ -14,7 +14,7 @@ import { VirtualClock } from "../../src/engine/clock";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { SimulatedFleet } from "../../src/backends/simulator/simulatedFleet";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
-import { ValidationError } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
 import { parseScenario } from "../../src/simulation/scenario";
 import { buildPlan } from "../../src/plan/buildPlan";
 import { worldFromScenario } from "../../src/plan/fromScenario";

@@ -19,7 +19,7 @@ import { SimulatedFleet, type ClusterSnapshot } from "../../src/backends/simulat
 import { VirtualClock, type Clock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
-import { isoInstant } from "../../src/model/common";
+import { isoInstant } from "../../src/model/instants";
 import { compareImageVersions, imageFamily } from "../../src/model/nodeImage";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/simulation/scenario";
 import type { GateStatus, UpdateRunStatus, UpdateState } from "../../src/model/status";

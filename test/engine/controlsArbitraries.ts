@@ -8,7 +8,7 @@
  * not in the engine).
  */
 import fc from "fast-check";
-import { isoInstant } from "../../src/model/common";
+import { isoInstant } from "../../src/model/instants";
 import { DEFAULT_HORIZON_DAYS, validateScenario, type Scenario } from "../../src/simulation/scenario";
 import type { UpdateRunStrategy } from "../../src/model/strategy";
 import { DAY, MINUTE, buildScenario, rawScenarioArb, withoutObstacles, type RawScenario } from "./arbitraries";

@@ -4,7 +4,7 @@
  * skipping an item skips its gates; approvals may come early.
  */
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
 import { parseScenario } from "../../src/simulation/scenario";
 import { START, approveAt, member, scenario, simulate, skipAt, stopAt, startAt } from "./helpers";
 

@@ -10,7 +10,7 @@ import { SimulatedFleet } from "../../src/backends/simulator";
 import { VirtualClock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { windowStateAt } from "../../src/engine/maintenanceWindow";
-import { isoInstant } from "../../src/model/common";
+import { isoInstant } from "../../src/model/instants";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { resolveScenarioStrategy, scenarioHorizon, validateScenario, type Scenario } from "../../src/simulation/scenario";
 import type { SkipTarget } from "../../src/model/skip";

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { nextScheduledStart } from "../../src/engine/scheduledStart";
-import { ValidationError } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
 import { parseScenario } from "../../src/simulation/scenario";
 import { buildPlan } from "../../src/plan/buildPlan";
 import { worldFromScenario } from "../../src/plan/fromScenario";

@@ -7,7 +7,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { ValidationError, parseYamlMapping } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
+import { parseYamlMapping } from "../../src/model/textInput";
 import { parseScenario } from "../../src/simulation/scenario";
 
 const yamlText = readFileSync("test/scenarios/stages-and-waits.yaml", "utf8");

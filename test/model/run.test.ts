@@ -4,7 +4,7 @@
  * `UpdateRunSpecSchema` + `crossValidateRun` directly and through scenario YAML.
  */
 import { describe, expect, it } from "vitest";
-import { ValidationError, parseOrThrow, type FieldIssue } from "../../src/model/common";
+import { ValidationError, parseOrThrow, type FieldIssue } from "../../src/model/issues";
 import { ClusterResourceIdSchema, MemberSchema } from "../../src/model/member";
 import { UpdateRunSpecSchema, crossValidateRun } from "../../src/model/run";
 import { parseScenario } from "../../src/simulation/scenario";

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError, formatPath } from "../../src/model/common";
+import { ValidationError, formatPath } from "../../src/model/issues";
 import { validateScenario } from "../../src/simulation/scenario";
 import { CLUSTER_ID, IMAGE_NEW, expectValid, validScenario, type Doc } from "./helpers";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openFileBackedFleet } from "../../src/backends/simulator";
 import { UpdateRunEngine } from "../../src/engine/engine";
-import { isoInstant } from "../../src/model/common";
+import { isoInstant } from "../../src/model/instants";
 import { planRun } from "../../src/plan/forRun";
 import { driverFor } from "../../src/drivers/driverFor";
 import { parseRunInputs } from "../../src/drivers/runInputs";

@@ -1,7 +1,7 @@
 /** What `fleet-update report` reads: simulate results, stack outputs, bare trees; errors name field paths. */
 import { describe, expect, it } from "vitest";
 import { summarize } from "../../src/engine/summary";
-import { ValidationError } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
 import type { UpdateRunStatus } from "../../src/model/status";
 import { readReportRuns } from "../../src/report";
 import { EXAMPLE_SCENARIOS, simulateJson, type StatusJson } from "./fixtures";

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAnyScenario } from "../../src/simulation/chain";
-import { ValidationError } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
 import { simulateChain } from "../../src/simulation/simulateChain";
 import { simulateCommand } from "../../src/cli/simulate";
 

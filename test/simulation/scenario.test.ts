@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
 import { parseScenario, scenarioHorizon, validateScenario } from "../../src/simulation/scenario";
 import { expectIssue, expectValid, issuesOf, scenarioYaml, validScenario, type Doc } from "../model/helpers";
 

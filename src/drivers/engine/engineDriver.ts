@@ -22,7 +22,7 @@ import { chooseSpecRun, chooseStackRun, specRunIdentity } from "./runChoice";
 import { GateRefusedError, type DriveOptions, type PlanView, type RunSelection, type RunCall, type RunControls, type RunDriver, type RunEnd, type RunReport, type RunView, type StoredRun } from "../runDriver";
 import { driveSession, firstMember, openSession, type RunChoice } from "./session";
 import { pendingGates } from "../waiting";
-import type { FieldIssue } from "../../model/common";
+import type { FieldIssue } from "../../model/issues";
 import type { RunEvent } from "../../model/status";
 
 /**

@@ -8,7 +8,7 @@ import path from "node:path";
 import { openFileBackedFleet, readFleetDescription, stateFilePath } from "../../backends/simulator/fileBacked";
 import { acquireFleetLease } from "../../backends/simulator/fleetLease";
 import { StateFileError, readFleetState } from "../../backends/simulator/stateFile";
-import { ValidationError } from "../../model/common";
+import { ValidationError } from "../../model/issues";
 import { journalDirectory } from "./journal";
 import type { ClusterBackend, MemberRef } from "../../engine/backend";
 import type { Clock } from "../../engine/clock";

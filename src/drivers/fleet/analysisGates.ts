@@ -16,7 +16,7 @@
  * may not, on any backend: `reservedGateNames`). Only the client approves them, and only when their analysis passes.
  */
 import type { Analysis, StageAnalysis } from "../../model/analysis";
-import type { FieldIssue } from "../../model/common";
+import type { FieldIssue } from "../../model/issues";
 import { gateId, MAX_GATES, type Gate, type UpdateRunStrategy } from "../../model/strategy";
 import { ANALYSIS_GATE_PREFIX, isAnalysisGate } from "../waiting";
 

@@ -21,7 +21,7 @@
  */
 import type { Analysis, AnalysisTemplate } from "../../model/analysis";
 import type { Labels } from "../../model/member";
-import { isoInstant } from "../../model/common";
+import { isoInstant } from "../../model/instants";
 import type { ErrorDetail, GateStatus, MemberUpdateStatus, RunEvent, UpdateGroupStatus, UpdateRunStatus, UpdateStageStatus, UpdateStatus } from "../../model/status";
 import type { AnalysisGate } from "./analysisGates";
 import { isPending } from "../../engine/backend";

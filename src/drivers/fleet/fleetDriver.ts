@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { summarize } from "../../engine/summary";
-import { ValidationError, type FieldIssue } from "../../model/common";
+import { ValidationError, type FieldIssue } from "../../model/issues";
 import type { ExcludedMember } from "../../model/run";
 import type { UpdateRunStatus } from "../../model/status";
 import type { UpdateRunStrategy } from "../../model/strategy";

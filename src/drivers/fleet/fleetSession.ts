@@ -6,7 +6,7 @@
  * entries → skip with only those targets), then follows the run with GETs until it ends, reaches the
  * state asked for, or the client's own deadline. The run goes on server-side whatever the client does.
  */
-import { ValidationError } from "../../model/common";
+import { ValidationError } from "../../model/issues";
 import type { ExcludedMember } from "../../model/run";
 import type { SkipTarget } from "../../model/skip";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../../model/status";

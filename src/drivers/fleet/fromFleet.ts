@@ -11,7 +11,7 @@
  * gate status's `scheduledStartProperties`, as the engine shows it, so a run waiting for one is not
  * taken for a run waiting for an approval (`drivers/waiting.ts`).
  */
-import { isoInstant } from "../../model/common";
+import { isoInstant } from "../../model/instants";
 import type { FailedMember } from "../../engine/results";
 import { UPDATE_STATES, type GateStatus, type MemberUpdateStatus, type UpdateGroupStatus, type UpdateRunStatus, type UpdateStageStatus, type UpdateState, type UpdateStatus } from "../../model/status";
 import { gateId } from "../../model/strategy";

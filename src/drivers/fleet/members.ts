@@ -7,7 +7,7 @@
  * uses the fleet's. Labels are the fleet member's own: they are read from the fleet, never from the
  * program (whose `members[].labels` is refused on this backend, `unsupported.ts`).
  */
-import type { FieldIssue } from "../../model/common";
+import type { FieldIssue } from "../../model/issues";
 import type { Member } from "../../model/member";
 import { crossValidateRun, type ExcludedMember } from "../../model/run";
 import type { UpdateRunStrategy } from "../../model/strategy";

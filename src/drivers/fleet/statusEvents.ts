@@ -4,7 +4,7 @@
  * event's time is the item's own (its completedTime when it ended, its startTime when it started),
  * else the read's.
  */
-import { isoInstant } from "../../model/common";
+import { isoInstant } from "../../model/instants";
 import { FINISHED_STATES, type RunEvent, type UpdateRunStatus, type UpdateState, type UpdateStatus } from "../../model/status";
 
 type Scope = RunEvent["scope"];

@@ -6,7 +6,7 @@
  * name), a run's `updateStrategyId`, and `simulate --via fleet-emulator` (a scenario's referenced
  * strategy, written as the resource writes it) — and the static checks of a strategy kept there.
  */
-import { friendlyErrors, toFieldIssues, type FieldIssue } from "../../model/common";
+import { friendlyErrors, toFieldIssues, type FieldIssue } from "../../model/issues";
 import type { UpdateRunStrategy } from "../../model/strategy";
 import { FleetRequestError, type FleetClient } from "../../backends/azureFleet/fleetClient";
 import { FLEET_CHILD_NAME, MAX_FLEET_CHILD_NAME } from "../../backends/azureFleet/fleetId";

@@ -22,7 +22,7 @@
  * Features that only concern how the client follows the run (`timeoutMinutes`, `returnAfterMinutes`,
  * progress lines, events) are done on the client.
  */
-import type { FieldIssue } from "../../model/common";
+import type { FieldIssue } from "../../model/issues";
 import type { Member } from "../../model/member";
 import { isImplicitGroup, type Gate, type UpdateRunStrategy } from "../../model/strategy";
 import type { AutoUpgradeProfile } from "../../model/autoUpgrade";

@@ -17,7 +17,7 @@
  */
 import { z } from "zod";
 import type { UpgradeRequest } from "../../engine/backend";
-import { formatPath } from "../../model/common";
+import { formatPath } from "../../model/issues";
 import type { NodePool } from "../../model/fleet";
 import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
 import { NODE_POOL_VERSION_ABOVE_CONTROL_PLANE, UPGRADE_DOWNGRADE_NOT_ALLOWED } from "../../aks/errorCodes";

@@ -10,7 +10,8 @@
  * selector that does not parse is refused at `…memberSelector.byLabel`, naming the position of the fault.
  */
 import { z } from "zod";
-import { formatPath, friendlyErrors, NameSchema, parseOrThrow, ValidationError, type FieldIssue } from "../../model/common";
+import { formatPath, friendlyErrors, parseOrThrow, ValidationError, type FieldIssue } from "../../model/issues";
+import { NameSchema } from "../../model/values";
 import { wireIssues } from "../../backends/azureFleet/wire/index";
 import type { FleetApi } from "./apiVersions";
 import { LabelsSchema } from "../../model/member";

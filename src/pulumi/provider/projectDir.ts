@@ -10,7 +10,7 @@
  * running the same project from another checkout path neither replaces nor updates the run.
  */
 import path from "node:path";
-import type { FieldIssue } from "../../model/common";
+import type { FieldIssue } from "../../model/issues";
 import { UNKNOWN } from "../../spec/unknowns";
 import { PROJECT_DIR_KEY } from "../surface";
 

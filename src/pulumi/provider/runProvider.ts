@@ -12,7 +12,7 @@
  * Relative paths are resolved against the recorded `projectDir` (projectDir.ts), never this process's
  * working directory, which the engine sets to the project's `main` folder.
  */
-import { ValidationError } from "../../model/common";
+import { ValidationError } from "../../model/issues";
 import type { StoredRun } from "../../drivers/runDriver";
 import { printPlanSummary } from "../../plan/forRun";
 import { canonicalJson, identityValue } from "../../spec/identity";

@@ -4,7 +4,7 @@
  * Azure's `UpdateRunStrategy` shape. Changing it never touches a run already started: runs snapshot
  * their strategy (docs/rules.md §1).
  */
-import { friendlyErrors, toFieldIssues } from "../../model/common";
+import { friendlyErrors, toFieldIssues } from "../../model/issues";
 import { StrategyChangedError, keptStrategyIssues, strategyStoreFor, type FleetStrategyStore } from "../../drivers/fleet/strategyStore";
 import { AzureFleetBackendSchema } from "../../spec/runSpec";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../model/strategy";

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../../src/emulator";
-import { parseOrThrow } from "../../../src/model/common";
+import { parseOrThrow } from "../../../src/model/issues";
 import { FleetSchema } from "../../../src/model/fleet";
 import { create } from "../../../src/pulumi/provider/runProvider";
 import { JOURNAL_DIRECTORY } from "../../../src/drivers/runRecords";

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { statusGates } from "../../../src/drivers/waiting";
 import { simulateScenarioViaFleet, fleetScenarioProblems, type FleetSimulationReport } from "../../../src/simulation/viaFleetEmulator";
-import { ValidationError } from "../../../src/model/common";
+import { ValidationError } from "../../../src/model/issues";
 import { SimulatedFleet } from "../../../src/backends/simulator";
 import { VirtualClock } from "../../../src/engine/clock";
 import { runScenario } from "../../../src/simulation/simulateScenario";

@@ -16,7 +16,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSelfSignedCertificate } from "../../../src/emulator/core/certificate";
-import type { FieldIssue } from "../../../src/model/common";
+import type { FieldIssue } from "../../../src/model/issues";
 import { check, create, update } from "../../../src/pulumi/provider/runProvider";
 import { JOURNAL_DIRECTORY } from "../../../src/pulumi/provider/runSession";
 import { STACK_TRACE, expectNamesBrokenField, invalidVariants, type Doc, type Variant } from "../../support/invalidInput";

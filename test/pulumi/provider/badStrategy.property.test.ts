@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError, parseOrThrow } from "../../../src/model/common";
+import { ValidationError, parseOrThrow } from "../../../src/model/issues";
 import { UpdateRunStrategySchema } from "../../../src/model/strategy";
 import { check } from "../../../src/pulumi/provider/strategyProvider";
 import { expectNamesBrokenField, invalidVariants, type Doc, type FieldRules, type Variant } from "../../support/invalidInput";

@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../../src/emulator";
 import type { RunSummary } from "../../../src/engine/summary";
-import { parseOrThrow } from "../../../src/model/common";
+import { parseOrThrow } from "../../../src/model/issues";
 import { FleetSchema } from "../../../src/model/fleet";
 import { UpdateRun } from "../../../src/pulumi";
 import { RunJournal } from "../../../src/drivers/engine/journal";

@@ -5,7 +5,7 @@
  * file no version takes is left out, with the fields refused.
  */
 import type { ClientFleetApiVersion } from "../../../../src/backends/azureFleet/wire";
-import type { FieldIssue } from "../../../../src/model/common";
+import type { FieldIssue } from "../../../../src/model/issues";
 import { fleetScenarioProblems } from "../../../../src/simulation/viaFleetEmulator";
 import type { ScenarioFile } from "./scenarioFiles";
 
