@@ -13,7 +13,7 @@ import { relevantWindow, type WindowTracker } from "./priority";
 import { isoInstant as iso } from "../model/common";
 
 export type StartDecision =
-  | { kind: "skip"; atTarget: boolean; message: string }
+  | { kind: "skip"; message: string }
   | { kind: "pending"; message: string; checkAgainAt?: number; /** Pending only until its window opens at `checkAgainAt`. */ windowClosed?: true }
   | { kind: "start"; request: UpgradeRequest };
 
@@ -40,17 +40,17 @@ export function decideStart(ctx: CheckContext): StartDecision {
   const poolsAtVersion = cluster.nodePools.every((p) => atOrPast(p.orchestratorVersion));
   const imagesAtTarget = images.every(({ pool, target: t }) => t.kind !== "noConsistentVersion" && imageAtTarget(pool, t));
   if (type === "ControlPlaneOnly" && controlPlaneAtTarget) {
-    return { kind: "skip", atTarget: true, message: `Already at target: control plane runs Kubernetes ${cluster.kubernetesVersion}${cluster.kubernetesVersion === target ? "" : `, newer than the target ${target}`}.` };
+    return { kind: "skip", message: `Already at target: control plane runs Kubernetes ${cluster.kubernetesVersion}${cluster.kubernetesVersion === target ? "" : `, newer than the target ${target}`}.` };
   }
   // Full over a cluster at or past the target everywhere, and past it somewhere: its versions stay
   // (nothing is moved backwards); only images behind their target move (docs/behaviour.md).
   const versionsPastTarget =
     type === "Full" && controlPlaneAtTarget && poolsAtVersion && [cluster.kubernetesVersion, ...cluster.nodePools.map((p) => p.orchestratorVersion)].some((v) => compareDotted(v, target as string) > 0);
   if (type === "Full" && controlPlaneAtTarget && poolsAtVersion && imagesAtTarget) {
-    return { kind: "skip", atTarget: true, message: `Already at target: ${fullVersionsText(cluster, target as string, versionsPastTarget)} with the target node images.` };
+    return { kind: "skip", message: `Already at target: ${fullVersionsText(cluster, target as string, versionsPastTarget)} with the target node images.` };
   }
   if (type === "NodeImageOnly" && imagesAtTarget) {
-    return { kind: "skip", atTarget: true, message: "Already at target: every node pool runs the target node image." };
+    return { kind: "skip", message: "Already at target: every node pool runs the target node image." };
   }
 
   // Consistent selection found no version for a pool's family.
@@ -58,7 +58,6 @@ export function decideStart(ctx: CheckContext): StartDecision {
   if (missing !== undefined) {
     return {
       kind: "skip",
-      atTarget: false,
       message: `Node pool '${missing.pool.name}' uses image family ${missing.target.family}, for which no version is available in every region of the run (Consistent selection).`,
     };
   }
