@@ -16,10 +16,11 @@ describe("WindowTracker", () => {
   it("answers an earlier instant after a later one as nextOpenInterval does", () => {
     const tracker = new WindowTracker();
     const later = at("2026-12-05T13:00:00Z");
-    const earlier = at("2026-12-05T09:00:00Z");
+    const earlier = at("2026-12-04T13:00:00Z");
     expect(tracker.interval("m", DAILY_12, later)).toEqual(nextOpenInterval(DAILY_12, later));
     expect(tracker.interval("m", DAILY_12, earlier)).toEqual(nextOpenInterval(DAILY_12, earlier));
-    expect(tracker.priorityClass("m", DAILY_12, earlier)).toBe(2);
+    expect(tracker.interval("m", DAILY_12, earlier)).toEqual({ start: at("2026-12-04T12:00:00Z"), end: at("2026-12-04T16:00:00Z") });
+    expect(tracker.priorityClass("m", DAILY_12, at("2026-12-05T09:00:00Z"))).toBe(2);
     expect(tracker.priorityClass("m", DAILY_12, later)).toBe(1);
   });
 
