@@ -103,6 +103,36 @@ describe("maxAllowedFailures", () => {
     expect(o.run.state).toBe("Completed");
   });
 
+  it("a percentage is a limit too: one failure past it fails the group, halts the run, and the error names the member", async () => {
+    // "25%" of 5 members = 1.25 → 2 failures tolerated; the third (c, ending at 00:30) is one too many.
+    const o = await simulate(
+      scenario({
+        members: ["a", "b", "c", "d", "e"].map((name) => member(name, { group: "g", ...(name <= "c" ? { fail: `${name} broke` } : {}) })),
+        strategy: '{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "25%"}]}]}',
+      }),
+    );
+    expect(o.transitions("group", "g")).toEqual([`${START} NotStarted->Running`, `${T(30)} Running->Failed`]);
+    expect(o.group("g").status.error).toEqual({ code: "UpgradeFailed", message: "Member 'a' failed: a broke (and 2 more)" });
+    expect(o.member("d").status.state).toBe("NotStarted");
+  });
+
+  it("a stage's own percentage counts over all its members: \"40%\" of 5 is 2, and a third failure anywhere in the stage fails it", async () => {
+    const o = await simulate(
+      scenario({
+        members: [
+          member("a", { group: "g1", fail: "boom" }),
+          member("b", { group: "g1" }),
+          member("c", { group: "g2", fail: "boom" }),
+          member("d", { group: "g2", fail: "boom" }),
+          member("e", { group: "g2" }),
+        ],
+        strategy: '{stages: [{name: s, maxAllowedFailures: "40%", groups: [{name: g1, maxAllowedFailures: "100%"}, {name: g2, maxAllowedFailures: "100%"}]}]}',
+      }),
+    );
+    expect(o.stage("s").status).toMatchObject({ state: "Failed", error: { code: "TooManyFailures", message: "3 members failed, more than the 2 stage 's' tolerates" } });
+    expect(o.member("e").status.state).toBe("NotStarted");
+  });
+
   it.each([
     ["-1", "must be a whole number of failures"],
     ["abc", "must be a whole number of failures"],
