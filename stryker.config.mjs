@@ -9,10 +9,15 @@
 /**
  * Mutants that cannot change what a user sees (an equivalent mutant, or a cache shortcut that only
  * costs time), one line each: the file, the exact source of the smallest expression or statement
- * holding them (every mutant inside it is ignored), and why.
- * @type {{ file: string; code: string; reason: string }[]}
+ * holding them (`within`: the source of an enclosing one, where `code` alone is not unique), and why.
+ * Every mutant inside `code` is ignored (Stryker's ignorers work on syntax nodes, not on single
+ * mutators). `mutation/equivalentIgnorer.mjs` applies the list and names entries that match nothing.
+ * @type {{ file: string; code: string; within?: string; reason: string }[]}
  */
 export const equivalentMutants = [
+  // src/engine/halt.ts
+  { file: "src/engine/halt.ts", code: 'run.control === "Halting"', reason: "starting the halt again while Halting changes nothing (no member or gate is Pending then, and the reason is a failure either way): the early return only saves a walk over the run" },
+  { file: "src/engine/halt.ts", code: "false", within: 'if (run.control !== "Halting" || ctx.inFlight.size > 0) return false;', reason: "answering true when no halt ended only has every stage aggregated again, which changes nothing" },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
