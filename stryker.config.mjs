@@ -18,6 +18,8 @@ export const equivalentMutants = [
   // src/engine/halt.ts
   { file: "src/engine/halt.ts", code: 'run.control === "Halting"', reason: "starting the halt again while Halting changes nothing (no member or gate is Pending then, and the reason is a failure either way): the early return only saves a walk over the run" },
   { file: "src/engine/halt.ts", code: "false", within: 'if (run.control !== "Halting" || ctx.inFlight.size > 0) return false;', reason: "answering true when no halt ended only has every stage aggregated again, which changes nothing" },
+  // src/engine/engine.ts
+  { file: "src/engine/engine.ts", code: "this.ctx.inFlight.size === 0", reason: "nothing is in flight in a run that is NotStarted, Halted (a halt ends only when the last upgrade has: endHalt) or Completed/Skipped: the test is a safeguard" },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
