@@ -137,3 +137,29 @@ describe("images the run does not move", () => {
     ]);
   });
 });
+
+describe("a region's offer read afresh at every pass", () => {
+  it("a version that appears without notice (as ARM lists them: no date) is taken at the next look", async () => {
+    const parsed = parseScenario(scenario({ regions: { westeurope: { kubernetesVersions: ["1.31.2"], nodeImages: [IMAGE.NOV] } }, members: [member("m-1")] }));
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const appearsAt = Date.parse("2026-12-05T01:00:00Z");
+    const backend: ClusterBackend = {
+      getCluster: (m) => fleet.getCluster(m),
+      getRegionOffer: async (region) => {
+        const offer = await fleet.getRegionOffer(region);
+        return clock.now() < appearsAt ? offer : { ...offer, kubernetesVersions: [...offer.kubernetesVersions, { version: "1.32.0" }] };
+      },
+      startUpgrade: (m, request) => fleet.startUpgrade(m, request),
+      getOperation: (m, id) => fleet.getOperation(m, id),
+      findStartedUpgrade: (m, request, since) => fleet.findStartedUpgrade(m, request, since),
+    };
+    const { result } = await runScenario(parsed, { backend, clock, clusters: () => fleet.snapshot().clusters, engineOptions: { recheckUnknownAfterMs: 30 * 60_000 } });
+    expect(pendingMessages(result.events, "m-1")).toEqual([["2026-12-05T00:00:00Z", "Kubernetes version 1.32.0 is not yet available in region westeurope."]]);
+    // Looked at again at 00:30 (not there yet) and at 01:00, when the engine asks for the upgrade (this
+    // fleet itself never offers 1.32.0, so it refuses: the region's listing is what the test changes).
+    expect(fleet.startUpgradeCalls().map((c) => [c.member, new Date(c.at).toISOString()])).toEqual([["m-1", "2026-12-05T01:00:00.000Z"]]);
+    expect(result.events.filter((e) => e.name === "m-1").map((e) => e.time)).toEqual(["2026-12-05T00:00:00Z", "2026-12-05T01:00:00Z"]);
+  });
+});
+
