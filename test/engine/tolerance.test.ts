@@ -133,6 +133,19 @@ describe("maxAllowedFailures", () => {
     expect(o.member("e").status.state).toBe("NotStarted");
   });
 
+  it('a stage tolerating "0" fails at its first failure, though the group tolerates it: "1 member failed"', async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g", fail: "boom" }), member("b", { group: "g" })],
+        strategy: '{stages: [{name: s, maxAllowedFailures: "0", groups: [{name: g, maxAllowedFailures: "1"}]}]}',
+      }),
+    );
+    expect(o.group("g").status.state).toBe("Stopped");
+    expect(o.stage("s").status).toMatchObject({ state: "Failed", completedTime: T(10), error: { code: "TooManyFailures", message: "1 member failed, more than the 0 stage 's' tolerates" } });
+    expect(o.run).toMatchObject({ state: "Failed", error: { code: "TooManyFailures", message: "Stage 's' failed: 1 member failed, more than the 0 stage 's' tolerates" } });
+    expect(o.member("b").status.state).toBe("NotStarted");
+  });
+
   it.each([
     ["-1", "must be a whole number of failures"],
     ["abc", "must be a whole number of failures"],
