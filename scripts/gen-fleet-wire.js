@@ -12,7 +12,7 @@ const fixtures = path.join(root, "test/fixtures/fleet-swagger");
 const out = path.join(root, "src/backends/azureFleet/wire");
 
 /** Types the trimmed copies name without copying: ARM ids and versions are strings. */
-const NAMED_STRINGS = new Set(["KubernetesVersion", "FleetUpdateStrategyResourceId", "AutoUpgradeProfileId", "GateResourceId", "UpdateRunResourceId", "GateTargetId"]);
+const NAMED_STRINGS = new Set(["KubernetesVersion", "FleetUpdateStrategyResourceId", "AutoUpgradeProfileId", "GateResourceId", "UpdateRunResourceId", "GateTargetId", "ClusterResourceId"]);
 
 function moduleName(version) {
   return `v${version.replace(/-/g, "_")}`;
@@ -40,6 +40,8 @@ function generate(version) {
     }
     if (property.type === "array") return `z.array(${type(property.items)})`;
     if (property.type === "integer") return "z.number().int()";
+    // A map of strings (a fleet member's `labels`).
+    if (property.type === "object" && property.additionalProperties?.type === "string") return "z.record(z.string(), z.string())";
     if (property.type === "boolean") return "z.boolean()";
     if (property.type === "string") {
       const rules = {};
@@ -65,7 +67,7 @@ function generate(version) {
 
   const lines = [];
   lines.push("/**");
-  lines.push(` * Fleet Manager api-version ${version}: the update-run, update-strategy, skip, gate and auto-upgrade profile definitions of`);
+  lines.push(` * Fleet Manager api-version ${version}: the update-run, update-strategy, skip, gate and auto-upgrade profile (and, where the fixture has them, fleet member) definitions of`);
   lines.push(" * its `fleets.json`, as zod schemas (strict: a field the version lacks is refused; read-only fields");
   lines.push(" * optional; request enums exact, read-only states extensible strings).");
   lines.push(" *");
@@ -124,6 +126,8 @@ function generate(version) {
   if (gatePatch !== undefined) lines.push(gatePatch === "GatePatch" ? "  GatePatch," : `  GatePatch: ${gatePatch},`);
   if (has("AutoUpgradeProfile")) lines.push("  AutoUpgradeProfile,");
   if (has("GenerateResponse")) lines.push("  GenerateResponse,");
+  if (has("FleetMember")) lines.push("  FleetMember,");
+  if (has("FleetMemberUpdate")) lines.push("  FleetMemberUpdate,");
   lines.push("  definitions,");
   lines.push("  enums,");
   lines.push("} satisfies FleetWireSchemas;");

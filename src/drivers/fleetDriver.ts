@@ -136,19 +136,15 @@ export class FleetManagerDriver implements RunDriver {
   }
 
   /**
-   * Delete the fleet's update run record — which touches no cluster — so that a run created again
-   * with this name is a new run. A run still in flight is not deleted: stop it first.
+   * Delete the fleet's update run, in whatever state it is, as Fleet takes it (the live service
+   * answers 200 for a started run, test_fleet_hubless): the run is gone and goes no further; an
+   * upgrade already in flight on a cluster is AKS's operation and ends as it would (docs/behaviour.md
+   * FM9). A run created again with this name is a new run.
    */
   async forget(inputs: UpdateRunInputs, stored: StoredRun): Promise<void> {
     const client = this.client();
     const found = await findFleetRun(inputs, client, stored.fleetRun);
-    if (found !== undefined) {
-      const state = found.run.properties?.status?.status?.state;
-      if (state === "Running" || state === "Stopping") {
-        throw new Error(`update run '${found.name}' of fleet '${client.fleet.fleetName}' is ${state}: set state: "Stopped" and run \`pulumi up\` before deleting it (deleting never stops a run)`);
-      }
-      await client.deleteRun(found.name);
-    }
+    if (found !== undefined) await client.deleteRun(found.name);
     // docs/rules.md §18: the disabled profile the run was generated from, and the strategy kept for it.
     if (inputs.autoUpgradeProfile !== undefined) {
       await client.deleteAutoUpgradeProfile(inputs.runName);

@@ -110,10 +110,15 @@ export interface ArmOperations {
 /** A deletion (`delete-<cluster>-<n>`) or an abort (`abort-<cluster>-<n>`): ARM's own long-running operations. */
 export interface LifecycleOperation {
   operationId: string;
-  kind: "delete" | "abort";
+  /** `update`: an agent pool PUT that changes no version (AKS still runs an operation: Updating → Succeeded). */
+  kind: "delete" | "abort" | "update";
   member: string;
-  /** Deleting an agent pool / aborting an agent pool's operation. */
+  /** Deleting an agent pool / aborting an agent pool's operation / updating an agent pool. */
   pool?: string;
+  /** update: the pool's `powerState.code` from this operation on (kept from an earlier stop or start when unchanged). */
+  power?: "Running" | "Stopped";
+  /** update: it stops or starts the pool (`Stopping` / `Starting` while it runs), not only updates it (`Updating`). */
+  powerChange?: boolean;
   /** The upgrade an abort canceled. */
   abortedOperationId?: string;
   scope: ArmScope;
@@ -134,6 +139,11 @@ export interface ArmLifecycle {
   poolDeletions(member: string): LifecycleOperation[];
   /** The latest abort on the cluster (its cancellation may still be under way). */
   abort(member: string): LifecycleOperation | undefined;
+  /** The latest update of each pool of `member` (it may still be under way). */
+  poolUpdates(member: string): LifecycleOperation[];
+  /** The `major.minor` alias the cluster's `kubernetesVersion` was last written as, if it was. */
+  versionAlias(member: string): string | undefined;
+  setVersionAlias(member: string, alias: string | undefined): void;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,7 +162,7 @@ export interface ArmClusters {
   /** A deletion (of the cluster or a pool) or an abort's cancellation under way on the cluster now: ARM is busy until `endAt`. */
   lifecycleOperation(name: string): { endAt: number } | undefined;
   /** The same, as a GET of the cluster shows it now (the simulated fleet settled first): which kind, if any. */
-  lifecycleOperationShown(name: string): Promise<"delete" | "abort" | undefined>;
+  lifecycleOperationShown(name: string): Promise<"delete" | "abort" | "update" | undefined>;
   /**
    * What `GET locations/{region}/kubernetesVersions` lists now, one entry per patch with its minor's
    * `isPreview` and `capabilities.supportPlan` (an auto-upgrade channel's choices); undefined for a

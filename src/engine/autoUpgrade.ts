@@ -10,7 +10,7 @@
  */
 import { isPending, type ClusterInfo } from "./backend";
 import type { EngineContext } from "./context";
-import { generateUpdateForChannel } from "./autoUpgradeChannel";
+import { generateUpdateForChannel, isNodeChannel, type OfferedKubernetesVersion } from "./autoUpgradeChannel";
 import { startHalt } from "./halt";
 import type { ManagedClusterUpdate } from "../model/update";
 
@@ -22,12 +22,13 @@ export async function generateRunUpdate(ctx: EngineContext, now: number): Promis
   const profile = run.autoUpgradeProfile;
   if (profile === undefined || run.managedClusterUpdate !== undefined) return;
   // NodeImage sets no Kubernetes version: it needs no region's offer.
-  const regions = profile.channel === "NodeImage" ? [] : await memberRegions(ctx);
-  const offered: Record<string, string[]> = {};
+  const regions = isNodeChannel(profile.channel) ? [] : await memberRegions(ctx);
+  const offered: Record<string, OfferedKubernetesVersion[]> = {};
   for (const region of regions) {
     const answer = ctx.offer(region);
     const offer = isPending(answer) ? await answer : answer;
-    offered[region] = offer.kubernetesVersions.filter((v) => v.availableAt === undefined || v.availableAt <= now).map((v) => v.version);
+    // Preview versions are passed on as such: no channel ever picks one.
+    offered[region] = offer.kubernetesVersions.filter((v) => v.availableAt === undefined || v.availableAt <= now).map((v) => (v.isPreview === true ? { version: v.version, isPreview: true } : v.version));
   }
   const generated = generateUpdateForChannel(profile, offered, regions);
   if (generated.ok) {

@@ -12,7 +12,10 @@
  * - `TargetKubernetesVersion`: the latest patch of the `major.minor` given in `targetKubernetesVersion`;
  *   a minor older than N-2 only with `longTermSupport: true` and an AKS LTS minor ("continue generate
  *   update runs for patches of minor versions earlier than N-2 ... if those minor versions support LTS");
- * - `NodeImage`: a NodeImageOnly update taking the latest images.
+ * - `NodeImage`: a NodeImageOnly update taking the latest images;
+ * - `SecurityPatch` (2026-06-02-preview: "applies security patches to the nodes of the target
+ *   clusters"): the same node-only update to the newest images — AKS ships its security patches in
+ *   node images, and the simulated regions offer no patch-only kind of image (docs/fleet-api-versions.md).
  *
  * "Offered" is the union over the given regions: the newest minor any of them offers is N (a member
  * whose region does not offer the version yet waits Pending, as any run's member does). Versions are
@@ -20,7 +23,12 @@
  */
 import { compareDotted } from "../model/nodeImage";
 
-export type UpgradeChannel = "Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion";
+export type UpgradeChannel = "Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion" | "SecurityPatch";
+
+/** The channels that touch only the nodes (a NodeImageOnly update, no Kubernetes version to choose). */
+export function isNodeChannel(channel: UpgradeChannel): boolean {
+  return channel === "NodeImage" || channel === "SecurityPatch";
+}
 
 /** The profile fields the rule reads (Fleet's `AutoUpgradeProfileProperties` names). */
 export interface AutoUpgradeChannelProfile {
@@ -108,8 +116,8 @@ export function generateUpdateForChannel(
       return { ok: false, field: "longTermSupport", message: `must be false unless channel is TargetKubernetesVersion (channel is ${profile.channel})` };
     }
   }
-  // Fleet's NodeImage channel re-images with the newest images; it sets no Kubernetes version.
-  if (profile.channel === "NodeImage") return { ok: true, update: { upgrade: { type: "NodeImageOnly" }, nodeImageSelection: { type: "Latest" } } };
+  // Fleet's NodeImage (and SecurityPatch) channel re-images with the newest images; no Kubernetes version.
+  if (isNodeChannel(profile.channel)) return { ok: true, update: { upgrade: { type: "NodeImageOnly" }, nodeImageSelection: { type: "Latest" } } };
 
   const offers = offersIn(offeredVersionsByRegion, regions);
   const where = `in ${regions.length === 1 ? "region" : "regions"} ${[...new Set(regions)].join(", ") || "(none)"}`;

@@ -25,8 +25,19 @@ export interface ClusterInfo {
   maintenanceConfigurations?: MaintenanceConfigurations;
   /** AKS `powerState.code`, when the backend reports it: a Stopped cluster refuses upgrades. */
   powerState?: "Running" | "Stopped";
+  /**
+   * AKS's own automatic upgrades of the cluster (`autoUpgradeProfile`), when set: a cluster that
+   * upgrades itself conflicts with a staged run (`plan`'s CLUSTER_AUTO_UPGRADES).
+   */
+  autoUpgrade?: { upgradeChannel?: string; nodeOSUpgradeChannel?: string };
   /** ARM's `provisioningState` (Succeeded, Upgrading, Failed, ...), when the backend reports it. */
   provisioningState?: string;
+  /**
+   * The versions above may be the target of the operation in flight rather than what runs: AKS reports
+   * `currentKubernetesVersion` / `currentOrchestratorVersion` at the target from an upgrade's start. The
+   * engine then never judges the cluster at its target before that operation ends (docs/behaviour.md).
+   */
+  versionsUnsettled?: true;
   /** An operation already running on the cluster, whoever started it. The engine never starts another. */
   activeOperation?: {
     operationId?: string;
@@ -39,6 +50,8 @@ export interface ClusterInfo {
 export interface OfferedVersion {
   version: string;
   availableAt?: number;
+  /** AKS offers it as a preview: no auto-upgrade channel picks it (docs/rules.md §18). */
+  isPreview?: true;
 }
 
 export interface RegionOffer {

@@ -3,7 +3,9 @@
  * already at target → Skipped; Consistent without a version for a pool's family → Skipped; target
  * version or image not yet in the region → Pending; maintenance window closed → Pending; otherwise
  * start. One more guard, ours: a cluster with an operation already running is Pending until it ends,
- * so the engine never races another operation. (The user-skip check comes first, in `execute.ts`.)
+ * so the engine never races another operation; when the backend says the versions it shows may be
+ * that operation's target (`versionsUnsettled`: ARM mid-upgrade), that guard comes first, so a cluster
+ * is never judged at its target before the operation ends. (The user-skip check comes first, in `execute.ts`.)
  */
 import { compareDotted } from "../model/nodeImage";
 import type { ManagedClusterUpdate } from "../model/update";
@@ -35,6 +37,9 @@ export function decideStart(ctx: CheckContext): StartDecision {
     const imageTarget = poolImageTarget(update, ctx.selectedNodeImageVersions, pool, offer, now);
     return { pool, target: imageTarget, apply: imageToApply(pool, imageTarget) };
   });
+
+  // Versions that may be an operation's target, not what runs (ARM mid-upgrade): wait for it before judging.
+  if (cluster.activeOperation !== undefined && cluster.versionsUnsettled === true) return otherOperation(cluster.activeOperation);
 
   // Already at target.
   // "At target" means at or past it: nothing is ever moved backwards (AKS refuses downgrades).
@@ -87,14 +92,7 @@ export function decideStart(ctx: CheckContext): StartDecision {
   }
 
   // Never race another operation on the cluster.
-  if (cluster.activeOperation !== undefined) {
-    const op = cluster.activeOperation;
-    return {
-      kind: "pending",
-      message: `Another operation${op.operationId === undefined ? "" : ` (${op.operationId})`} is in progress on the cluster; waiting for it to end${op.expectedEndAt === undefined ? "" : ` (expected at ${iso(op.expectedEndAt)})`}.`,
-      ...(op.expectedEndAt === undefined ? {} : { checkAgainAt: op.expectedEndAt }),
-    };
-  }
+  if (cluster.activeOperation !== undefined) return otherOperation(cluster.activeOperation);
 
   const nodeImageVersions: Record<string, string> = {};
   for (const { pool, apply } of images) if (apply !== undefined) nodeImageVersions[pool.name] = apply;
@@ -105,6 +103,15 @@ export function decideStart(ctx: CheckContext): StartDecision {
   const requestType = versionsPastTarget ? "NodeImageOnly" : type;
   const version = target === undefined || versionsPastTarget ? {} : { kubernetesVersion: target };
   return { kind: "start", request: { type: requestType, ...version, nodeImageVersions, ...(latest ? { latestNodeImages: true } : {}) } };
+}
+
+/** Pending while another operation runs on the cluster, until its expected end if known. */
+function otherOperation(op: NonNullable<ClusterInfo["activeOperation"]>): StartDecision {
+  return {
+    kind: "pending",
+    message: `Another operation${op.operationId === undefined ? "" : ` (${op.operationId})`} is in progress on the cluster; waiting for it to end${op.expectedEndAt === undefined ? "" : ` (expected at ${iso(op.expectedEndAt)})`}.`,
+    ...(op.expectedEndAt === undefined ? {} : { checkAgainAt: op.expectedEndAt }),
+  };
 }
 
 /** What a Full run's member found at or past its target runs: `Kubernetes 1.32.0`, or how it is past it. */

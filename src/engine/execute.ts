@@ -147,11 +147,12 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
       return;
     }
     if (stage.startTime === undefined) startStage(ctx, stage, now);
-    // Issue 5: a stage's before-gates hold every one of its groups.
+    // Issue 5: a stage's before-gates hold every one of its groups, which start once they pass.
     if (!reachGates(ctx, stage.beforeGates, now)) {
       settleStage(ctx, stage, now);
       return;
     }
+    startGroups(ctx, stage, now);
     await fillStage(ctx, stage, now);
     if (ctx.run.control !== "Running") return;
     for (const group of stage.groups) passGroupEnd(ctx, group, now);
@@ -179,13 +180,25 @@ function passGroupEnd(ctx: EngineContext, group: GroupRunState, now: number): vo
   settleGroup(ctx, group, now);
 }
 
+/**
+ * The run reaches the stage. Its groups start once its before-gates pass (`startGroups`): until then
+ * they are NotStarted, as Fleet shows them. A stage whose groups are all empty (no member belongs to
+ * any, docs/rules.md §2) has nothing to hold: its groups start now, end Skipped, and so does the
+ * stage, its gates skipped (G7) and with no wait (§3.1).
+ */
 function startStage(ctx: EngineContext, stage: StageRunState, now: number): void {
   stage.startTime = now;
+  if (stage.groups.every((g) => g.members.length === 0)) startGroups(ctx, stage, now);
+  settleStage(ctx, stage, now);
+}
+
+/** The stage's groups start (an empty one ends Skipped then, docs/rules.md §4). */
+function startGroups(ctx: EngineContext, stage: StageRunState, now: number): void {
   for (const group of stage.groups) {
-    if (!isFinished(group.state)) group.startTime = now;
+    if (isFinished(group.state) || group.startTime !== undefined) continue;
+    group.startTime = now;
     ctx.touch(group);
   }
-  settleStage(ctx, stage, now);
 }
 
 /**

@@ -53,9 +53,10 @@ export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: numb
     children.Completed += failed;
     children.Failed = 0;
   }
-  // An empty group (a label selector that matched nobody, docs/rules.md §16) ends Skipped, as one whose
-  // members were all skipped.
-  if (members.total === 0) {
+  // An empty group (no member belongs to it, or its label selector matched nobody: docs/rules.md §2,
+  // §16) ends Skipped when it starts, as one whose members were all skipped; NotStarted until then,
+  // as Fleet shows it.
+  if (members.total === 0 && group.startTime !== undefined) {
     children.Skipped++;
     children.total++;
   }

@@ -1,7 +1,7 @@
 /**
  * After a change, the tree catches up. What follows from a change is decided here, in this order
  * (the events come out in it):
- * 1. a group whose members were all skipped (or that has none) needs no approval: its gates are skipped (G7);
+ * 1. a group whose members were all skipped (or that has none, once it has started) needs no approval: its gates are skipped (G7);
  * 2. the group is aggregated (`refresh.ts`);
  * 3. a stage whose groups were all skipped, whoever skipped them, needs none either (G7); the stage is
  *    aggregated;
@@ -18,8 +18,8 @@ import type { GroupRunState, StageRunState } from "./runState";
 
 export function settleGroup(ctx: EngineContext, group: GroupRunState, now: number): void {
   const members = ctx.tally.memberCounts(group);
-  // An empty group (a label selector that matched nobody, docs/rules.md §16) counts as all skipped.
-  if (members.Skipped === members.total) {
+  // An empty group (docs/rules.md §2, §16) counts as all skipped once it has started.
+  if (members.total > 0 ? members.Skipped === members.total : group.startTime !== undefined) {
     skipGates(ctx, group.beforeGates, now, "Group skipped: no approval needed.");
     skipGates(ctx, group.afterGates, now, "Group skipped: no approval needed.");
   }

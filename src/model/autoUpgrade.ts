@@ -8,7 +8,7 @@ import { z } from "zod";
 import { orRequired, type FieldIssue } from "./common";
 import type { ManagedClusterUpdate } from "./update";
 
-export const UPGRADE_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion"] as const;
+export const UPGRADE_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion", "SecurityPatch"] as const;
 
 export const AutoUpgradeProfileSchema = z
   .strictObject({

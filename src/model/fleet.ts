@@ -13,6 +13,8 @@ export const OfferedKubernetesVersionSchema = z.strictObject({
   version: KubernetesVersionSchema,
   /** Absent: available from the start. */
   availableAt: InstantSchema.optional(),
+  /** AKS offers it as a preview (`isPreview` in ARM's listings): no auto-upgrade channel picks it. */
+  isPreview: z.boolean({ error: "must be true or false" }).optional(),
 });
 
 export const OfferedNodeImageSchema = z.strictObject({
@@ -64,6 +66,18 @@ export const SimulationSchema = z.strictObject({
 });
 export type Simulation = z.infer<typeof SimulationSchema>;
 
+/**
+ * AKS's own automatic upgrades of the cluster (`properties.autoUpgradeProfile`). A cluster that upgrades
+ * itself conflicts with a staged run: `plan` flags it (CLUSTER_AUTO_UPGRADES, docs/behaviour.md).
+ */
+export const ClusterAutoUpgradeProfileSchema = z.strictObject({
+  /** Kubernetes versions: none (default), patch, stable, rapid, node-image. */
+  upgradeChannel: z.enum(["none", "patch", "stable", "rapid", "node-image"], { error: "must be none, patch, stable, rapid or node-image" }).optional(),
+  /** Node OS images: None, Unmanaged, NodeImage, SecurityPatch (default None in the emulator). */
+  nodeOSUpgradeChannel: z.enum(["None", "Unmanaged", "NodeImage", "SecurityPatch"], { error: "must be None, Unmanaged, NodeImage or SecurityPatch" }).optional(),
+});
+export type ClusterAutoUpgradeProfile = z.infer<typeof ClusterAutoUpgradeProfileSchema>;
+
 export const SimulatedClusterSchema = z.strictObject({
   name: NameSchema,
   clusterResourceId: ClusterResourceIdSchema.optional(),
@@ -75,6 +89,8 @@ export const SimulatedClusterSchema = z.strictObject({
   kubernetesVersion: KubernetesVersionSchema,
   nodePools: z.array(NodePoolSchema).min(1, "a cluster has at least one node pool"),
   maintenanceConfigurations: MaintenanceConfigurationsSchema.optional(),
+  /** AKS's automatic upgrade channels of the cluster (default: none). */
+  autoUpgradeProfile: ClusterAutoUpgradeProfileSchema.optional(),
   simulation: SimulationSchema.optional(),
   /** Issue 5: a probe to pass after the upgrade (simulated: answered by `simulation.healthy`). */
   healthCheck: HealthCheckSchema.optional(),

@@ -186,20 +186,10 @@ export function crossValidateRun(input: {
     else firstIndex.set(m.name, i);
   });
 
+  // A group no member belongs to (by name, or a selector matching nobody) is not refused, as Fleet
+  // Manager does not refuse it (strategies are reused across fleets): it ends Skipped, and `plan` /
+  // `pulumi preview` name it (EMPTY_GROUP), since it may be a typo (docs/rules.md §2, §4).
   const assignment = assignMembers(input.members, input.strategy);
-  const strategy = input.strategy;
-  if (strategy === undefined) return { issues, excluded: assignment.excluded, assignment };
-
-  // A group chosen by name that no member names is most likely a typo; one chosen by label may match
-  // nobody (it ends Skipped, docs/rules.md §16).
-  const populated = new Set(input.members.map((m) => m.group).filter((g): g is string => g !== undefined));
-  strategy.stages.forEach((stage, s) =>
-    stage.groups.forEach((group, g) => {
-      if (group.memberSelector === undefined && !populated.has(group.name)) {
-        issues.push({ path: `strategy.stages[${s}].groups[${g}].name`, message: `no member belongs to group '${group.name}' (a typo would silently leave clusters out)` });
-      }
-    }),
-  );
   issues.push(...assignment.issues);
   return { issues, excluded: assignment.excluded, assignment };
 }

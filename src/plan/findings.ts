@@ -42,7 +42,9 @@ export function findings(world: PlanWorld, prediction: Prediction, schedule: Sch
     ...versionNotInRegionFindings(ctx),
     ...nodeImageNotInRegionFindings(ctx),
     ...memberInNoStageFindings(ctx),
+    ...emptyGroupFindings(ctx),
     ...clusterStoppedFindings(ctx),
+    ...clusterAutoUpgradeFindings(ctx),
     ...operationInFlightFindings(ctx),
     ...staleNodeImageFindings(ctx),
     ...gateFindings(ctx),
@@ -189,6 +191,24 @@ function memberInNoStageFindings(ctx: FindingContext): Finding[] {
   return ctx.prediction.excludedMembers.map((m) => ({ severity: "warning", code: "MEMBER_IN_NO_STAGE", member: m.name, message: `Left out of the run: ${m.reason}.` }));
 }
 
+/**
+ * EMPTY_GROUP: a group of the strategy no member belongs to — by name, or its label selector matches
+ * nobody (docs/rules.md §2). Accepted, as Fleet Manager accepts it (strategies are reused across
+ * fleets): it ends Skipped. Named here since a typo would silently leave clusters out.
+ */
+function emptyGroupFindings(ctx: FindingContext): Finding[] {
+  const run = ctx.prediction.engineState();
+  return run.stages.flatMap((stage, s) =>
+    stage.groups.flatMap((group, g): Finding[] => {
+      if (group.members.length > 0) return [];
+      const declared = run.strategy.stages[s]?.groups[g];
+      const how = declared?.memberSelector === undefined ? `no member belongs to group '${group.name}'` : `group '${group.name}' selects no member (memberSelector '${declared.memberSelector.byLabel}')`;
+      const leftOut = ctx.prediction.excludedMembers.length === 0 ? "" : ` Members left out of the run: ${listNames(ctx.prediction.excludedMembers.map((m) => m.name))} (MEMBER_IN_NO_STAGE).`;
+      return [{ severity: "warning", code: "EMPTY_GROUP", group: group.name, message: `In stage '${stage.name}' (strategy.stages[${s}].groups[${g}]), ${how}: the group ends Skipped. A typo would leave clusters out of the run.${leftOut}` }];
+    }),
+  );
+}
+
 /** CLUSTER_STOPPED: a stopped cluster refuses its upgrade (ClusterStopped), which fails the member. */
 function clusterStoppedFindings(ctx: FindingContext): Finding[] {
   const out: Finding[] = [];
@@ -199,6 +219,34 @@ function clusterStoppedFindings(ctx: FindingContext): Finding[] {
         ? { severity: "warning", code: "CLUSTER_STOPPED", member: member.name, message: "The cluster is stopped (powerState Stopped); it is already at target, so the run skips it." }
         : { severity: "error", code: "CLUSTER_STOPPED", member: member.name, message: "The cluster is stopped (powerState Stopped): its upgrade will be refused (ClusterStopped), failing the member and the run. Start it (az aks start) before the run reaches it." },
     );
+  }
+  return out;
+}
+
+/** AKS node OS channels that re-image the nodes by themselves (None and Unmanaged do not). */
+const RE_IMAGING_NODE_OS_CHANNELS = new Set(["NodeImage", "SecurityPatch"]);
+
+/**
+ * CLUSTER_AUTO_UPGRADES: a cluster that upgrades itself (AKS's `upgradeChannel` other than none, or a
+ * `nodeOSUpgradeChannel` that re-images) conflicts with a staged run: AKS may move it before its stage,
+ * or while the run upgrades it (docs/behaviour.md, "Clusters that upgrade themselves").
+ */
+function clusterAutoUpgradeFindings(ctx: FindingContext): Finding[] {
+  const out: Finding[] = [];
+  for (const { member, cluster } of membersWithClusters(ctx)) {
+    const channel = cluster.autoUpgrade?.upgradeChannel;
+    const nodeOS = cluster.autoUpgrade?.nodeOSUpgradeChannel;
+    const own = [
+      ...(channel !== undefined && channel.toLowerCase() !== "none" ? [`upgradeChannel ${channel} (its Kubernetes version)`] : []),
+      ...(nodeOS !== undefined && RE_IMAGING_NODE_OS_CHANNELS.has(nodeOS) ? [`nodeOSUpgradeChannel ${nodeOS} (its node images)`] : []),
+    ];
+    if (own.length === 0) continue;
+    out.push({
+      severity: "warning",
+      code: "CLUSTER_AUTO_UPGRADES",
+      member: member.name,
+      message: `The cluster upgrades itself: ${own.join(" and ")}. AKS may move it before its stage or while the run upgrades it (then the member waits). Set the channel to none (az aks update --auto-upgrade-channel none / --node-os-upgrade-channel None) for clusters this run stages, or leave them out of it.`,
+    });
   }
   return out;
 }

@@ -48,7 +48,10 @@ export function planSummaryLines(runName: string, planned: RunPlan): string[] {
     const when = stage.predictedStart === undefined ? "not reached" : `${stage.predictedStart} → ${stage.predictedEnd ?? "…"}`;
     lines.push(`${prefix} stage ${stage.name}: ${when} (${count} member${count === 1 ? "" : "s"}, ${stage.predictedState})`);
   }
-  for (const f of plan.findings.slice(0, SUMMARY_FINDINGS)) lines.push(`${prefix} ${f.severity} ${f.code}${f.member ?? f.region ? ` ${f.member ?? f.region}` : ""}: ${f.message}`);
+  for (const f of plan.findings.slice(0, SUMMARY_FINDINGS)) {
+    const subject = f.member ?? f.region ?? f.group;
+    lines.push(`${prefix} ${f.severity} ${f.code}${subject === undefined ? "" : ` ${subject}`}: ${f.message}`);
+  }
   if (plan.findings.length > SUMMARY_FINDINGS) lines.push(`${prefix} and ${plan.findings.length - SUMMARY_FINDINGS} more findings (\`fleet-update plan\` lists them all).`);
   return lines;
 }

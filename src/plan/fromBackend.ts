@@ -6,7 +6,7 @@
  */
 import { BackendError, type ClusterBackend, type ClusterInfo, type OfferedVersion } from "../engine/backend";
 import { isoInstant, ValidationError, type FieldIssue } from "../model/common";
-import type { Fleet, Region, SimulatedCluster } from "../model/fleet";
+import { ClusterAutoUpgradeProfileSchema, type Fleet, type Region, type SimulatedCluster } from "../model/fleet";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { DEFAULT_PLAN_HORIZON_DAYS } from "./fromFleetFile";
 import { runSpecNotes, runSpecPart } from "./runSpec";
@@ -62,8 +62,8 @@ export async function worldFromBackend(backend: ClusterBackend, inputs: UpdateRu
   };
 }
 
-function offered(v: OfferedVersion): { version: string; availableAt?: string } {
-  return v.availableAt === undefined ? { version: v.version } : { version: v.version, availableAt: isoInstant(v.availableAt) };
+function offered(v: OfferedVersion): { version: string; availableAt?: string; isPreview?: boolean } {
+  return { version: v.version, ...(v.availableAt === undefined ? {} : { availableAt: isoInstant(v.availableAt) }), ...(v.isPreview === true ? { isPreview: true } : {}) };
 }
 
 function simulatedCluster(member: UpdateRunInputs["members"][number], info: ClusterInfo, start: number, upgradeMinutes: number): SimulatedCluster {
@@ -76,6 +76,16 @@ function simulatedCluster(member: UpdateRunInputs["members"][number], info: Clus
     kubernetesVersion: info.kubernetesVersion,
     nodePools: info.nodePools.map((p) => ({ ...p })),
     ...(info.maintenanceConfigurations === undefined ? {} : { maintenanceConfigurations: info.maintenanceConfigurations }),
+    ...(autoUpgradeProfileOf(info) ?? {}),
     simulation: { upgradeMinutes, ...(busyUntil === undefined ? {} : { busyUntil: isoInstant(busyUntil) }) },
   };
+}
+
+/** The cluster's own upgrade channels as the fleet file holds them (values AKS does not list are left out). */
+function autoUpgradeProfileOf(info: ClusterInfo): Pick<SimulatedCluster, "autoUpgradeProfile"> | undefined {
+  const parsed = ClusterAutoUpgradeProfileSchema.safeParse({
+    ...(info.autoUpgrade?.upgradeChannel === undefined ? {} : { upgradeChannel: info.autoUpgrade.upgradeChannel }),
+    ...(info.autoUpgrade?.nodeOSUpgradeChannel === undefined ? {} : { nodeOSUpgradeChannel: info.autoUpgrade.nodeOSUpgradeChannel }),
+  });
+  return info.autoUpgrade === undefined || !parsed.success ? undefined : { autoUpgradeProfile: parsed.data };
 }

@@ -45,7 +45,10 @@ function membersTable(members: readonly PlannedMember[]): string[] {
 /** The findings block, also what the Pulumi preview prints. */
 export function renderFindings(findings: readonly Finding[]): string[] {
   if (findings.length === 0) return ["Findings: none"];
-  const rows = findings.map((f) => [f.severity, f.code, `${f.member ?? f.region ?? ""}${f.member ?? f.region ? ": " : ""}${printable(f.message)}`]);
+  const rows = findings.map((f) => {
+    const subject = f.member ?? f.region ?? f.group;
+    return [f.severity, f.code, `${subject === undefined ? "" : `${subject}: `}${printable(f.message)}`];
+  });
   return ["Findings", ...table(rows).map((l) => `  ${l}`)];
 }
 

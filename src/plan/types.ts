@@ -60,7 +60,9 @@ export type FindingCode =
   | "VERSION_NOT_IN_REGION"
   | "NODE_IMAGE_NOT_IN_REGION"
   | "MEMBER_IN_NO_STAGE"
+  | "EMPTY_GROUP"
   | "CLUSTER_STOPPED"
+  | "CLUSTER_AUTO_UPGRADES"
   | "OPERATION_IN_FLIGHT"
   | "NODE_IMAGE_STALE"
   | "GATE_AWAITS_APPROVAL"
@@ -74,6 +76,8 @@ export interface Finding {
   code: FindingCode;
   member?: string;
   region?: string;
+  /** EMPTY_GROUP: the group no member belongs to. */
+  group?: string;
   message: string;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { FleetState } from "../backends/simulator";
 import type { PlanDefinition } from "../engine/plan";
+import { isNodeChannel } from "../engine/autoUpgradeChannel";
 import type { UpdateChoice } from "../model/autoUpgrade";
 import type { RunState } from "../engine/runState";
 import type { Fleet, SimulatedCluster } from "../model/fleet";
@@ -60,5 +61,5 @@ export function stoppedClusters(fleet: Fleet): Set<string> {
 /** The kind of upgrade the run makes, before its update is generated too (an `autoUpgradeProfile`'s channel says). */
 export function plannedUpgradeType(run: UpdateChoice): UpgradeType {
   if (run.managedClusterUpdate !== undefined) return run.managedClusterUpdate.upgrade.type;
-  return run.autoUpgradeProfile.channel === "NodeImage" ? "NodeImageOnly" : "Full";
+  return isNodeChannel(run.autoUpgradeProfile.channel) ? "NodeImageOnly" : "Full";
 }

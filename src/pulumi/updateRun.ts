@@ -94,7 +94,7 @@ export interface ManagedClusterUpdateArgs {
 /** Fleet Manager's `AutoUpgradeProfileProperties` that shape a run (docs/rules.md §18). */
 export interface AutoUpgradeProfileArgs {
   /** `Stable`, `Rapid`, `NodeImage` or `TargetKubernetesVersion`. */
-  channel: pulumi.Input<"Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion">;
+  channel: pulumi.Input<"Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion" | "SecurityPatch">;
   /** `major.minor` (e.g. "1.33"), with `TargetKubernetesVersion` only: the minor whose latest patch is taken. */
   targetKubernetesVersion?: pulumi.Input<string>;
   /** With `TargetKubernetesVersion` only: allow a minor older than N-2 that AKS supports long-term. */

@@ -5,7 +5,7 @@
  */
 import type { ManagedCluster } from "@azure/arm-containerservice";
 import { describe, expect, it } from "vitest";
-import { nextStep, stepStarted } from "../../src/backends/azure/steps";
+import { goalNames, nextStep, stepStarted } from "../../src/backends/azure/steps";
 import { parseManagedClusterId } from "../../src/backends/azure/armIds";
 import { clusterInfo, maintenanceConfigurations } from "../../src/backends/azure/convert";
 import { BackendError } from "../../src/engine/backend";
@@ -37,6 +37,20 @@ describe("nextStep", () => {
     expect(nextStep(cluster("1.32.0", [["system", "1.31.2", OLD]]), { type: "ControlPlaneOnly", kubernetesVersion: "1.32.0", nodeImageVersions: {} })).toBeUndefined();
     expect(nextStep(cluster("1.31.2", [["system", "1.31.2", OLD]]), { type: "NodeImageOnly", nodeImageVersions: { system: NEW } })).toEqual({ kind: "image", pool: "system", version: NEW });
     expect(nextStep(cluster("1.33.0", [["system", "1.33.0", NEW]]), { type: "Full", kubernetesVersion: "1.32.0", nodeImageVersions: { system: OLD } })).toBeUndefined();
+  });
+});
+
+describe("a major.minor alias as ARM's goal version (AKS keeps \"1.32\" when asked for 1.32)", () => {
+  it("names its patches, not other minors; a write found under way toward the alias counts as started", () => {
+    expect(goalNames("1.32", "1.32.0")).toBe(true);
+    expect(goalNames("1.32.0", "1.32.0")).toBe(true);
+    expect(goalNames("1.3", "1.32.0")).toBe(false);
+    expect(goalNames("1.31", "1.32.0")).toBe(false);
+    const request = { type: "Full" as const, kubernetesVersion: "1.32.0", nodeImageVersions: {} };
+    const before = cluster("1.31.2", [["system", "1.31.2", OLD]]);
+    const underWay = { ...cluster("1.32.0", [["system", "1.32.0", OLD]], "Upgrading"), kubernetesVersion: "1.32", eTag: "b" } as ManagedCluster;
+    underWay.agentPoolProfiles = underWay.agentPoolProfiles?.map((p) => ({ ...p, orchestratorVersion: "1.32" }));
+    expect(stepStarted(underWay, request, { kind: "versions", controlPlaneOnly: false }, { ...before, eTag: "a" } as ManagedCluster)).toBe(true);
   });
 });
 

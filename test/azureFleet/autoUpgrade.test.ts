@@ -82,9 +82,24 @@ describe("a run from an auto-upgrade profile on Fleet Manager", () => {
     expect(emulator.fleet.operationLog()).toEqual([]);
   });
 
-  test("an api-version without generateUpdateRun is refused at Check, naming the field and the version", async () => {
+  test("SecurityPatch (2026-06-02-preview): refused at Check at an older version naming the one that has it; at the preview a node-image-only run is generated and run", async () => {
     const backend = fleetBackend(emulator) as { azureFleet: Record<string, unknown> };
-    const { failures } = await provider.check({}, inputs({ backend: { azureFleet: { ...backend.azureFleet, apiVersion: "2025-04-01-preview" } } }));
-    expect(failures).toContainEqual({ property: "autoUpgradeProfile", reason: expect.stringContaining("no generateUpdateRun at api-version 2025-04-01-preview") });
+    const security = { autoUpgradeProfile: { channel: "SecurityPatch" } };
+    expect((await provider.check({}, inputs(security))).failures).toEqual([
+      { property: "autoUpgradeProfile.channel", reason: "Fleet Manager takes channel SecurityPatch from api-version 2026-06-02-preview (backend.azureFleet.apiVersion is 2026-06-01)" },
+    ]);
+    const preview = inputs({ ...security, backend: { azureFleet: { ...backend.azureFleet, apiVersion: "2026-06-02-preview" } } });
+    expect((await provider.check({}, preview)).failures).toEqual([]);
+    const out = (await provider.create(preview)).outs as unknown as UpdateRunOutputs;
+    expect(out.generatedUpdate).toEqual({ upgrade: { type: "NodeImageOnly" }, nodeImageSelection: { type: "Latest" } });
+    expect(out.status.status.state).toBe("Completed");
+    expect(await profiles()).toEqual([{ name: "latest", disabled: true, channel: "SecurityPatch" }]);
+  });
+
+  test("at 2025-04-01-preview too (the live service has generateUpdateRun and the TargetKubernetesVersion channel there): accepted at Check", async () => {
+    const backend = fleetBackend(emulator) as { azureFleet: Record<string, unknown> };
+    const legacy = { backend: { azureFleet: { ...backend.azureFleet, apiVersion: "2025-04-01-preview" } } };
+    expect((await provider.check({}, inputs(legacy))).failures).toEqual([]);
+    expect((await provider.check({}, inputs({ ...legacy, autoUpgradeProfile: { channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.32", longTermSupport: true } }))).failures).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * Fleet Manager (which runs the update server-side with our engine). Create starts and follows the
  * fleet's run; a second create attaches (never a second run); state and skip become Fleet's stop,
  * start and skip (only new targets); a failure fails the call with the status kept; Check names
- * members the fleet does not have; delete removes the run record, never a run in flight.
+ * members the fleet does not have; delete removes the run, a started one too (as Fleet takes it).
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { FleetSchema } from "../../src/model/fleet";
@@ -13,7 +13,7 @@ import * as provider from "../../src/pulumi/runProvider";
 import * as strategyProvider from "../../src/pulumi/strategyProvider";
 import { RunNotFinishedError, type UpdateRunOutputs } from "../../src/pulumi/runSession";
 import { sdkClient, IMAGE_OCT, IMAGE_NOV } from "../emulator/helpers";
-import { CANARY_THEN_PROD, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, groupedFleet, runState, startFleetEmulator, waitForRun } from "../emulator/fleetHelpers";
+import { CANARY_THEN_PROD, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, groupedFleet, startFleetEmulator, waitForRun } from "../emulator/fleetHelpers";
 import { fleetBackend, runRequests } from "./support";
 
 let emulator: ArmEmulator;
@@ -101,11 +101,19 @@ describe("a run through the provider", () => {
     expect(runRequests(emulator, "k8s-1-32").slice(before).every((c) => c.method === "GET")).toBe(true);
   });
 
-  test("delete removes a finished run's record; a run in flight is refused", async () => {
+  test("delete removes the run, a started one too, as Fleet does (200): it goes no further; the upgrade in flight ends", async () => {
     const created = await provider.create(inputs({ returnAfterMinutes: 0.0005 }));
-    await expect(provider.remove(created.id, created.outs)).rejects.toThrow(/Running.*Stopped/s);
-    await waitForRun(fleetClient(emulator), "k8s-1-32", (r) => runState(r) === "Completed");
+    await waitForRun(fleetClient(emulator), "k8s-1-32", (r) => r.properties?.status?.stages?.[0]?.groups?.[0]?.members?.[0]?.status?.state === "Running");
     await provider.remove(created.id, created.outs);
+    expect(await runsInFleet()).toEqual([]);
+    // canary-1's upgrade was AKS's: it ends; the prod stage is never started (a second of real time: six upgrades).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(emulator.fleet.operationLog().map((o) => [o.member, o.result])).toEqual([["canary-1", "Succeeded"]]);
+    // A finished run is deleted the same way; deleting what is gone is nothing.
+    const again = await provider.create(inputs());
+    expect((again.outs as unknown as UpdateRunOutputs).status.status.state).toBe("Completed");
+    await provider.remove(again.id, again.outs);
+    await provider.remove(again.id, again.outs);
     expect(await runsInFleet()).toEqual([]);
   });
 

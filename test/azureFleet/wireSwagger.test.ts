@@ -66,26 +66,25 @@ describe.each(FLEET_API_VERSIONS)("api-version %s", (version) => {
     const fields = (name: string) => Object.keys((official[name]?.properties ?? {}) as object);
     expect({
       gates: official.GateConfiguration !== undefined,
-      gateTarget: official.UpdateRunGateTarget !== undefined ? "typedProperties" : "updateRunProperties",
       gateTypes: official.GateType?.enum ?? [],
       gateStates: official.GateState?.enum ?? [],
-      gateDisplayNamePattern: (official.GateConfiguration?.properties?.displayName as { pattern?: string } | undefined)?.pattern !== undefined,
       maxConcurrency: fields("UpdateGroup").includes("maxConcurrency"),
       maxAllowedFailures: fields("UpdateGroup").includes("maxAllowedFailures") && fields("UpdateRunStatus").includes("failureCount"),
       memberSelector: fields("UpdateGroup").includes("memberSelector"),
       scheduledStartGates: (official.GateType?.enum ?? []).includes("ScheduledStart"),
       updateStates: official.UpdateState?.enum,
+      // Where the fixture carries the fleet member definitions (2025-04-01-preview).
+      memberLabels: official.FleetMemberProperties === undefined ? f.memberLabels : fields("FleetMemberProperties").includes("labels") && fields("FleetMemberUpdateProperties").includes("labels"),
     }).toEqual({
       gates: f.gates,
-      gateTarget: f.gates ? f.gateTarget : "updateRunProperties",
       gateTypes: [...f.gateTypes],
       gateStates: [...f.gateStates],
-      gateDisplayNamePattern: f.gateDisplayNamePattern,
       maxConcurrency: f.maxConcurrency,
       maxAllowedFailures: f.maxAllowedFailures,
       memberSelector: f.memberSelector,
       scheduledStartGates: f.scheduledStartGates,
       updateStates: [...f.updateStates],
+      memberLabels: f.memberLabels,
     });
   });
 

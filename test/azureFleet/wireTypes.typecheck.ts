@@ -15,11 +15,10 @@ export { a, b, c, d, e };
 
 // The client's own wire types (`wire.ts`: what it reads and writes at CLIENT_FLEET_API_VERSIONS) name only
 // fields of the newest it speaks, 2026-06-02-preview (a field older versions lack is sent only at a
-// version that has it: test/azureFleet/wireBodies.test.ts); a gate's target takes either version's shape.
+// version that has it: test/azureFleet/wireBodies.test.ts); a gate's target has one shape at every version.
 import type * as client from "../../src/backends/azureFleet/wire";
 import type { v2025_04_01_preview as legacy, v2026_06_02_preview as speaks } from "../../src/backends/azureFleet/wire";
 type Only<A, B> = Exclude<keyof A, keyof B> extends never ? true : false;
-type OnlyEither<A, B, C> = Exclude<keyof A, keyof B | keyof C> extends never ? true : false;
 type Item<T> = T extends ReadonlyArray<infer I> ? I : never;
 type Props<T> = NonNullable<T extends { properties?: infer P } ? P : never>;
 export const clientNamesOnlyItsVersionsFields: Array<true> = [
@@ -39,8 +38,10 @@ export const clientNamesOnlyItsVersionsFields: Array<true> = [
   true satisfies Only<client.WireUpdateStrategy, speaks.FleetUpdateStrategy>,
   true satisfies Only<client.WireGate, speaks.Gate>,
   true satisfies Only<Props<client.WireGate>, speaks.GateProperties>,
-  true satisfies OnlyEither<NonNullable<Props<client.WireGate>["target"]>, speaks.GateTarget, legacy.GateTarget>,
+  true satisfies Only<NonNullable<Props<client.WireGate>["target"]>, speaks.GateTarget>,
+  true satisfies Only<NonNullable<Props<client.WireGate>["target"]>, legacy.GateTarget>,
   true satisfies Only<client.WireGateTargetRun, speaks.UpdateRunGateTargetProperties>,
-  true satisfies Only<client.WireGateTargetRun, legacy.UpdateRunGateTarget>,
+  true satisfies Only<client.WireGateTargetRun, legacy.UpdateRunGateTargetProperties>,
+  true satisfies Only<Props<client.WireFleetMember>, legacy.FleetMemberProperties>,
   true satisfies Only<Item<NonNullable<client.WireStageStatus["groups"]>>, speaks.UpdateGroupStatus>,
 ];

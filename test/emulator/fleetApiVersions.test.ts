@@ -108,13 +108,15 @@ describe("a field or an enum value the version does not have: 400 naming it", ()
     expect(problems(typo)).toEqual(["properties.managedClusterUpdate.upgarde: Could not find member 'upgarde' on object of type 'ManagedClusterUpdate' at api-version 2026-06-01"]);
   });
 
-  test("a gate PATCH with a state the version lacks (Skipped at 2025-04-01-preview)", async () => {
+  test("a gate PATCH with a state no version has; Skipped is a GateState but only Completed approves", async () => {
     const gated = { stages: [{ name: "s", groups: [{ name: "canary" }], beforeGates: [{ type: "Approval" }] }] };
     await raw(emulator, "PUT", at("2025-04-01-preview", "/updateRuns/g"), { body: { properties: { strategy: gated, managedClusterUpdate: FULL_132 } } });
     await raw(emulator, "POST", at("2025-04-01-preview", "/updateRuns/g/start"));
     const [gate] = (await raw(emulator, "GET", at("2025-04-01-preview", "/gates"))).body.value;
-    const answer = await raw(emulator, "PATCH", at("2025-04-01-preview", `/gates/${gate.name}`), { body: { properties: { state: "Skipped" } } });
-    expect(problems(answer)).toEqual(['properties.state: the value "Skipped" is not valid for GateState at api-version 2025-04-01-preview (it is in api-version 2026-06-01); allowed: Pending, Completed']);
+    const answer = await raw(emulator, "PATCH", at("2025-04-01-preview", `/gates/${gate.name}`), { body: { properties: { state: "Approved" } } });
+    expect(problems(answer)).toEqual(['properties.state: the value "Approved" is not valid for GateState at api-version 2025-04-01-preview; allowed: Pending, Skipped, Completed']);
+    const skipped = await raw(emulator, "PATCH", at("2025-04-01-preview", `/gates/${gate.name}`), { body: { properties: { state: "Skipped" } } });
+    expect(problems(skipped)).toEqual(['properties.state: must be Completed (to approve the gate), got "Skipped"']);
   });
 
   test("memberSelector at 2026-06-01: an unknown member, naming 2026-06-02-preview", async () => {
@@ -196,6 +198,6 @@ describe("a resource is shown with its version's fields only", () => {
     expect(body.properties.status.failureCount).toBeUndefined();
     expect(body.properties.status.stages[0]).not.toHaveProperty("failureCount");
     expect(body.properties.status.stages[0].groups[0].maxConcurrency).toBe(1); // a group's default
-    expect(body.properties.status).not.toHaveProperty("nodeImageSelection"); // Latest
+    expect(body.properties.status.nodeImageSelection).toEqual({}); // Latest: `{}`, as the live service shows it
   });
 });

@@ -100,10 +100,15 @@ describe("generateUpdateRun: the channel's version among those offered in the me
     ["Stable", {}, { type: "Full", kubernetesVersion: "1.32.5" }],
     ["TargetKubernetesVersion", { targetKubernetesVersion: "1.31" }, { type: "Full", kubernetesVersion: "1.31.10" }],
     ["NodeImage", {}, { type: "NodeImageOnly" }],
+    ["SecurityPatch", {}, { type: "NodeImageOnly" }],
   ])("%s", async (channel, extra, upgrade) => {
-    expect((await putProfile("aup", { channel, disabled: true, ...extra })).status).toBe(201);
-    const run = await generate("aup");
-    expect(run.name).toBe("aup-1");
+    // SecurityPatch is a channel of 2026-06-02-preview only.
+    const apiVersion = channel === "SecurityPatch" ? "2026-06-02-preview" : V;
+    expect((await putProfile("aup", { channel, disabled: true, ...extra }, apiVersion)).status).toBe(201);
+    const run = await generate("aup", apiVersion);
+    // Named as Fleet names them: auto-<profile>-<channel>-<version>-<suffix> (test_fleet_hubless).
+    const version = (upgrade as { kubernetesVersion?: string }).kubernetesVersion;
+    expect(run.name).toMatch(new RegExp(`^auto-aup-${channel.toLowerCase()}${version === undefined ? "" : `-${version.replace(/\./g, "-")}`}-[0-9a-z]{7}$`));
     expect(run.properties.managedClusterUpdate).toEqual({ upgrade, nodeImageSelection: { type: "Latest" } });
     expect(run.properties.autoUpgradeProfileId).toBe(`${FLEET_ID}/autoUpgradeProfiles/aup`);
     expect(run.properties.status.status.state).toBe("NotStarted");
@@ -120,7 +125,9 @@ describe("generateUpdateRun: the channel's version among those offered in the me
     expect(run.properties.strategy.stages.map((s: { name: string }) => s.name)).toEqual(["canary", "prod"]);
     expect(run.properties.managedClusterUpdate).toEqual({ upgrade: { type: "Full", kubernetesVersion: "1.32.5" }, nodeImageSelection: { type: "Consistent" } });
     // A second call makes a second run.
-    expect((await generate("aup")).name).toBe("aup-2");
+    const second = (await generate("aup")).name;
+    expect(second).toMatch(/^auto-aup-stable-1-32-5-[0-9a-z]{7}$/);
+    expect(second).not.toBe(run.name);
   });
 
   test("no version qualifies: 400 naming the profile's field, and no run", async () => {
@@ -169,17 +176,23 @@ describe("requests checked like the other routes", () => {
     expect((await putProfile("aup", { channel: "Rapid", disabled: true })).status).toBe(200);
   });
 
-  test("by api-version: TargetKubernetesVersion from 2026-06-01; no generateUpdateRun at 2025-04-01-preview", async () => {
+  test("by api-version: TargetKubernetesVersion and longTermSupport from 2025-04-01-preview, with generateUpdateRun (as Fleet answered it live)", async () => {
     const old = await putProfile("aup", { channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.31" }, "2025-03-01");
     expect(old.status).toBe(400);
     expect(old.body.error.details.map((d: { target: string; message: string }) => `${d.target}: ${d.message}`)).toEqual([
-      'properties.channel: the value "TargetKubernetesVersion" is not valid for UpgradeChannel at api-version 2025-03-01 (it is in api-version 2026-06-01); allowed: Stable, Rapid, NodeImage',
-      "properties.targetKubernetesVersion: Could not find member 'targetKubernetesVersion' on object of type 'AutoUpgradeProfileProperties' at api-version 2025-03-01; it is in api-version 2026-06-01",
+      'properties.channel: the value "TargetKubernetesVersion" is not valid for UpgradeChannel at api-version 2025-03-01 (it is in api-version 2025-04-01-preview); allowed: Stable, Rapid, NodeImage',
+      "properties.targetKubernetesVersion: Could not find member 'targetKubernetesVersion' on object of type 'AutoUpgradeProfileProperties' at api-version 2025-03-01; it is in api-version 2025-04-01-preview",
     ]);
-    expect((await putProfile("aup", { channel: "Stable" }, "2025-04-01-preview")).status).toBe(201);
-    const noAction = await raw(emulator, "POST", at("2025-04-01-preview", "/autoUpgradeProfiles/aup/generateUpdateRun"));
-    expect([noAction.status, noAction.body.error.code]).toEqual([400, "NoRegisteredProviderFound"]);
-    expect(noAction.body.error.message).toContain("The supported api-versions are '2025-03-01, 2026-06-01, 2026-06-02-preview'");
+    const security = await putProfile("aup", { channel: "SecurityPatch" }, "2026-06-01");
+    expect(security.body.error.details.map((d: { message: string }) => d.message)).toEqual([
+      'the value "SecurityPatch" is not valid for UpgradeChannel at api-version 2026-06-01 (it is in api-version 2026-06-02-preview); allowed: Stable, Rapid, NodeImage, TargetKubernetesVersion',
+    ]);
+    const P = "2025-04-01-preview";
+    const put = await putProfile("aup", { channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.31", longTermSupport: true, disabled: false }, P);
+    expect([put.status, put.body.properties]).toEqual([201, { provisioningState: "Succeeded", channel: "TargetKubernetesVersion", disabled: false, targetKubernetesVersion: "1.31", longTermSupport: true }]);
+    const generated = await raw(emulator, "POST", at(P, "/autoUpgradeProfiles/aup/generateUpdateRun"));
+    expect([generated.status, Object.keys(generated.headers).filter((h) => h === "azure-asyncoperation" || h === "location")]).toEqual([200, []]);
+    expect(generated.body.id).toMatch(/\/updateRuns\/auto-aup-targetkubernetesversion-1-31-10-[0-9a-z]{7}$/);
   });
 });
 
@@ -217,10 +230,8 @@ describe("wire bodies as Fleet's examples", () => {
     const del = example("2026-06-01", "AutoUpgradeProfiles_Delete.json");
     const deleted = await raw(emulator, "DELETE", at("2026-06-01", "/autoUpgradeProfiles/autoupgradeprofile1"));
     expect(Object.keys(del.responses)).toContain(String(deleted.status));
-    expect(deleted.status).toBe(202);
-    expect([deleted.headers.location, deleted.headers["azure-asyncoperation"]]).toEqual([expect.any(String), expect.any(String)]);
-    const final = await raw(emulator, "GET", String(deleted.headers.location));
-    expect(final.status).toBe(204);
+    // The example shows 202; the live service answered 204 at once (test_fleet_hubless): Azure's answer wins.
+    expect(deleted.status).toBe(204);
     expect((await raw(emulator, "DELETE", at("2026-06-01", "/autoUpgradeProfiles/autoupgradeprofile1"))).status).toBe(204);
     expect((await raw(emulator, "GET", at("2026-06-01", "/autoUpgradeProfiles/autoupgradeprofile1"))).status).toBe(404);
   });
@@ -232,7 +243,9 @@ describe("our client (FleetClient): profile disabled, generate, start, follow to
     const profile = await client.putAutoUpgradeProfile("fleet-update-run1", { channel: "Stable", nodeImageSelection: { type: "Latest" } });
     expect(profile.properties).toMatchObject({ channel: "Stable", disabled: true });
     const { name, id } = await client.generateUpdateRun("fleet-update-run1");
-    expect([name, id]).toEqual(["fleet-update-run1-1", client.runId("fleet-update-run1-1")]);
+    expect(name).toMatch(/^auto-fleet-update-run1-stable-1-32-5-[0-9a-z]{7}$/);
+    expect(id).toBe(client.runId(name));
+    expect(await client.runsGeneratedBy("fleet-update-run1")).toEqual([name]);
     await client.startRun(name);
     const deadline = Date.now() + 10_000;
     let state = "";
@@ -253,12 +266,12 @@ describe("our client (FleetClient): profile disabled, generate, start, follow to
     expect((await client.getRun(name))?.properties?.status?.status?.state).toBe("Completed");
   });
 
-  test("what the api-version lacks is refused before sending, naming it", async () => {
-    const legacy = new FleetClient({ fleetId: FLEET_ID, credential: fakeCredential, endpoint: emulator.url, trustedCaPem: emulator.certificatePem, apiVersion: "2025-04-01-preview" });
-    await expect(legacy.putAutoUpgradeProfile("p", { channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.31" })).rejects.toThrow(
-      "autoUpgradeProfile: api-version 2025-04-01-preview has no channel TargetKubernetesVersion (from api-version 2026-06-01), no targetKubernetesVersion (from api-version 2026-06-01)",
-    );
-    await expect(legacy.generateUpdateRun("p")).rejects.toThrow("has no generateUpdateRun");
-    expect(legacy.counts.PUT + legacy.counts.POST).toBe(0);
+  test("at 2025-04-01-preview too (as the live service takes it): a TargetKubernetesVersion profile with longTermSupport, generated and started", async () => {
+    const legacy = new FleetClient({ fleetId: FLEET_ID, credential: fakeCredential, endpoint: emulator.url, trustedCaPem: emulator.certificatePem, apiVersion: "2025-04-01-preview", lroIntervalMs: 10 });
+    const profile = await legacy.putAutoUpgradeProfile("p", { channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.31", longTermSupport: true });
+    expect(profile.properties).toMatchObject({ channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.31", longTermSupport: true, disabled: true });
+    const { name } = await legacy.generateUpdateRun("p");
+    expect(name).toMatch(/^auto-p-targetkubernetesversion-1-31-10-[0-9a-z]{7}$/);
+    expect((await legacy.getRun(name))?.properties?.managedClusterUpdate?.upgrade).toEqual({ type: "Full", kubernetesVersion: "1.31.10" });
   });
 });

@@ -53,7 +53,6 @@ describe("bad input: 400 naming the field, nothing created", () => {
 
   test.each([
     ["a duplicate stage name", { strategy: { stages: [{ name: "a", groups: [{ name: "canary" }] }, { name: "a", groups: [{ name: "prod" }] }] }, managedClusterUpdate: FULL_132 }, "properties.strategy.stages[1].name"],
-    ["a group no member belongs to", { strategy: { stages: [{ name: "a", groups: [{ name: "canary" }, { name: "prdo" }] }] }, managedClusterUpdate: FULL_132 }, "properties.strategy.stages[0].groups[1].name"],
     ["Full without kubernetesVersion", { managedClusterUpdate: { upgrade: { type: "Full" } } }, "properties.managedClusterUpdate.upgrade.kubernetesVersion"],
     ["a version that is not major.minor.patch", { managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32" } } }, "properties.managedClusterUpdate.upgrade.kubernetesVersion"],
     ["a negative wait", { strategy: { stages: [{ name: "a", groups: [{ name: "canary" }], afterStageWaitInSeconds: -1 }] }, managedClusterUpdate: FULL_132 }, "properties.strategy.stages[0].afterStageWaitInSeconds"],
@@ -66,6 +65,27 @@ describe("bad input: 400 naming the field, nothing created", () => {
     expect(answer.body.error.code).toBe("InvalidRequestContent");
     expect(answer.body.error.message).toContain(`${field}:`);
     expect(answer.body.error.details.map((d: { target: string }) => d.target)).toContain(field);
+  });
+
+  test("a group no member belongs to is not refused (as Fleet takes it, test_fleet_hubless): created, and the group ends Skipped", async () => {
+    const strategy = { stages: [{ name: "a", groups: [{ name: "canary" }, { name: "prdo" }] }] };
+    const put = await raw(emulator, "PUT", fleetPath("/updateRuns/typo"), { body: { properties: { strategy, managedClusterUpdate: FULL_132 } } });
+    expect(put.status).toBe(201);
+    expect(put.body.properties.status.stages[0].groups.map((g: { name: string; status: { state: string } }) => [g.name, g.status.state])).toEqual([
+      ["canary", "NotStarted"],
+      ["prdo", "NotStarted"],
+    ]);
+    expect((await raw(emulator, "POST", fleetPath("/updateRuns/typo/start"))).status).toBe(200);
+    const deadline = Date.now() + 10_000;
+    let run = put.body;
+    while (run.properties.status.status.state !== "Completed" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      run = (await raw(emulator, "GET", fleetPath("/updateRuns/typo"))).body;
+    }
+    expect(run.properties.status.stages[0].groups.map((g: { name: string; status: { state: string } }) => [g.name, g.status.state])).toEqual([
+      ["canary", "Completed"],
+      ["prdo", "Skipped"],
+    ]);
   });
 
   test("the SDK surfaces the refusal as a RestError with the code and the field in the message; a bad skip target too", async () => {

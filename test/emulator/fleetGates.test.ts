@@ -42,13 +42,16 @@ test("the run waits at the canary's after-gate until it is approved by PATCH; th
   expect(gates.body.value).toHaveLength(1);
   const gate = gates.body.value[0];
   expect(gate.name).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-  // 2025-04-01-preview names the target as `{type: "UpdateRun", properties: {updateRun}}`, later versions as `updateRunProperties`.
-  expect(gate.properties).toMatchObject({
+  // Every version names the target as `updateRunProperties` (2025-04-01-preview too, as Fleet answers it live).
+  expect(gate.properties).toEqual({
+    provisioningState: "Succeeded",
     displayName: "Canary looks good",
     gateType: "Approval",
     state: "Pending",
-    target: { id: fleetPath("/updateRuns/gated"), type: "UpdateRun", properties: { updateRun: { name: "gated", stage: "canary", timing: "After" } } },
+    target: { id: fleetPath("/updateRuns/gated"), updateRunProperties: { name: "gated", stage: "canary", timing: "After" } },
   });
+  // Fleet made it: no systemData (nor location) until a user writes it.
+  expect(Object.keys(gate).sort()).toEqual(["eTag", "id", "name", "properties", "type"]);
   const ga = await raw(emulator, "GET", fleetPath(`/gates/${gate.name}?api-version=2026-06-01`));
   expect(ga.body.properties.target).toEqual({ id: fleetPath("/updateRuns/gated"), updateRunProperties: { name: "gated", stage: "canary", timing: "After" } });
   expect(ga.headers.etag).toBe(ga.body.eTag);
@@ -63,6 +66,7 @@ test("the run waits at the canary's after-gate until it is approved by PATCH; th
 
   const approved = await raw(emulator, "PATCH", fleetPath(`/gates/${gate.name}${PREVIEW}`), { body: { properties: { state: "Completed" } }, headers: { "If-Match": `"${gate.eTag}"` } });
   expect([approved.status, approved.body.properties.state]).toEqual([200, "Completed"]);
+  expect(approved.body.systemData).toEqual(expect.objectContaining({ lastModifiedAt: expect.any(String) }));
   const done = await waitForRun(client, "gated", (r) => runState(r) === "Completed");
   expect(done.properties?.status?.stages?.map((s) => s.status?.state)).toEqual(["Completed", "Completed"]);
   expect(emulator.fleet.operationLog().map((o) => o.member).sort()).toEqual(["canary-1", "dev-1", "prod-1", "prod-2", "prod-3"]);

@@ -7,8 +7,9 @@
  */
 import { afterEach, describe, expect, test } from "vitest";
 import type { ArmEmulator } from "../../src/emulator";
-import { raw } from "./helpers";
-import { FULL_132, fleetPath, startFleetEmulator } from "./fleetHelpers";
+import { FleetClient } from "../../src/backends/azureFleet/fleetClient";
+import { fakeCredential, raw, RESOURCE_GROUP, SUBSCRIPTION } from "./helpers";
+import { FLEET, FULL_132, fleetPath, startFleetEmulator } from "./fleetHelpers";
 
 let emulator: ArmEmulator | undefined;
 afterEach(async () => {
@@ -34,7 +35,7 @@ interface RunBody {
   properties: {
     status: {
       status: { state: string };
-      stages: Array<{ name: string; status: { state: string }; beforeGates?: Array<Record<string, unknown>>; groups: Array<{ name: string; status: { state: string }; members: Array<{ name: string; status: { state: string; startTime?: string } }> }> }>;
+      stages: Array<{ name: string; status: { state: string }; beforeGates?: Array<Record<string, unknown>>; groups: Array<{ name: string; status: { state: string }; members?: Array<{ name: string; status: { state: string; startTime?: string } }> }> }>;
     };
   };
 }
@@ -44,16 +45,56 @@ async function label(member: string, labels: Record<string, string>, version = P
 }
 
 describe("fleet members' labels and label-selected groups", () => {
-  test("labels are set on the fleet member (from 2026-06-01), shown at the versions that have them, refused at one that has not", async () => {
+  test("labels are set on the fleet member (from 2025-04-01-preview), shown with Fleet's five at the versions that have them, refused at one that has not", async () => {
     emulator = await startFleetEmulator();
-    expect((await label("prod-1", { tier: "web" })).body.properties.labels).toEqual({ tier: "web" });
-    expect((await raw(emulator, "GET", at("2026-06-01", "/members/prod-1"))).body.properties.labels).toEqual({ tier: "web" });
-    expect((await raw(emulator, "GET", at("2025-04-01-preview", "/members/prod-1"))).body.properties).not.toHaveProperty("labels");
-    const older = await label("prod-1", { tier: "api" }, "2025-04-01-preview");
+    const system = {
+      "fleet.azure.com/cluster-name": "prod-1",
+      "fleet.azure.com/location": "westeurope",
+      "fleet.azure.com/member-name": "prod-1",
+      "fleet.azure.com/resource-group": RESOURCE_GROUP,
+      "fleet.azure.com/subscription-id": SUBSCRIPTION,
+    };
+    expect((await label("prod-1", { tier: "web" })).body.properties.labels).toEqual({ tier: "web", ...system });
+    expect((await raw(emulator, "GET", at("2026-06-01", "/members/prod-1"))).body.properties.labels).toEqual({ tier: "web", ...system });
+    // Fleet's own labels cannot be changed: sent back (as `az fleet member reconcile` does) or changed, they stay Fleet's.
+    expect((await label("prod-1", { tier: "api", "fleet.azure.com/location": "mars" }, "2025-04-01-preview")).body.properties.labels).toEqual({ tier: "api", ...system });
+    expect((await raw(emulator, "GET", at("2025-03-01", "/members/prod-1"))).body.properties).not.toHaveProperty("labels");
+    const older = await label("prod-1", { tier: "api" }, "2025-03-01");
     expect([older.status, older.body.error.details[0].target]).toEqual([400, "properties.labels"]);
-    expect(older.body.error.message).toContain("it is in api-version 2026-06-01");
+    expect(older.body.error.message).toContain("it is in api-version 2025-04-01-preview");
     const bad = await label("prod-1", { "-tier": "web" });
     expect([bad.status, bad.body.error.details[0].target]).toEqual([400, "properties.labels.-tier"]);
+  });
+
+  test("written at 2025-04-01-preview by a member PUT (long-running: Joining, then Succeeded) and read back by our client at that version, with Fleet's five", async () => {
+    emulator = await startFleetEmulator({ fleets: [{ name: FLEET, location: "westeurope", members: [] }] });
+    const V = "2025-04-01-preview";
+    const clusterResourceId = `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/prod-2`;
+    const put = await raw(emulator, "PUT", at(V, "/members/web-2"), { body: { properties: { clusterResourceId, group: "prod", labels: { team: "fleet", tier: "web" } } } });
+    expect([put.status, put.body.properties.provisioningState, typeof put.headers["azure-asyncoperation"]]).toEqual([201, "Joining", "string"]);
+    for (const deadline = Date.now() + 10_000; ; ) {
+      const op = await raw(emulator, "GET", String(put.headers["azure-asyncoperation"]), { apiVersion: false });
+      if (op.body.status === "Succeeded") break;
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const client = new FleetClient({ fleetId: fleetPath(), credential: fakeCredential, endpoint: emulator.url, trustedCaPem: emulator.certificatePem, apiVersion: V });
+    expect(await client.listMembers()).toEqual([
+      {
+        name: "web-2",
+        clusterResourceId,
+        group: "prod",
+        labels: {
+          team: "fleet",
+          tier: "web",
+          "fleet.azure.com/cluster-name": "prod-2",
+          "fleet.azure.com/location": "westeurope",
+          "fleet.azure.com/member-name": "web-2",
+          "fleet.azure.com/resource-group": RESOURCE_GROUP,
+          "fleet.azure.com/subscription-id": SUBSCRIPTION,
+        },
+      },
+    ]);
   });
 
   test("groups hold the members their selectors match, a stage's selector filters its groups' members, a member no group selects is left out", async () => {
@@ -73,15 +114,15 @@ describe("fleet members' labels and label-selected groups", () => {
     expect(put.status).toBe(201);
     await raw(emulator, "POST", at(PREVIEW, "/updateRuns/labels/start"));
     const done = await waitFor("labels", (b) => b.properties.status.status.state === "Completed");
-    const groups = done.properties.status.stages.map((s) => [s.name, s.groups.map((g) => [g.name, g.status.state, g.members.map((m) => m.name).sort()])]);
+    const groups = done.properties.status.stages.map((s) => [s.name, s.groups.map((g) => [g.name, g.status.state, (g.members ?? []).map((m) => m.name).sort()])]);
     expect(groups).toEqual([
       ["web", [["web", "Completed", ["prod-1", "prod-2"]]]],
-      // The stage's selector (env=prod) keeps prod-3 (staging) and canary-1 (no labels) out of its groups.
+      // The stage's selector (env=prod) keeps prod-3 (staging) and canary-1 (no labels of ours) out of its groups.
       ["rest", [["api", "Completed", ["dev-1"]], ["staging", "Skipped", []], ["canary", "Skipped", []]]],
     ]);
     expect(emulator.fleet.operationLog().map((o) => o.member).sort()).toEqual(["dev-1", "prod-1", "prod-2"]);
     // Two at a time in the implicit group: prod-1 and prod-2 started together.
-    const web = done.properties.status.stages[0]?.groups[0]?.members.map((m) => m.status.startTime);
+    const web = done.properties.status.stages[0]?.groups[0]?.members?.map((m) => m.status.startTime);
     expect(new Set(web).size).toBe(1);
   });
 
@@ -102,8 +143,9 @@ describe("ScheduledStart gates", () => {
   const gated = (config: typeof TUESDAY_9_CET) => ({ stages: [{ name: "prod", beforeGates: [{ type: "ScheduledStart", displayName: "Production window", scheduledStartConfiguration: config }], groups: [{ name: "prod", maxConcurrency: "3" }] }] });
 
   test("the gate holds the stage until the next Tuesday 09:00 +01:00 on the emulator's clock; its gate resource shows that instant", async () => {
-    // Tuesday 2026-12-08, 07:55 UTC: the gate opens five simulated minutes after the start.
-    emulator = await startFleetEmulator({ startAt: "2026-12-08T07:55:00Z" });
+    // Tuesday 2026-12-08, 07:00 UTC: the gate opens a simulated hour after the start (3 s of real time
+    // at 50 ms a simulated minute: room for a loaded machine to create and start the run before it).
+    emulator = await startFleetEmulator({ startAt: "2026-12-08T07:00:00Z", msPerSimulatedMinute: 50 });
     await raw(emulator, "PUT", at(PREVIEW, "/updateRuns/window"), { body: { properties: { strategy: gated(TUESDAY_9_CET), managedClusterUpdate: FULL_132 } } });
     await raw(emulator, "POST", at(PREVIEW, "/updateRuns/window/start"));
     const gates = (await raw(emulator, "GET", at(PREVIEW, "/gates"))).body.value;
@@ -115,7 +157,7 @@ describe("ScheduledStart gates", () => {
     const done = await waitFor("window", (b) => b.properties.status.status.state === "Completed");
     // The run's status lists the gate as Fleet's does: no configuration, no instant.
     expect(Object.keys(done.properties.status.stages[0]?.beforeGates?.[0] ?? {}).sort()).toEqual(["displayName", "gateId", "status"]);
-    const starts = done.properties.status.stages[0]?.groups[0]?.members.map((m) => Date.parse(m.status.startTime ?? "")) ?? [];
+    const starts = done.properties.status.stages[0]?.groups[0]?.members?.map((m) => Date.parse(m.status.startTime ?? "")) ?? [];
     expect(starts).toHaveLength(3);
     for (const start of starts) expect(start).toBeGreaterThanOrEqual(Date.parse("2026-12-08T08:00:00Z"));
   });
@@ -131,7 +173,7 @@ describe("ScheduledStart gates", () => {
     const patched = await raw(emulator, "PATCH", at(PREVIEW, `/gates/${gate.name}`), { body: { properties: { state: "Completed" } } });
     expect([patched.status, patched.body.properties.state]).toEqual([200, "Completed"]);
     const done = await waitFor("late", (b) => b.properties.status.status.state === "Completed");
-    const starts = done.properties.status.stages[0]?.groups[0]?.members.map((m) => Date.parse(m.status.startTime ?? "")) ?? [];
+    const starts = done.properties.status.stages[0]?.groups[0]?.members?.map((m) => Date.parse(m.status.startTime ?? "")) ?? [];
     for (const start of starts) expect(start).toBeLessThan(Date.parse("2026-12-09T00:00:00Z"));
   });
 });

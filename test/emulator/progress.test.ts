@@ -52,7 +52,7 @@ describe("progressAt", () => {
   });
 });
 
-test("through ARM: mid-upgrade GETs show the control plane, then pool after pool, on the new version; the eTag changes with each", async () => {
+test("through ARM: mid-upgrade GETs show the target as current from the start (as AKS does), the states moving pool after pool; the eTag changes with each", async () => {
   const emulator = await startArmEmulator({
     fleet: FleetSchema.parse({
       regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: IMAGE_OCT }, { version: IMAGE_NOV }] } },
@@ -78,8 +78,9 @@ test("through ARM: mid-upgrade GETs show the control plane, then pool after pool
       seen.push({ phase: [res.body.properties.provisioningState, res.body.properties.currentKubernetesVersion, ...pools].join(" | "), eTag: res.body.eTag });
     }
     expect(seen.map((s) => s.phase)).toEqual([
-      "Upgrading | 1.32.0 | system 1.32.0/1.32.0 Succeeded | user 1.32.0/1.31.2 Upgrading | batch 1.32.0/1.31.2 Upgrading",
-      "Upgrading | 1.32.0 | system 1.32.0/1.32.0 Succeeded | user 1.32.0/1.32.0 Succeeded | batch 1.32.0/1.31.2 Upgrading",
+      // As AKS reports it, every pool's currentOrchestratorVersion is the target from the start; the states move pool by pool.
+      "Upgrading | 1.32.0 | system 1.32.0/1.32.0 Succeeded | user 1.32.0/1.32.0 Upgrading | batch 1.32.0/1.32.0 Upgrading",
+      "Upgrading | 1.32.0 | system 1.32.0/1.32.0 Succeeded | user 1.32.0/1.32.0 Succeeded | batch 1.32.0/1.32.0 Upgrading",
     ]);
     expect(seen[0]?.eTag).not.toBe(seen[1]?.eTag);
     await emulator.clock.sleepUntil(started + 41 * MINUTE);

@@ -32,6 +32,25 @@ async function generated(profile: string, regions: typeof REGIONS | Record<strin
   return { out, update: out.report.generatedUpdate };
 }
 
+describe("preview versions (isPreview) are never picked", () => {
+  it("Rapid and TargetKubernetesVersion skip a preview minor and a preview patch; Stable counts minors without the preview one", async () => {
+    const yaml = (profile: string) => `
+start: 2026-12-05T00:00:00Z
+regions:
+  westeurope:
+    kubernetesVersions: [{version: 1.31.2}, {version: 1.32.0}, {version: 1.32.4}, {version: 1.32.5, isPreview: true}, {version: 1.33.0, isPreview: true}]
+    nodeImages: [{version: ${IMAGE.NOV}}]
+members:
+  - {name: eu-1, region: westeurope, kubernetesVersion: 1.31.2, nodePools: [{name: system, orchestratorVersion: 1.31.2, nodeImageVersion: ${IMAGE.NOV}}]}
+autoUpgradeProfile: ${profile}
+`;
+    const run = async (profile: string) => (await simulate(yaml(profile))).report.generatedUpdate?.upgrade;
+    expect(await run("{channel: Rapid}")).toEqual({ type: "Full", kubernetesVersion: "1.32.4" });
+    expect(await run("{channel: TargetKubernetesVersion, targetKubernetesVersion: '1.32'}")).toEqual({ type: "Full", kubernetesVersion: "1.32.4" });
+    expect(await run("{channel: Stable}")).toEqual({ type: "Full", kubernetesVersion: "1.31.2" });
+  });
+});
+
 describe("the channels, over every member's region at the run's start", () => {
   it("Rapid: the latest patch of the newest minor (1.33.1, offered in eastus only: eu-1 waits Pending for it)", async () => {
     const { out, update } = await generated("{channel: Rapid}", REGIONS, [member("eu-1", { version: "1.32.0" }), member("us-1", { region: "eastus", version: "1.32.0" })]);
@@ -53,8 +72,8 @@ describe("the channels, over every member's region at the run's start", () => {
     expect(out.cluster("eu-1").kubernetesVersion).toBe("1.31.10");
   });
 
-  it("NodeImage: NodeImageOnly with the latest images; the Kubernetes version is left alone", async () => {
-    const { out, update } = await generated("{channel: NodeImage}");
+  it.each(["NodeImage", "SecurityPatch"])("%s: NodeImageOnly with the latest images; the Kubernetes version is left alone", async (channel) => {
+    const { out, update } = await generated(`{channel: ${channel}}`);
     expect(update).toEqual({ upgrade: { type: "NodeImageOnly" }, nodeImageSelection: { type: "Latest" } });
     expect(out.run.state).toBe("Completed");
     expect(out.cluster("eu-1")).toMatchObject({ kubernetesVersion: "1.31.2", nodePools: [{ nodeImageVersion: IMAGE.NOV }] });
@@ -193,7 +212,7 @@ describe("validation, naming the field", () => {
   const base = (profile: string) => scenario({ members: [member("a-1")], autoUpgradeProfile: profile });
 
   it.each([
-    ["an unknown channel", "{channel: Fast}", "autoUpgradeProfile.channel", "must be one of Stable, Rapid, NodeImage, TargetKubernetesVersion"],
+    ["an unknown channel", "{channel: Fast}", "autoUpgradeProfile.channel", "must be one of Stable, Rapid, NodeImage, TargetKubernetesVersion, SecurityPatch"],
     ["TargetKubernetesVersion without its version", "{channel: TargetKubernetesVersion}", "autoUpgradeProfile.targetKubernetesVersion", "is required when channel is TargetKubernetesVersion"],
     ["a patch in targetKubernetesVersion", "{channel: TargetKubernetesVersion, targetKubernetesVersion: '1.31.2'}", "autoUpgradeProfile.targetKubernetesVersion", "must be of the form major.minor"],
     ["targetKubernetesVersion on another channel", "{channel: Stable, targetKubernetesVersion: '1.31'}", "autoUpgradeProfile.targetKubernetesVersion", "is taken only when channel is TargetKubernetesVersion"],

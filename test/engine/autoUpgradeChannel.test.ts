@@ -26,8 +26,9 @@ describe("generateUpdateForChannel", () => {
     expect(version(generateUpdateForChannel({ channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.31" }, OFFERS, ["westeurope", "eastus"]))).toBe("1.31.10");
   });
 
-  test("NodeImage: NodeImageOnly with the latest images, whatever is offered", () => {
-    expect(generateUpdateForChannel({ channel: "NodeImage" }, {}, ["westeurope"])).toEqual({ ok: true, update: { upgrade: { type: "NodeImageOnly" }, nodeImageSelection: { type: "Latest" } } });
+  test.each(["NodeImage", "SecurityPatch"] as const)("%s: NodeImageOnly with the latest images, whatever is offered", (channel) => {
+    expect(generateUpdateForChannel({ channel }, {}, ["westeurope"])).toEqual({ ok: true, update: { upgrade: { type: "NodeImageOnly" }, nodeImageSelection: { type: "Latest" } } });
+    expect(generateUpdateForChannel({ channel, targetKubernetesVersion: "1.31" }, {}, ["westeurope"])).toMatchObject({ ok: false, field: "targetKubernetesVersion" });
   });
 
   test("preview versions are never chosen", () => {

@@ -17,6 +17,7 @@ const EXPECTED: Record<string, string> = {
   "at-or-past-target.yaml": "Completed 2026-12-05T00:10:00Z | at Skipped, ahead Skipped, behind Completed",
   "busy-cluster.yaml": "Completed 2026-12-05T03:10:00Z | busy-1 Completed, free-1 Completed",
   "control-plane-only.yaml": "Completed 2026-12-05T00:10:00Z | cp-1 Completed, cp-done Skipped",
+  "empty-groups.yaml": "Completed 2026-12-05T00:40:00Z | c-1 Completed, p-1 Completed, p-2 Completed",
   "excluded-members.yaml": "Completed 2026-12-05T00:10:00Z | in-1 Completed",
   "failing-member-retried.yaml": "Failed 2026-12-05T10:10:00Z | there-1 Skipped, f-1 Failed, y-1 Completed, y-2 Completed",
   "gates-approved.yaml": "Pending - | c-1 Completed, eu-1 Completed, us-1 Completed, f-1 NotStarted",

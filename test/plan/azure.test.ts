@@ -36,6 +36,8 @@ beforeAll(async () => {
       member("us-1", "eastus"),
       { ...member("busy-1", "westeurope"), simulation: { busyUntil: "2099-01-01T00:00:00Z" } },
       { ...member("stopped-1", "westeurope"), simulation: { powerState: "Stopped" } },
+      // auto-1: upgrades itself (AKS's patch channel), as ARM shows in autoUpgradeProfile.
+      { ...member("auto-1", "westeurope"), autoUpgradeProfile: { upgradeChannel: "patch", nodeOSUpgradeChannel: "SecurityPatch" } },
     ],
     managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
   });
@@ -129,5 +131,18 @@ describe("fleet-update plan with the Azure backend (ARM emulator)", () => {
     expect(await planCommand(join(dir, "run.yaml"), { json: true }, { stdout: (t) => (stdout += t), stderr: () => undefined })).toBe(0);
     const plan = JSON.parse(stdout) as Plan;
     expect(plan.findings.filter((f) => f.code === "CLUSTER_STOPPED")).toEqual([expect.objectContaining({ severity: "error", member: "stopped-1" })]);
+  });
+
+  it("names a cluster that upgrades itself (ARM's autoUpgradeProfile), with its channels", async () => {
+    const dir = runSpecDir({
+      members: [{ name: "auto-1", clusterResourceId: id("auto-1") }, { name: "eu-1", clusterResourceId: id("eu-1") }],
+      managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
+    });
+    let stdout = "";
+    expect(await planCommand(join(dir, "run.yaml"), { json: true }, { stdout: (t) => (stdout += t), stderr: () => undefined })).toBe(0);
+    const plan = JSON.parse(stdout) as Plan;
+    expect(plan.findings.filter((f) => f.code === "CLUSTER_AUTO_UPGRADES")).toEqual([
+      { severity: "warning", code: "CLUSTER_AUTO_UPGRADES", member: "auto-1", message: expect.stringMatching(/upgradeChannel patch .* and nodeOSUpgradeChannel SecurityPatch/) },
+    ]);
   });
 });

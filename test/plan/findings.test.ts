@@ -81,11 +81,42 @@ describe("plan findings", () => {
     expect(await findingsOf(scenario([{}, {}]), "MEMBER_IN_NO_STAGE")).toEqual([]);
   });
 
+  it("EMPTY_GROUP: a strategy group no member belongs to (accepted, as Fleet accepts it), named, with the members left out", async () => {
+    const typo = { strategy: { stages: [{ name: "all", groups: [{ name: "g" }, { name: "gg" }] }] } };
+    const found = await findingsOf(scenario([{}, { group: "g2" }], typo), "EMPTY_GROUP");
+    expect(found).toEqual([
+      {
+        severity: "warning",
+        code: "EMPTY_GROUP",
+        group: "gg",
+        message: "In stage 'all' (strategy.stages[0].groups[1]), no member belongs to group 'gg': the group ends Skipped. A typo would leave clusters out of the run. Members left out of the run: m2 (MEMBER_IN_NO_STAGE).",
+      },
+    ]);
+    const plan = await planScenario(scenario([{}, { group: "g2" }], typo));
+    expect(plan.run.predictedState).toBe("Completed");
+    // Chosen by label and matching nobody: the same finding, saying so.
+    const byLabel = { strategy: { stages: [{ name: "all", groups: [{ name: "g" }, { name: "qa", memberSelector: { byLabel: "env=qa" } }] }] } };
+    expect((await findingsOf(scenario([{}], byLabel), "EMPTY_GROUP")).map((f) => f.message)).toEqual([
+      "In stage 'all' (strategy.stages[0].groups[1]), group 'qa' selects no member (memberSelector 'env=qa'): the group ends Skipped. A typo would leave clusters out of the run.",
+    ]);
+    expect(await findingsOf(scenario([{}, {}]), "EMPTY_GROUP")).toEqual([]);
+  });
+
   it("CLUSTER_STOPPED: a stopped cluster, whose member is predicted to fail", async () => {
     const plan = await planScenario(scenario([{ simulation: { powerState: "Stopped" } }]));
     expect(plan.findings.filter((f) => f.code === "CLUSTER_STOPPED")).toEqual([{ severity: "error", code: "CLUSTER_STOPPED", member: "m1", message: expect.stringContaining("is stopped") }]);
     expect(plan.members[0]?.predictedState).toBe("Failed");
     expect(await findingsOf(scenario([{ simulation: { powerState: "Running" } }]), "CLUSTER_STOPPED")).toEqual([]);
+  });
+
+  it("CLUSTER_AUTO_UPGRADES: a cluster that upgrades itself (upgradeChannel not none, a re-imaging nodeOSUpgradeChannel), naming the member and the channel", async () => {
+    const found = await findingsOf(scenario([{ autoUpgradeProfile: { upgradeChannel: "patch" } }, { autoUpgradeProfile: { nodeOSUpgradeChannel: "NodeImage" } }, {}]), "CLUSTER_AUTO_UPGRADES");
+    expect(found).toEqual([
+      { severity: "warning", code: "CLUSTER_AUTO_UPGRADES", member: "m1", message: expect.stringContaining("upgradeChannel patch") },
+      { severity: "warning", code: "CLUSTER_AUTO_UPGRADES", member: "m2", message: expect.stringContaining("nodeOSUpgradeChannel NodeImage") },
+    ]);
+    const quiet = scenario([{ autoUpgradeProfile: { upgradeChannel: "none", nodeOSUpgradeChannel: "Unmanaged" } }, { autoUpgradeProfile: { nodeOSUpgradeChannel: "None" } }]);
+    expect(await findingsOf(quiet, "CLUSTER_AUTO_UPGRADES")).toEqual([]);
   });
 
   it("OPERATION_IN_FLIGHT: another operation still running when the run starts", async () => {

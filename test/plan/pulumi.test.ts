@@ -81,6 +81,23 @@ describe("the plan in Pulumi", () => {
     expect(fs.existsSync(path.join(dir, "fleet.yaml.state.json"))).toBe(false);
   });
 
+  it("Check (pulumi preview) names a strategy group no member belongs to, and passes: the run is accepted, that group ends Skipped", async () => {
+    const dir = fleetDir();
+    host.clearLogs();
+    const strategy = { stages: [{ name: "canary", groups: [{ name: "canary" }] }, { name: "prod", groups: [{ name: "prod" }, { name: "prod-us" }] }] };
+    const { failures } = await host.check("k8s-1-32", {}, runInputs(dir, { strategy }));
+    expect(failures).toEqual([]);
+    await host.waitForLog(/^\[k8s-1-32\] plan: warning EMPTY_GROUP prod-us: In stage 'prod' \(strategy\.stages\[1\]\.groups\[1\]\), no member belongs to group 'prod-us': the group ends Skipped\./);
+    const { properties } = await host.create("k8s-1-32", runInputs(dir, { strategy }));
+    const status = properties.status as unknown as { status: { state: string }; stages: Array<{ groups: Array<{ name: string; status: { state: string } }> }> };
+    expect(status.status.state).toBe("Completed");
+    expect(status.stages[1]?.groups.map((g) => [g.name, g.status.state])).toEqual([
+      ["prod", "Completed"],
+      ["prod-us", "Skipped"],
+    ]);
+    expect((properties.plan as unknown as Plan).findings.filter((f) => f.code === "EMPTY_GROUP").map((f) => f.group)).toEqual(["prod-us"]);
+  });
+
   it("Check says in one line why there is no plan, and does not fail", async () => {
     const dir = fleetDir();
     host.clearLogs();

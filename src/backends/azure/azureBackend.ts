@@ -23,11 +23,11 @@ import type { TokenCredential } from "@azure/core-auth";
 import { BackendError, CLUSTER_STOPPED, clusterStoppedMessage, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
 import type { Clock } from "../../engine/clock";
 import { parseManagedClusterId, type ManagedClusterId } from "./armIds";
-import { clusterInfo, isBusy } from "./convert";
+import { clusterBusy, clusterInfo, isBusy } from "./convert";
 import { credentialProblem } from "./credentials";
 import { armError } from "./errors";
 import { AZURE_PUBLIC_CLOUD, RegionOffers } from "./regionOffers";
-import { nextStep, stepName, type Step } from "./steps";
+import { goalNames, nextStep, stepName, type Step } from "./steps";
 import { writeStep } from "./stepWriter";
 
 
@@ -135,7 +135,9 @@ export class AzureBackend implements ClusterBackend {
     const inProgress: OperationState = { status: "InProgress", checkAgainAt: this.nextPoll(followed.startedAt, now) };
     const cluster = await this.read(id);
     const pools = cluster.agentPoolProfiles ?? [];
-    if (isBusy(cluster.provisioningState) || pools.some((p) => isBusy(p.provisioningState))) return inProgress;
+    // Done is judged from the operation's state, never from the versions: AKS shows the target as current
+    // from the start, and keeps the cluster Succeeded while a pool is re-imaged (docs/behaviour.md).
+    if (clusterBusy(cluster)) return inProgress;
     const failedPool = pools.find((p) => p.provisioningState === "Failed");
     if (cluster.provisioningState === "Failed" || failedPool !== undefined) {
       return { status: "Failed", error: { code: "UpgradeFailed", message: `managed cluster ${id.name}${failedPool === undefined ? "" : ` (node pool ${failedPool.name})`} ended in provisioningState Failed` } };
@@ -282,6 +284,8 @@ function checkStartable(id: ManagedClusterId, cluster: ManagedCluster): void {
     throw new BackendError(CLUSTER_STOPPED, clusterStoppedMessage(id.name));
   }
   if (isBusy(cluster.provisioningState)) throw new BackendError(OPERATION_NOT_ALLOWED, `managed cluster ${id.name} is ${cluster.provisioningState}; waiting for that operation to end`);
+  const busyPool = (cluster.agentPoolProfiles ?? []).find((p) => isBusy(p.provisioningState));
+  if (busyPool !== undefined) throw new BackendError(OPERATION_NOT_ALLOWED, `node pool ${busyPool.name} of managed cluster ${id.name} is ${busyPool.provisioningState}; waiting for that operation to end`);
 }
 
 /** The step of `request` that `cluster` shows started (under way, done, or failed), if any (`findStartedUpgrade`). */
@@ -289,7 +293,7 @@ function startedStep(cluster: ManagedCluster, request: UpgradeRequest): Step | u
   const pools = cluster.agentPoolProfiles ?? [];
   const target = request.kubernetesVersion;
   const versions: Step = { kind: "versions", controlPlaneOnly: request.type === "ControlPlaneOnly" };
-  const towardTarget = target !== undefined && cluster.kubernetesVersion === target && (request.type !== "Full" || pools.every((p) => p.orchestratorVersion === target));
+  const towardTarget = target !== undefined && goalNames(cluster.kubernetesVersion, target) && (request.type !== "Full" || pools.every((p) => goalNames(p.orchestratorVersion, target)));
   if (towardTarget && (isBusy(cluster.provisioningState) || cluster.provisioningState === "Failed")) return versions;
   const pool = pools.find((p) => Object.hasOwn(request.nodeImageVersions, p.name ?? "") && (p.provisioningState === "UpgradingNodeImageVersion" || p.provisioningState === "Failed"));
   if (pool !== undefined) return { kind: "image", pool: pool.name as string, version: request.nodeImageVersions[pool.name as string] as string };

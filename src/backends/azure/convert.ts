@@ -5,8 +5,17 @@ import type { ManagedCluster, MaintenanceConfiguration } from "@azure/arm-contai
 import { BackendError, type ClusterInfo, type NodePoolInfo } from "../../engine/backend";
 import { MaintenanceWindowSchema, type MaintenanceConfigurations, type MaintenanceWindow } from "../../model/maintenanceWindow";
 
-/** ARM provisioning states during which the cluster has an operation in flight. */
-const BUSY_STATES = new Set(["Upgrading", "Updating", "Creating", "Scaling", "Migrating", "Starting", "Stopping", "Deleting", "Canceling"]);
+/**
+ * ARM provisioning states during which the cluster, or a pool, has an operation in flight. Busy is read
+ * per pool too: during a node image upgrade AKS keeps the cluster `Succeeded` and only the pool says
+ * `UpgradingNodeImageVersion` (test/fixtures/recordings/aks, docs/behaviour.md).
+ */
+const BUSY_STATES = new Set(["Upgrading", "UpgradingNodeImageVersion", "Updating", "Creating", "Scaling", "Migrating", "Starting", "Stopping", "Deleting", "Canceling"]);
+
+/** An operation is in flight on the cluster or on one of its pools. */
+export function clusterBusy(cluster: ManagedCluster): boolean {
+  return isBusy(cluster.provisioningState) || (cluster.agentPoolProfiles ?? []).some((p) => isBusy(p.provisioningState));
+}
 
 export function isBusy(provisioningState: string | undefined): boolean {
   return provisioningState !== undefined && BUSY_STATES.has(provisioningState);
@@ -21,7 +30,7 @@ export function nodePools(cluster: ManagedCluster): NodePoolInfo[] {
 }
 
 export function clusterInfo(cluster: ManagedCluster, configs: MaintenanceConfiguration[]): ClusterInfo {
-  const busy = isBusy(cluster.provisioningState) || (cluster.agentPoolProfiles ?? []).some((p) => isBusy(p.provisioningState));
+  const busy = clusterBusy(cluster);
   const maintenance = maintenanceConfigurations(configs);
   return {
     region: (cluster.location ?? "").toLowerCase().replace(/\s+/g, ""),
@@ -30,8 +39,17 @@ export function clusterInfo(cluster: ManagedCluster, configs: MaintenanceConfigu
     // Issue 5's health check reads it: a cluster left Failed after an upgrade is not healthy.
     ...(cluster.provisioningState === undefined ? {} : { provisioningState: cluster.provisioningState }),
     ...(cluster.powerState?.code === "Stopped" || cluster.powerState?.code === "Running" ? { powerState: cluster.powerState.code } : {}),
+    ...(cluster.autoUpgradeProfile === undefined ? {} : { autoUpgrade: autoUpgradeOf(cluster.autoUpgradeProfile) }),
     ...(maintenance === undefined ? {} : { maintenanceConfigurations: maintenance }),
-    ...(busy ? { activeOperation: {} } : {}),
+    // AKS shows the target as current from an upgrade's start: while busy, the versions prove nothing.
+    ...(busy ? { activeOperation: {}, versionsUnsettled: true as const } : {}),
+  };
+}
+
+function autoUpgradeOf(profile: NonNullable<ManagedCluster["autoUpgradeProfile"]>): NonNullable<ClusterInfo["autoUpgrade"]> {
+  return {
+    ...(profile.upgradeChannel === undefined ? {} : { upgradeChannel: profile.upgradeChannel }),
+    ...(profile.nodeOSUpgradeChannel === undefined ? {} : { nodeOSUpgradeChannel: profile.nodeOSUpgradeChannel }),
   };
 }
 

@@ -65,7 +65,7 @@ export class RegionOffers {
     const any = this.source.anyClient();
     if (any === undefined) throw new BackendError("NotReady", "no cluster has been read yet, so no subscription is known to list versions with");
     const listed = await this.source.call(() => any.client.managedClusters.listKubernetesVersions(region));
-    const kubernetesVersions = (listed.values ?? []).flatMap((minor) => Object.keys(minor.patchVersions ?? {})).map((version) => ({ version }));
+    const kubernetesVersions = (listed.values ?? []).flatMap((minor) => Object.keys(minor.patchVersions ?? {}).map((version) => (minor.isPreview === true ? { version, isPreview: true as const } : { version })));
     await this.learn(region, any);
     for (const other of this.imageSources.keys()) if (!this.newest.has(other)) await this.learn(other, any);
     return { kubernetesVersions, nodeImages: this.reachable(region).map((version) => ({ version })) };

@@ -12,6 +12,16 @@ import { isBusy } from "./convert";
 
 export type Step = { kind: "versions"; controlPlaneOnly: boolean } | { kind: "image"; pool: string; version: string };
 
+/**
+ * Whether a goal version ARM shows (`kubernetesVersion`, `orchestratorVersion`) names `target`: the same
+ * version, or the `major.minor` alias it was written as — AKS keeps showing "1.28" for a cluster asked
+ * for 1.28 while it runs a patch of it (test/fixtures/recordings/aks, docs/emulator-conformance.md).
+ */
+export function goalNames(goal: string | undefined, target: string): boolean {
+  if (goal === undefined) return false;
+  return goal === target || (/^\d+\.\d+$/.test(goal) && target.startsWith(`${goal}.`));
+}
+
 /** The Kubernetes version a pool runs now (not the goal of an upgrade in flight). */
 function runningVersion(pool: { currentOrchestratorVersion?: string; orchestratorVersion?: string }): string {
   return pool.currentOrchestratorVersion ?? pool.orchestratorVersion ?? "0.0.0";
@@ -48,7 +58,7 @@ function sameStep(a: Step | undefined, b: Step): boolean {
 export function stepStarted(cluster: ManagedCluster, request: UpgradeRequest, step: Step, before: ManagedCluster): boolean {
   const pools = cluster.agentPoolProfiles ?? [];
   const target = request.kubernetesVersion;
-  const towardTarget = step.kind === "versions" && cluster.kubernetesVersion === target && (step.controlPlaneOnly || pools.every((p) => p.orchestratorVersion === target));
+  const towardTarget = step.kind === "versions" && target !== undefined && goalNames(cluster.kubernetesVersion, target) && (step.controlPlaneOnly || pools.every((p) => goalNames(p.orchestratorVersion, target)));
   const pool = step.kind === "image" ? pools.find((p) => p.name === step.pool) : undefined;
   if (step.kind === "versions" ? isBusy(cluster.provisioningState) && towardTarget : pool?.provisioningState === "UpgradingNodeImageVersion") return true;
   const busy = isBusy(cluster.provisioningState) || pools.some((p) => isBusy(p.provisioningState));

@@ -219,7 +219,7 @@ export class FleetClient {
    */
   async generateUpdateRun(profileName: string): Promise<{ name: string; id: string }> {
     if (!FLEET_API_FEATURES[this.apiVersion].generateUpdateRun) {
-      throw new FleetRequestError(undefined, "UnsupportedByApiVersion", `autoUpgradeProfile: api-version ${this.apiVersion} has no generateUpdateRun (it is in 2025-03-01 and from 2026-06-01)`);
+      throw new FleetRequestError(undefined, "UnsupportedByApiVersion", `autoUpgradeProfile: api-version ${this.apiVersion} has no generateUpdateRun`);
     }
     const generated = await this.call(() => this.client.autoUpgradeProfileOperations.generateUpdateRun(this.fleet.resourceGroup, this.fleet.fleetName, profileName, this.lro));
     // The id must be a run of this fleet: anything else (an operation's id, say) is not a run to start.

@@ -86,8 +86,9 @@ export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members:
 }
 
 /**
- * docs/rules.md §18 on Fleet Manager: a profile is put and `generateUpdateRun` called, which
- * 2025-04-01-preview lacks; `TargetKubernetesVersion` (and its fields) comes with 2026-06-01.
+ * docs/rules.md §18 on Fleet Manager: a profile is put and `generateUpdateRun` called (every client
+ * api-version has both, 2025-04-01-preview included, as the live service answers); a channel the
+ * api-version lacks (SecurityPatch before 2026-06-02-preview) is refused naming the version that has it.
  */
 function unsupportedProfile(profile: AutoUpgradeProfile, apiVersion: ClientFleetApiVersion): FieldIssue[] {
   const features = FLEET_API_FEATURES[apiVersion];

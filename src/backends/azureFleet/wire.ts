@@ -181,14 +181,15 @@ export interface WireGate {
      * opens. Only the gate resource shows it: the run's status lists the gate without it.
      */
     scheduledStartProperties?: WireScheduledStartConfiguration & { absoluteStartTime?: string };
-    /** At 2025-04-01-preview the target is typed (`type: UpdateRun`, `properties.updateRun`); from 2026-06-01 it is `updateRunProperties`. Neither is read: a gate is found by its place in the run's status (`gateResources.ts`), whose `gateId` is the same at every version. */
-    target?: { id?: string; type?: string; properties?: { updateRun?: WireGateTargetRun }; updateRunProperties?: WireGateTargetRun };
+    /** Not read: a gate is found by its place in the run's status (`gateResources.ts`), whose `gateId` names it. */
+    target?: { id?: string; updateRunProperties?: WireGateTargetRun };
   };
 }
 
 /**
- * A fleet member as `fleets/{f}/members` lists it. `labels` (from 2026-06-01 in the swagger; what a
- * `memberSelector` reads) is read through the REST client: SDK 2.0.0's deserializer drops it.
+ * A fleet member as `fleets/{f}/members` lists it. `labels` (from 2025-04-01-preview, with the five
+ * `fleet.azure.com/*` labels Fleet adds; what a `memberSelector` reads) is read through the REST client:
+ * SDK 2.0.0's deserializer drops it.
  */
 export interface WireFleetMember {
   id?: string;
@@ -207,12 +208,12 @@ export interface WireGateTargetRun {
 
 /**
  * Issue 22: an auto-upgrade profile as this client writes and reads it (`AutoUpgradeProfileProperties`;
- * `targetKubernetesVersion` and `longTermSupport` from 2026-06-01, sent only then). The client always
+ * `targetKubernetesVersion` and `longTermSupport` from 2025-04-01-preview, sent only then). The client always
  * creates profiles `disabled: true`: Fleet then starts nothing from them on its own; runs come only from
  * `generateUpdateRun`, which the client starts and follows.
  */
 export interface WireAutoUpgradeProfileProperties {
-  channel: "Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion";
+  channel: "Stable" | "Rapid" | "NodeImage" | "TargetKubernetesVersion" | "SecurityPatch";
   updateStrategyId?: string;
   nodeImageSelection?: { type: "Latest" | "Consistent" };
   disabled?: boolean;
@@ -220,9 +221,22 @@ export interface WireAutoUpgradeProfileProperties {
   longTermSupport?: boolean;
 }
 
+/**
+ * What Fleet says of a profile's last automatic trigger (`AutoUpgradeProfileStatus`; from 2025-03-01,
+ * `lastTriggerMessage` at 2026-06-02-preview). Our profiles are `disabled`, so Fleet never triggers them:
+ * read, never acted on.
+ */
+export interface WireAutoUpgradeProfileStatus {
+  lastTriggeredAt?: string;
+  lastTriggerStatus?: string;
+  lastTriggerError?: { code?: string; message?: string } | null;
+  lastTriggerUpgradeVersions?: string[];
+  lastTriggerMessage?: string;
+}
+
 export interface WireAutoUpgradeProfile {
   id?: string;
   name?: string;
   eTag?: string;
-  properties?: WireAutoUpgradeProfileProperties & { provisioningState?: string };
+  properties?: WireAutoUpgradeProfileProperties & { provisioningState?: string; autoUpgradeProfileStatus?: WireAutoUpgradeProfileStatus | null };
 }

@@ -327,6 +327,7 @@ export class SimulatedFleet implements ClusterBackend {
       activeOperation: active === undefined ? undefined : Object.freeze(active),
       provisioningState: provisioningState(description, state),
       powerState: description.simulation?.powerState ?? "Running",
+      autoUpgrade: description.autoUpgradeProfile,
     };
     entry.view = Object.freeze(info);
     // An operation started outside the fleet ends by time alone: the view holds until then.
@@ -409,8 +410,12 @@ function busyMessage(cluster: string, active: ActiveOperation): string {
   return `Operation is not allowed because there's an in progress ${which} on managed cluster '${cluster}'${until}. Please wait for it to finish before starting another operation.`;
 }
 
-function offeredVersion(offer: { version: string; availableAt?: string }): OfferedVersion {
-  return Object.freeze(offer.availableAt === undefined ? { version: offer.version } : { version: offer.version, availableAt: Date.parse(offer.availableAt) });
+function offeredVersion(offer: { version: string; availableAt?: string; isPreview?: boolean }): OfferedVersion {
+  return Object.freeze({
+    version: offer.version,
+    ...(offer.availableAt === undefined ? {} : { availableAt: Date.parse(offer.availableAt) }),
+    ...(offer.isPreview === true ? { isPreview: true as const } : {}),
+  });
 }
 
 /**

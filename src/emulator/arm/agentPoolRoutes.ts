@@ -4,14 +4,15 @@
  * pool's upgrade profile.
  */
 import type { NodePool } from "../../model/fleet";
-import { resourceNotFound } from "../core/armErrors";
+import { invalidParameter, resourceNotFound } from "../core/armErrors";
 import { MANAGED_CLUSTERS } from "../core/context";
 import { CLUSTER_PATH, route } from "../core/router";
-import type { ArmRequest, ArmScope, EmulatorContext, Route } from "../ports";
-import { viewCluster, type ClusterView } from "./clusterView";
-import { agentPool, agentPoolUpgradeProfile, poolETag } from "./resources";
+import type { ArmReply, ArmRequest, ArmScope, EmulatorContext, Route } from "../ports";
+import { readCluster, viewCluster, type ClusterView } from "./clusterView";
+import { POOL_UPDATE_MS } from "./lifecycle";
+import { agentPool, agentPoolUpgradeProfile, poolETag, powerState } from "./resources";
 import { planAgentPoolPut, planNodeImageUpgrade } from "./upgradePlans";
-import { checkPreconditions, refuseIfBusy, startOperation } from "./writes";
+import { checkPreconditions, refuseIfBusy, startedHeaders, startOperation } from "./writes";
 
 const POOL_PATH = `${CLUSTER_PATH}/agentPools/{pool}`;
 
@@ -21,6 +22,38 @@ async function viewPool(ctx: EmulatorContext, request: ArmRequest): Promise<{ vi
   const pool = view.state.nodePools.find((p) => p.name.toLowerCase() === wanted);
   if (pool === undefined) throw resourceNotFound(`${MANAGED_CLUSTERS}/${view.name}/agentPools`, request.params.pool ?? "", scope.resourceGroup);
   return { view, scope, pool };
+}
+
+/** The `properties.powerState.code` a pool PUT asks for, if any. */
+function requestedPower(body: unknown): "Running" | "Stopped" | undefined {
+  const code = (body as { properties?: { powerState?: { code?: unknown } } } | undefined)?.properties?.powerState?.code;
+  if (code === undefined) return undefined;
+  if (code === "Running" || code === "Stopped") return code;
+  throw invalidParameter(`powerState.code must be Running or Stopped (got ${JSON.stringify(code)}).`, "properties.powerState.code");
+}
+
+/**
+ * A pool PUT that changes no version: AKS still runs an operation on the pool (`Updating` → `Succeeded`,
+ * answered 200 with `Azure-AsyncOperation`); a new `powerState.code` stops or starts it (`Stopping` →
+ * Stopped, `Starting` → Running).
+ */
+async function updatePool(ctx: EmulatorContext, view: ClusterView, scope: ArmScope, pool: NodePool, power: "Running" | "Stopped" | undefined): Promise<ArmReply> {
+  const before = view.poolPower.get(pool.name) ?? powerState(view).code;
+  const powerChange = power !== undefined && power !== before;
+  const after = power ?? view.poolPower.get(pool.name);
+  const op = ctx.lifecycle.start({
+    kind: "update",
+    member: view.name,
+    pool: pool.name,
+    ...(after === undefined ? {} : { power: after }),
+    ...(powerChange ? { powerChange: true } : {}),
+    scope,
+    location: view.location,
+    startAt: view.now,
+    endAt: view.now + POOL_UPDATE_MS,
+  });
+  const updated = await readCluster(ctx, view.description);
+  return { status: 200, body: agentPool(updated, scope, pool), headers: startedHeaders(ctx, op, op, updated.now, 200) };
 }
 
 export const agentPoolRoutes: Route[] = [
@@ -39,7 +72,7 @@ export const agentPoolRoutes: Route[] = [
     checkPreconditions(request.headers, poolETag(view, pool), `agent pool '${pool.name}' of managed cluster '${view.name}'`);
     refuseIfBusy(view);
     const plan = planAgentPoolPut(view, pool, request.body);
-    if (!plan.change) return { status: 200, body: agentPool(view, scope, pool) };
+    if (!plan.change) return updatePool(ctx, view, scope, pool, requestedPower(request.body));
     return startOperation(ctx, view, scope, plan.request, { kind: "agentPool", pool: pool.name }, "PutAgentPool", 200);
   }),
 

@@ -5,7 +5,7 @@
 import { ArmError } from "../core/armErrors";
 import { CLUSTER_PATH, route } from "../core/router";
 import type { ArmOperations, Route } from "../ports";
-import { viewCluster } from "./clusterView";
+import { readCluster, viewCluster } from "./clusterView";
 import { clusterOperationStatus, inferredOperationType } from "./operations";
 import { clusterETag, clusterUpgradeProfile, maintenanceConfigurations, managedCluster } from "./resources";
 import { planClusterPut } from "./upgradePlans";
@@ -22,7 +22,10 @@ export const clusterRoutes: Route[] = [
     checkPreconditions(request.headers, clusterETag(view), `managed cluster '${view.name}'`);
     refuseIfBusy(view);
     const plan = planClusterPut(view, request.body);
-    if (!plan.change) return { status: 200, body: managedCluster(view, scope) };
+    // AKS keeps showing a `major.minor` alias as the cluster's kubernetesVersion ("1.28"), a full version as written.
+    const written = (request.body as { properties?: { kubernetesVersion?: unknown } } | undefined)?.properties?.kubernetesVersion;
+    if (typeof written === "string" && written.trim() !== "") ctx.lifecycle.setVersionAlias(view.name, /^\d+\.\d+$/.test(written.trim()) ? written.trim() : undefined);
+    if (!plan.change) return { status: 200, body: managedCluster(await readCluster(ctx, view.description), scope) };
     return startOperation(ctx, view, scope, plan.request, { kind: "managedCluster" }, "PutManagedCluster", 200);
   }),
 

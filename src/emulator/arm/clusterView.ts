@@ -36,6 +36,12 @@ export interface ClusterView {
   deleting?: LifecycleOperation;
   /** Pools being deleted (`Deleting`). */
   deletingPools: Set<string>;
+  /** Pools an agent pool PUT is updating (`Updating`, or `Stopping` / `Starting`), by name. */
+  updatingPools: Map<string, LifecycleOperation>;
+  /** Pools stopped or started through an agent pool PUT: their `powerState.code` (else the cluster's). */
+  poolPower: Map<string, "Running" | "Stopped">;
+  /** The `major.minor` alias `kubernetesVersion` was written as, if it was (AKS keeps showing it). */
+  versionAlias?: string;
   /** An operation started outside the fleet (`simulation.busyUntil`) is running. */
   busyElsewhere: boolean;
   tags: Record<string, string>;
@@ -85,10 +91,14 @@ export async function readCluster(source: ViewSource, description: SimulatedClus
     location: description.region,
     state,
     deletingPools: new Set(poolDeletions.filter((d) => now < d.endAt).map((d) => d.pool as string)),
+    updatingPools: new Map(lifecycle.poolUpdates(name).filter((u) => now < u.endAt).map((u) => [u.pool as string, u])),
+    poolPower: poolPowers(lifecycle.poolUpdates(name)),
     busyElsewhere: info.activeOperation !== undefined && info.activeOperation.operationId === undefined,
     tags: lifecycle.tags(name),
     now,
   };
+  const alias = lifecycle.versionAlias(name);
+  if (alias !== undefined) view.versionAlias = alias;
   if (running !== undefined) view.running = running;
   if (progress !== undefined) view.progress = progress;
   if (running === undefined && last?.result === "Failed") view.failed = last;
@@ -107,7 +117,14 @@ export function touchesPool(op: OperationRecord, pool: string): boolean {
 
 /** Something is in flight on the cluster: writes are refused (409), as AKS does. */
 export function isBusy(view: ClusterView): boolean {
-  return view.running !== undefined || view.busyElsewhere || view.canceling !== undefined || view.deleting !== undefined || view.deletingPools.size > 0;
+  return view.running !== undefined || view.busyElsewhere || view.canceling !== undefined || view.deleting !== undefined || view.deletingPools.size > 0 || view.updatingPools.size > 0;
+}
+
+/** Each pool's power as its latest stop or start left it (from that operation's start, as AKS shows it). */
+function poolPowers(updates: readonly LifecycleOperation[]): Map<string, "Running" | "Stopped"> {
+  const out = new Map<string, "Running" | "Stopped">();
+  for (const u of updates) if (u.power !== undefined) out.set(u.pool as string, u.power);
+  return out;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { SimulatedCluster } from "../../model/fleet";
 import { findMember } from "../core/context";
 import type { ArmClusters } from "../ports";
 import { isDeleted, readCluster, type ViewSource } from "./clusterView";
-import { kubernetesVersionList } from "./offers";
+import { isPreviewVersion, kubernetesVersionList } from "./offers";
 
 /** One minor of ARM's `KubernetesVersionListResult.values`. */
 interface ListedMinor {
@@ -29,17 +29,17 @@ export function armClusters(source: ViewSource): ArmClusters {
 
     lifecycleOperation(name: string): { endAt: number } | undefined {
       const now = source.clock.now();
-      const running = [source.lifecycle.deletion(name), source.lifecycle.abort(name), ...source.lifecycle.poolDeletions(name)];
+      const running = [source.lifecycle.deletion(name), source.lifecycle.abort(name), ...source.lifecycle.poolDeletions(name), ...source.lifecycle.poolUpdates(name)];
       return running.find((op) => op !== undefined && now < op.endAt);
     },
 
-    async lifecycleOperationShown(name: string): Promise<"delete" | "abort" | undefined> {
+    async lifecycleOperationShown(name: string): Promise<"delete" | "abort" | "update" | undefined> {
       const description = findMember(source.fleet, name);
       if (description === undefined) return undefined;
       const view = await readCluster(source, description);
       if (view.deleting !== undefined || view.deletingPools.size > 0) return "delete";
       if (view.canceling !== undefined) return "abort";
-      return undefined;
+      return view.updatingPools.size > 0 ? "update" : undefined;
     },
 
     kubernetesVersionsOffered(region: string): OfferedKubernetesVersion[] | undefined {
@@ -50,7 +50,8 @@ export function armClusters(source: ViewSource): ArmClusters {
       return listed.flatMap((minor) =>
         Object.keys(minor.patchVersions).map((version) => ({
           version,
-          ...(minor.isPreview === true ? { isPreview: true } : {}),
+          // ARM marks whole minors; a preview patch of a GA minor is still a preview (the fleet file says so).
+          ...(minor.isPreview === true || isPreviewVersion(offers, version) ? { isPreview: true } : {}),
           supportPlan: minor.capabilities?.supportPlan ?? [],
         })),
       );

@@ -6,7 +6,8 @@
  * - `POST managedClusters/{name}/abort` and `POST agentPools/{pool}/abort` (AbortLatestOperation): the
  *   upgrade in flight ends `Canceled` (what it had moved so far stays), the cluster `Canceling` for a
  *   while then `Canceled`; 202 with LRO headers; nothing in flight to abort answers 409.
- * Like every write, each refuses with 409 while another operation runs, and checks `If-Match`.
+ * Like every write, each refuses with 409 while another operation runs (except a cluster DELETE during
+ * an upgrade, which AKS accepts: the upgrade ends there), and checks `If-Match`.
  */
 import { z } from "zod";
 import { ArmError, resourceNotFound } from "../core/armErrors";
@@ -88,6 +89,13 @@ export const lifecycleRoutes: Route[] = [
     const { view, scope } = found;
     if (view.deleting !== undefined) return accepted(ctx, view.deleting, view.now);
     checkPreconditions(request.headers, clusterETag(view), `managed cluster '${view.name}'`);
+    // AKS deletes a cluster in the middle of an upgrade (the recorded `az aks delete --no-wait` after a
+    // node image upgrade was started: 202): the upgrade in flight ends, what it moved stays.
+    if (view.running !== undefined) {
+      const progress = view.progress;
+      ctx.sim.abortOperation({ name: view.name }, progress === undefined ? undefined : { kubernetesVersion: progress.kubernetesVersion, nodePools: progress.nodePools });
+      return startDeletion(ctx, { ...view, now: ctx.clock.now() }, scope);
+    }
     refuseIfBusy(view);
     return startDeletion(ctx, view, scope);
   }),

@@ -9,7 +9,7 @@ import type { Region } from "../../model/fleet";
 import type { OperationRecord } from "../../backends/simulator/fleetState";
 import { ArmError } from "../core/armErrors";
 import { API_VERSION, checkSubscription, findMember } from "../core/context";
-import { asyncOperationPath, operationResultPath } from "../core/operationUrls";
+import { operationResultPath } from "../core/operationUrls";
 import { LOCATION_PATH, route } from "../core/router";
 import type { ArmReply, ArmRequest, ArmScope, EmulatorContext, LifecycleOperation, OperationSource, Route, TrackedOperation } from "../ports";
 import { readCluster, type ClusterView } from "./clusterView";
@@ -69,14 +69,12 @@ function findLifecycleOperation(ctx: EmulatorContext, request: ArmRequest): Life
 function lifecycleStatus(ctx: EmulatorContext, op: LifecycleOperation): ArmReply {
   const now = ctx.clock.now();
   const done = now >= op.endAt;
-  const span = op.endAt - op.startAt;
+  // As AKS answers its status URL: no `id`, no `percentComplete` (asyncOperationStatus, operations.ts).
   const body = {
-    id: asyncOperationPath(op),
     name: op.operationId,
     status: done ? "Succeeded" : "InProgress",
     startTime: isoInstant(op.startAt),
     ...(done ? { endTime: isoInstant(op.endAt) } : {}),
-    percentComplete: done ? 100 : Math.min(99, Math.floor(((now - op.startAt) / Math.max(1, span)) * 100)),
   };
   return { status: 200, body, headers: done ? {} : { "Retry-After": String(retryAfterSeconds(op, now, ctx.timeScale)) } };
 }

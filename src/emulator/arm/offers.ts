@@ -12,6 +12,11 @@ export function availableKubernetesVersions(region: Region, now: number): string
   return region.kubernetesVersions.filter((v) => isOffered(v, now)).map((v) => v.version).sort(compareDotted);
 }
 
+/** Whether the region offers `version` as a preview (`isPreview` in the fleet file). */
+export function isPreviewVersion(region: Region, version: string): boolean {
+  return region.kubernetesVersions.some((v) => v.version === version && v.isPreview === true);
+}
+
 export function availableNodeImages(region: Region, now: number): string[] {
   return region.nodeImages.filter((v) => isOffered(v, now)).map((v) => v.version);
 }
@@ -57,8 +62,11 @@ export function kubernetesVersionList(region: Region, now: number): { values: un
     values: minors.map((minor) => {
       const patchVersions: Record<string, { upgrades: string[] }> = {};
       for (const patch of available.filter((v) => minorOf(v) === minor)) patchVersions[patch] = { upgrades: upgradeTargets(patch, available) };
+      // A minor is a preview while every patch of it is (as ARM lists 1.33 with `isPreview: true`).
+      const preview = Object.keys(patchVersions).every((patch) => isPreviewVersion(region, patch));
       return {
         version: minor,
+        ...(preview ? { isPreview: true } : {}),
         ...(minor === defaultMinor ? { isDefault: true } : {}),
         capabilities: { supportPlan: ["KubernetesOfficial"] },
         patchVersions,

@@ -60,9 +60,13 @@ function percentComplete(record: OperationRecord, now: number): number {
   return span <= 0 ? 99 : Math.max(0, Math.min(99, Math.floor(((now - record.startAt) / span) * 100)));
 }
 
-/** ARM's OperationStatusResult body for the `Azure-AsyncOperation` URL. */
-export function asyncOperationStatus(op: TrackedOperation, record: OperationRecord, now: number): Record<string, unknown> {
-  return statusBody(asyncOperationPath(op), record, now);
+/**
+ * The body of the `Azure-AsyncOperation` URL as AKS answers it (test/fixtures/recordings/aks): `name`,
+ * `status`, `startTime`, `endTime` once ended, `error` when it failed — no `id`, no `percentComplete`.
+ */
+export function asyncOperationStatus(_op: TrackedOperation, record: OperationRecord, now: number): Record<string, unknown> {
+  const { id: _id, percentComplete: _percent, ...body } = statusBody("", record, now);
+  return body;
 }
 
 /** OperationStatusResult under the cluster (`managedClusters/{name}/operations/{id}`), as OperationStatusResultList.json. */

@@ -13,7 +13,7 @@ import { compareDotted, imageFamily } from "../../model/nodeImage";
 import { clusterId, MANAGED_CLUSTERS } from "../core/context";
 import type { ArmScope } from "../ports";
 import { touchesPool, type ClusterView } from "./clusterView";
-import { availableKubernetesVersions, newestImageOfFamily, upgradeTargets } from "./offers";
+import { availableKubernetesVersions, isPreviewVersion, minorOf, newestImageOfFamily, upgradeTargets } from "./offers";
 
 function digest(value: unknown, length = 16): string {
   return crypto.createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, length);
@@ -21,12 +21,14 @@ function digest(value: unknown, length = 16): string {
 
 export function clusterETag(view: ClusterView): string {
   const ops = view.state.operations.map((op) => [op.operationId, op.result ?? null]);
-  return digest({ k: view.state.kubernetesVersion, pools: view.state.nodePools, ops, state: clusterProvisioningState(view), tags: view.tags });
+  const pools = view.state.nodePools.map((pool) => [pool, poolProvisioningState(view, pool), poolPowerState(view, pool).code]);
+  return digest({ k: view.state.kubernetesVersion, alias: view.versionAlias ?? null, pools, ops, state: clusterProvisioningState(view), tags: view.tags });
 }
 
 export function poolETag(view: ClusterView, pool: NodePool): string {
   const ops = view.state.operations.filter((op) => touchesPool(op, pool.name)).map((op) => [op.operationId, op.result ?? null]);
-  return digest({ cluster: view.name, pool, ops, state: poolProvisioningState(view, pool) });
+  const update = view.updatingPools.get(pool.name)?.operationId ?? null;
+  return digest({ cluster: view.name, pool, ops, update, state: poolProvisioningState(view, pool), power: poolPowerState(view, pool).code });
 }
 
 /** The operation whose target the resource shows as its goal: the running one, else a failed or aborted last one. */
@@ -39,19 +41,52 @@ export function goalKubernetesVersion(view: ClusterView): string {
   return op?.request.kubernetesVersion ?? view.state.kubernetesVersion;
 }
 
+/** `kubernetesVersion` as AKS shows it: the `major.minor` alias it was written as, while the goal is a patch of it. */
+function shownKubernetesVersion(view: ClusterView): string {
+  const goal = goalKubernetesVersion(view);
+  return view.versionAlias !== undefined && minorOf(goal) === view.versionAlias ? view.versionAlias : goal;
+}
+
+/** The version upgrade running now, if any (a node image upgrade moves no version). */
+function runningVersionUpgrade(view: ClusterView): string | undefined {
+  const op = view.running;
+  return op === undefined || op.request.type === "NodeImageOnly" ? undefined : op.request.kubernetesVersion;
+}
+
+/**
+ * `currentKubernetesVersion` as AKS reports it: the target as soon as an upgrade of the control plane
+ * starts (the recorded `az aks upgrade` answers its PUT, and every read while `Upgrading`, with the target
+ * there), what runs otherwise. So a client cannot tell from it whether the upgrade is done.
+ */
+export function currentKubernetesVersion(view: ClusterView): string {
+  return runningVersionUpgrade(view) ?? view.state.kubernetesVersion;
+}
+
+/** A pool's `currentOrchestratorVersion`: the target from the start of a Full upgrade touching it, as AKS reports it. */
+function currentOrchestratorVersion(view: ClusterView, pool: NodePool): string {
+  const target = runningVersionUpgrade(view);
+  return target !== undefined && view.running?.request.type === "Full" ? target : pool.orchestratorVersion;
+}
+
 export function goalOrchestratorVersion(view: ClusterView, pool: NodePool): string {
   const op = goalOperation(view);
   return op?.request.type === "Full" && op.request.kubernetesVersion !== undefined ? op.request.kubernetesVersion : pool.orchestratorVersion;
 }
 
-/** `powerState.code` of the cluster and of its pools: `simulation.powerState` (default Running). */
+/** `powerState.code` of the cluster: `simulation.powerState` (default Running). */
 export function powerState(view: ClusterView): { code: "Running" | "Stopped" } {
   return { code: view.description.simulation?.powerState ?? "Running" };
 }
 
+/** A pool's `powerState.code`: as its latest stop or start (an agent pool PUT) left it, else the cluster's. */
+export function poolPowerState(view: ClusterView, pool: NodePool): { code: "Running" | "Stopped" } {
+  return { code: view.poolPower.get(pool.name) ?? powerState(view).code };
+}
+
 export function clusterProvisioningState(view: ClusterView): string {
   if (view.deleting !== undefined) return "Deleting";
-  if (view.running !== undefined) return "Upgrading";
+  // A node image upgrade is the pool's: AKS keeps the cluster Succeeded while its pool is UpgradingNodeImageVersion.
+  if (runningVersionUpgrade(view) !== undefined) return "Upgrading";
   if (view.canceling !== undefined) return "Canceling";
   if (view.busyElsewhere) return "Updating";
   if (view.failed !== undefined) return "Failed";
@@ -61,6 +96,8 @@ export function clusterProvisioningState(view: ClusterView): string {
 /** A pool's part of the cluster's state: a pool whose phase of a running upgrade is over shows Succeeded. */
 export function poolProvisioningState(view: ClusterView, pool: NodePool): string {
   if (view.deleting !== undefined || view.deletingPools.has(pool.name)) return "Deleting";
+  const update = view.updatingPools.get(pool.name);
+  if (update !== undefined) return update.powerChange === true ? (update.power === "Stopped" ? "Stopping" : "Starting") : "Updating";
   if (view.running !== undefined && touchesPool(view.running, pool.name) && !view.progress?.movedPools.includes(pool.name)) {
     return view.running.request.type === "NodeImageOnly" ? "UpgradingNodeImageVersion" : "Upgrading";
   }
@@ -90,12 +127,13 @@ function poolProperties(view: ClusterView, pool: NodePool, index: number): Recor
     type: "VirtualMachineScaleSets",
     mode: index === 0 ? "System" : "User",
     orchestratorVersion: goalOrchestratorVersion(view, pool),
-    currentOrchestratorVersion: pool.orchestratorVersion,
+    currentOrchestratorVersion: currentOrchestratorVersion(view, pool),
     nodeImageVersion: pool.nodeImageVersion,
     ...osOf(pool.nodeImageVersion),
     provisioningState: poolProvisioningState(view, pool),
-    powerState: powerState(view),
-    upgradeSettings: { maxSurge: "10%" },
+    powerState: poolPowerState(view, pool),
+    // AKS shows the settings written; none were: `{}`, as recorded.
+    upgradeSettings: {},
     eTag: poolETag(view, pool),
   };
 }
@@ -107,7 +145,8 @@ export function managedCluster(view: ClusterView, scope: ArmScope): Record<strin
   return {
     id: clusterId(scope, name),
     name,
-    type: MANAGED_CLUSTERS,
+    // As AKS answers it (test/fixtures/recordings/aks): the resource's type capitalised, unlike its id's segment.
+    type: "Microsoft.ContainerService/ManagedClusters",
     location,
     eTag: clusterETag(view),
     ...(Object.keys(view.tags).length === 0 ? {} : { tags: { ...view.tags } }),
@@ -116,8 +155,8 @@ export function managedCluster(view: ClusterView, scope: ArmScope): Record<strin
       provisioningState: clusterProvisioningState(view),
       powerState: powerState(view),
       maxAgentPools: 100,
-      kubernetesVersion: goalKubernetesVersion(view),
-      currentKubernetesVersion: state.kubernetesVersion,
+      kubernetesVersion: shownKubernetesVersion(view),
+      currentKubernetesVersion: currentKubernetesVersion(view),
       dnsPrefix,
       fqdn: `${host}.hcp.${location}.azmk8s.io`,
       azurePortalFQDN: `${host}.portal.hcp.${location}.azmk8s.io`,
@@ -125,7 +164,8 @@ export function managedCluster(view: ClusterView, scope: ArmScope): Record<strin
       nodeResourceGroup: `MC_${scope.resourceGroup}_${name}_${location}`,
       enableRBAC: true,
       supportPlan: "KubernetesOfficial",
-      autoUpgradeProfile: { upgradeChannel: "none", nodeOSUpgradeChannel: "None" },
+      // As AKS: shown when the cluster has one (the recorded clusters, which had none, show none).
+      ...(view.description.autoUpgradeProfile === undefined ? {} : { autoUpgradeProfile: { ...view.description.autoUpgradeProfile } }),
       networkProfile: { networkPlugin: "azure", loadBalancerSku: "standard", outboundType: "loadBalancer" },
     },
   };
@@ -152,6 +192,11 @@ function poolUpgrades(view: ClusterView, pool: NodePool): string[] {
   );
 }
 
+/** An upgrade profile's entry: `isPreview` on a version AKS offers as a preview, as AKS lists it. */
+function upgradeEntry(view: ClusterView, kubernetesVersion: string): { kubernetesVersion: string; isPreview?: true } {
+  return isPreviewVersion(view.region, kubernetesVersion) ? { kubernetesVersion, isPreview: true } : { kubernetesVersion };
+}
+
 /** `GET managedClusters/{name}/upgradeProfiles/default` (ManagedClustersGetUpgradeProfile.json). */
 export function clusterUpgradeProfile(view: ClusterView, scope: ArmScope): Record<string, unknown> {
   const available = availableKubernetesVersions(view.region, view.now);
@@ -165,12 +210,12 @@ export function clusterUpgradeProfile(view: ClusterView, scope: ArmScope): Recor
         name: "master",
         kubernetesVersion: view.state.kubernetesVersion,
         osType: "Linux",
-        upgrades: controlPlaneUpgrades.map((kubernetesVersion) => ({ kubernetesVersion })),
+        upgrades: controlPlaneUpgrades.map((v) => upgradeEntry(view, v)),
       },
       agentPoolProfiles: view.state.nodePools.map((pool) => {
         // With the control plane (a Full upgrade) or alone up to the control plane's version.
         const upgrades = [...new Set([...poolUpgrades(view, pool), ...controlPlaneUpgrades])].sort(compareDotted);
-        return { name: pool.name, kubernetesVersion: pool.orchestratorVersion, osType: osOf(pool.nodeImageVersion).osType, upgrades: upgrades.map((kubernetesVersion) => ({ kubernetesVersion })) };
+        return { name: pool.name, kubernetesVersion: pool.orchestratorVersion, osType: osOf(pool.nodeImageVersion).osType, upgrades: upgrades.map((v) => upgradeEntry(view, v)) };
       }),
     },
   };
@@ -185,7 +230,7 @@ export function agentPoolUpgradeProfile(view: ClusterView, scope: ArmScope, pool
     properties: {
       kubernetesVersion: pool.orchestratorVersion,
       osType: osOf(pool.nodeImageVersion).osType,
-      upgrades: poolUpgrades(view, pool).map((kubernetesVersion) => ({ kubernetesVersion })),
+      upgrades: poolUpgrades(view, pool).map((v) => upgradeEntry(view, v)),
       latestNodeImageVersion: newestImageOfFamily(view.region, imageFamily(pool.nodeImageVersion), view.now) ?? pool.nodeImageVersion,
     },
   };

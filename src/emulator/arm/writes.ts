@@ -10,6 +10,7 @@ import { isoInstant } from "../../model/common";
 import { OPERATION_NOT_ALLOWED } from "../../backends/simulator/errorCodes";
 import { ArmError, armCall } from "../core/armErrors";
 import type { ArmReply, ArmScope, EmulatorContext, OperationTarget, OperationType, TrackedOperation } from "../ports";
+import type { OperationAddress } from "../core/operationUrls";
 import { readCluster, type ClusterView } from "./clusterView";
 import { lroHeaders } from "./operations";
 import { agentPool, managedCluster } from "./resources";
@@ -45,7 +46,18 @@ export function refuseIfBusy(view: ClusterView): void {
       `Operation is not allowed because there's an in progress upgrade operation (${view.running.operationId}) on managed cluster '${view.name}', expected to end at ${isoInstant(view.running.endAt)}. Please wait for it to finish before starting another operation.`,
     );
   }
-  const other = view.deleting !== undefined ? "delete operation" : view.deletingPools.size > 0 ? "agent pool delete operation" : view.canceling !== undefined ? "abort operation" : view.busyElsewhere ? "operation" : undefined;
+  const other =
+    view.deleting !== undefined
+      ? "delete operation"
+      : view.deletingPools.size > 0
+        ? "agent pool delete operation"
+        : view.canceling !== undefined
+          ? "abort operation"
+          : view.updatingPools.size > 0
+            ? "agent pool update operation"
+            : view.busyElsewhere
+              ? "operation"
+              : undefined;
   if (other !== undefined) {
     throw new ArmError(409, OPERATION_NOT_ALLOWED, `Operation is not allowed because there's an in progress ${other} on managed cluster '${view.name}'. Please wait for it to finish before starting another operation.`);
   }
@@ -67,7 +79,17 @@ export async function startOperation(
   const after = await readCluster(ctx, view.description);
   const record = after.state.operations.find((op) => op.operationId === started.operationId);
   if (record === undefined) throw new Error(`operation ${started.operationId} vanished`);
-  return { status, body: targetResource(after, scope, target), headers: lroHeaders(ctx.baseUrl(), tracked, record, after.now, ctx.timeScale) };
+  return { status, body: targetResource(after, scope, target), headers: startedHeaders(ctx, tracked, record, after.now, status) };
+}
+
+/**
+ * The headers of a write that started an operation. As AKS answers (test/fixtures/recordings/aks): a PUT
+ * (200/201) carries `Azure-AsyncOperation` only; a POST or DELETE (202) also `Location`.
+ */
+export function startedHeaders(ctx: EmulatorContext, op: OperationAddress, record: { endAt: number }, now: number, status: number): Record<string, string> {
+  const headers = lroHeaders(ctx.baseUrl(), op, record, now, ctx.timeScale);
+  if (status !== 202) delete headers.Location;
+  return headers;
 }
 
 /** The resource an operation changes, as it is now. */

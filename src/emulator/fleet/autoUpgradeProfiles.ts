@@ -1,7 +1,7 @@
 /**
  * Issue 22: Fleet Manager's auto-upgrade profiles in the emulator, as records, request checks and ARM
  * bodies (`AutoUpgradeProfile` of `fleets.json`, each api-version with its own fields: `targetKubernetesVersion`,
- * `longTermSupport` and the TargetKubernetesVersion channel from 2026-06-01; `autoUpgradeProfileStatus`
+ * `longTermSupport` and the TargetKubernetesVersion channel from 2025-04-01-preview; `autoUpgradeProfileStatus`
  * where the version has `generateUpdateRun`). The routes are `autoUpgradeRoutes.ts`.
  *
  * The emulator never triggers a profile on its own (it has no AKS release feed): whether `disabled` or
@@ -12,12 +12,10 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import { wireIssues, type FleetApiFeatures } from "../../backends/azureFleet/wire/index";
 import type { AutoUpgradeChannelProfile, UpgradeChannel } from "../../engine/autoUpgradeChannel";
-import { formatPath, friendlyErrors, isoInstant } from "../../model/common";
-import { asyncOperationPath, operationResultPath } from "../core/operationUrls";
-import { API_VERSION } from "../core/context";
-import type { ArmReply, ArmScope } from "../ports";
+import { formatPath, friendlyErrors } from "../../model/common";
+import type { ArmScope } from "../ports";
 import type { FleetApi } from "./apiVersions";
-import { systemData } from "./fleetResources";
+import { systemData } from "./systemData";
 import { FLEETS, fleetId, type FleetRecord } from "./fleetState";
 import { FieldValidationError } from "./fleetValidation";
 
@@ -31,7 +29,7 @@ export interface ProfileRecord {
   disabled?: boolean;
   targetKubernetesVersion?: string;
   longTermSupport?: boolean;
-  /** Names of the runs its `generateUpdateRun` made, in order (the next name is derived from the count). */
+  /** Names of the runs its `generateUpdateRun` made, in order (the next name's suffix is derived from the count). */
   generatedRuns: string[];
   createdAt: number;
   modifiedAt: number;
@@ -147,44 +145,20 @@ export function profileBody(scope: ArmScope, fleet: FleetRecord, profile: Profil
   };
 }
 
-/** The next run name of a profile's `generateUpdateRun`: `<profile>-<n>`, a DNS label of at most 50 characters, unused in the fleet. */
-export function nextRunName(fleet: FleetRecord, profile: ProfileRecord): string {
-  for (let n = profile.generatedRuns.length + 1; ; n++) {
-    const suffix = `-${n}`;
-    const name = `${profile.name.slice(0, 50 - suffix.length).replace(/-+$/, "")}${suffix}`;
-    if (!fleet.runs.has(name.toLowerCase())) return name;
-  }
-}
-
 /**
- * Long-running operations that are over when they are accepted (an auto-upgrade profile's DELETE,
- * which Fleet answers 202 with `Location` and `Azure-AsyncOperation`): served at ARM's shared operation
- * URLs, Succeeded at once, the `Location` URL answering the final status (204 for a deletion).
+ * The name of the run a profile's `generateUpdateRun` makes, as Fleet names it
+ * (`auto-<profile>-<channel>-<version>-<suffix>`: the recording's `auto-aup-000006-rapid-1-33-2-1cnmmzn`):
+ * the channel lower-cased, the Kubernetes version with `-` for `.` (none for a node-image update), and
+ * a 7-character base-36 suffix (Fleet's looks random; here a digest of the profile and the count, so
+ * the same calls give the same names). The profile part is cut to keep the name a DNS label of at most
+ * 50 characters.
  */
-export class InstantOperations {
-  private readonly done = new Map<string, { startAt: number; path: string; result: ArmReply }>();
-  private counter = 0;
-
-  /** Record an operation over at `now`; answer its 202 headers. */
-  add(kind: string, scope: ArmScope, location: string, now: number, baseUrl: string, result: ArmReply): Record<string, string> {
-    const operationId = `fleet-${kind}-${++this.counter}`;
-    const address = { operationId, scope, location };
-    this.done.set(operationId.toLowerCase(), { startAt: now, path: asyncOperationPath(address), result });
-    return {
-      "Azure-AsyncOperation": `${baseUrl}${asyncOperationPath(address)}?api-version=${API_VERSION}`,
-      Location: `${baseUrl}${operationResultPath(address)}?api-version=${API_VERSION}`,
-    };
-  }
-
-  status(operationId: string): Promise<ArmReply> | undefined {
-    const op = this.done.get(operationId.toLowerCase());
-    if (op === undefined) return undefined;
-    const at = isoInstant(op.startAt);
-    return Promise.resolve({ status: 200, body: { id: op.path, name: operationId, status: "Succeeded", startTime: at, endTime: at, percentComplete: 100 } });
-  }
-
-  result(operationId: string): Promise<ArmReply> | undefined {
-    const op = this.done.get(operationId.toLowerCase());
-    return op === undefined ? undefined : Promise.resolve(op.result);
+export function nextRunName(fleet: FleetRecord, profile: ProfileRecord, kubernetesVersion: string | undefined): string {
+  const tail = `-${profile.channel.toLowerCase()}${kubernetesVersion === undefined ? "" : `-${kubernetesVersion.replace(/\./g, "-")}`}`;
+  for (let n = profile.generatedRuns.length + 1; ; n++) {
+    const suffix = BigInt(`0x${crypto.createHash("sha256").update(`${profile.name}\n${n}`).digest("hex").slice(0, 12)}`).toString(36).slice(-7).padStart(7, "0");
+    const room = 50 - "auto-".length - tail.length - suffix.length - 1;
+    const name = `auto-${profile.name.slice(0, Math.max(1, room)).replace(/-+$/, "")}${tail}-${suffix}`.slice(0, 50).replace(/-+$/, "");
+    if (!fleet.runs.has(name.toLowerCase())) return name;
   }
 }

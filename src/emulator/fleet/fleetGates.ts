@@ -19,6 +19,7 @@ import { isoInstant } from "../../model/common";
 import type { UpdateState } from "../../model/status";
 import type { ScheduledStartConfiguration } from "../../model/strategy";
 import type { ArmScope } from "../ports";
+import { systemData } from "./systemData";
 import { FLEETS, fleetId, type FleetRecord, type RunRecord } from "./fleetState";
 
 export interface FleetGate {
@@ -80,15 +81,13 @@ export function gateBody(scope: ArmScope, fleet: FleetRecord, gate: FleetGate, a
   const place = placeOf(gate.gateId);
   const runId = `${fleetId(scope, fleet.name)}/updateRuns/${gate.run.name}`;
   const updateRun = { name: gate.run.name, stage: place.stage, ...(place.group === undefined ? {} : { group: place.group }), timing: place.timing };
-  const typed = api.gateTarget === "typedProperties";
-  const identity = "fleet-update-emulator";
+  // Fleet made the gate itself (no `systemData`) until a user writes it (test_fleet_hubless).
+  const patchedAt = gate.run.gatesPatchedAt.get(gate.gateId);
   return {
     id: `${fleetId(scope, fleet.name)}/gates/${gate.name}`,
     name: gate.name,
     type: `${FLEETS}/gates`,
-    // 2025-04-01-preview's Gate is a tracked resource (`location`); later ones are proxy resources.
-    ...(typed ? { location: fleet.location } : {}),
-    systemData: { createdBy: identity, createdByType: "Application", createdAt: gate.reachedAt, lastModifiedBy: identity, lastModifiedByType: "Application", lastModifiedAt: gate.reachedAt },
+    ...(patchedAt === undefined ? {} : { systemData: systemData(Date.parse(gate.reachedAt), patchedAt) }),
     eTag: gateETag(gate),
     properties: {
       provisioningState: "Succeeded",
@@ -97,7 +96,7 @@ export function gateBody(scope: ArmScope, fleet: FleetRecord, gate: FleetGate, a
       ...(gate.scheduledStart === undefined
         ? {}
         : { scheduledStartProperties: { ...gate.scheduledStart, ...(gate.absoluteStartTime === undefined ? {} : { absoluteStartTime: isoInstant(gate.absoluteStartTime) }) } }),
-      target: typed ? { id: runId, type: "UpdateRun", properties: { updateRun } } : { id: runId, updateRunProperties: updateRun },
+      target: { id: runId, updateRunProperties: updateRun },
       state: gateState(gate.state, api),
     },
   };

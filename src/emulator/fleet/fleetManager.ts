@@ -11,12 +11,12 @@ import type { RunEvent } from "../../model/status";
 import { ArmError, resourceNotFound } from "../core/armErrors";
 import { checkSubscription } from "../core/context";
 import type { ArmClusters, ArmReply, ArmRequest, ArmScope, EmulatorContext, OperationSource } from "../ports";
-import { InstantOperations } from "./autoUpgradeProfiles";
 import { EmulatedClusterBackend } from "./fleetBackend";
 import { fleetOperationResult, fleetOperationStatus, FleetOperationRegistry } from "./fleetOperations";
-import { memberClusterId } from "./fleetResources";
+import { memberClusterId, memberLabels } from "./fleetResources";
 import { RunDriver, type RunClock } from "./fleetRuns";
-import { FLEETS, FleetStore, type FleetDeclaration, type FleetRecord, type RunLimits, type RunRecord } from "./fleetState";
+import { FLEETS, FleetStore, isLeaving, type FleetDeclaration, type FleetRecord, type RunLimits, type RunRecord } from "./fleetState";
+import { resourceOperationResult, resourceOperationStatus, ResourceOperations } from "./resourceOperations";
 import { validated, type RunSpec } from "./fleetValidation";
 
 /**
@@ -30,8 +30,8 @@ export class FleetManager implements OperationSource {
   readonly operations = new FleetOperationRegistry();
   private readonly backend: EmulatedClusterBackend;
 
-  /** Deletions of auto-upgrade profiles: done at once, answered 202 as Fleet's examples do (`autoUpgradeProfiles.ts`). */
-  readonly instantOperations = new InstantOperations();
+  /** Fleets' and members' creates, updates and deletes (`resourceOperations.ts`). */
+  readonly resourceOperations = new ResourceOperations();
 
   constructor(
     world: Fleet,
@@ -40,7 +40,9 @@ export class FleetManager implements OperationSource {
     private readonly time: RunClock,
     declarations?: readonly FleetDeclaration[],
   ) {
-    this.store = new FleetStore(world, declarations);
+    const now = time.clock.now();
+    // Declared fleets and members were made before the emulator started: their operation is over.
+    this.store = new FleetStore(world, declarations, () => this.resourceOperations.add("create", { subscriptionId: "", resourceGroup: "" }, "", now, 0), now);
     this.backend = new EmulatedClusterBackend(clusters);
   }
 
@@ -49,12 +51,16 @@ export class FleetManager implements OperationSource {
     const strategy = spec.strategy ?? spec.strategyFromReference;
     // The fleet members' labels go to the engine, which decides each group's members once, here,
     // as Fleet snapshots a run's members at creation (docs/rules.md §16).
-    const members = [...fleet.members.values()].map((m) => ({
-      name: m.name,
-      clusterResourceId: memberClusterId(scope, m),
-      ...(m.group === undefined ? {} : { group: m.group }),
-      ...(m.labels === undefined ? {} : { labels: m.labels }),
-    }));
+    // A member leaving the fleet is in no new run. Labels are the member's with Fleet's own five
+    // (`fleet.azure.com/*`), as Fleet selects by them.
+    const members = [...fleet.members.values()]
+      .filter((m) => !isLeaving(m))
+      .map((m) => ({
+        name: m.name,
+        clusterResourceId: memberClusterId(scope, m),
+        ...(m.group === undefined ? {} : { group: m.group }),
+        labels: memberLabels(scope, m),
+      }));
     const events: RunEvent[] = [];
     const gatesReached = new Map<string, string>();
     const engine = validated(
@@ -63,7 +69,9 @@ export class FleetManager implements OperationSource {
           recheckUnknownAfterMs: RECHECK_UNKNOWN_MS,
           onEvent: (event) => {
             events.push(event);
-            if (event.scope === "gate" && event.to !== "NotStarted" && !gatesReached.has(event.name)) gatesReached.set(event.name, event.time);
+            // Reached: waiting, or passed. A gate skipped before it was reached (its group or stage
+            // skipped) never became a resource, and the run's status gives it no gateId (as on Fleet).
+            if (event.scope === "gate" && event.to !== "NotStarted" && event.to !== "Skipped" && !gatesReached.has(event.name)) gatesReached.set(event.name, event.time);
           },
         }),
       "properties",
@@ -81,6 +89,7 @@ export class FleetManager implements OperationSource {
       events,
       limits: resolvedLimits(engine),
       gatesReached,
+      gatesPatchedAt: new Map(),
       createdAt: now,
       modifiedAt: now,
     };
@@ -109,13 +118,17 @@ export class FleetManager implements OperationSource {
   /** `OperationSource`: a run's start, stop or skip at the shared `Azure-AsyncOperation` URL. */
   operationStatus(operationId: string): Promise<ArmReply> | undefined {
     const op = this.operations.get(operationId);
-    return op === undefined ? this.instantOperations.status(operationId) : fleetOperationStatus(op, this.time.clock);
+    if (op !== undefined) return fleetOperationStatus(op, this.time.clock);
+    const write = this.resourceOperations.get(operationId);
+    return write === undefined ? undefined : Promise.resolve(resourceOperationStatus(write, this.time.clock.now()));
   }
 
   /** `OperationSource`: the same at the shared `Location` URL. */
   operationResult(operationId: string, baseUrl: string): Promise<ArmReply> | undefined {
     const op = this.operations.get(operationId);
-    return op === undefined ? this.instantOperations.result(operationId) : fleetOperationResult(baseUrl, op, this.time.clock);
+    if (op !== undefined) return fleetOperationResult(baseUrl, op, this.time.clock);
+    const write = this.resourceOperations.get(operationId);
+    return write === undefined ? undefined : Promise.resolve(resourceOperationResult(baseUrl, write, this.time.clock.now()));
   }
 
   close(): void {
@@ -150,8 +163,10 @@ export function fleetScope(ctx: EmulatorContext, request: ArmRequest): ArmScope 
 export function findFleet(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest): { fleet: FleetRecord; scope: ArmScope } {
   const scope = fleetScope(ctx, request);
   const name = request.params.fleet ?? "";
+  manager.store.purge(ctx.clock.now());
   const fleet = manager.store.get(name);
   if (fleet === undefined) throw resourceNotFound(FLEETS, name, scope.resourceGroup);
+  fleet.homeScope ??= scope;
   return { fleet, scope };
 }
 

@@ -68,12 +68,12 @@ export async function fleetOperationStatus(op: FleetOperation, clock: Clock): Pr
   const done = isDone(op, now);
   return {
     status: 200,
+    // As Fleet's operation status (test_fleet_hubless): name, status, startTime, endTime once over.
     body: {
-      id: asyncOperationPath(op),
       name: op.operationId,
       status: done ? "Succeeded" : "InProgress",
       startTime: isoInstant(op.startAt),
-      ...(done ? { endTime: isoInstant(op.endAt as number), percentComplete: 100 } : {}),
+      ...(done ? { endTime: isoInstant(op.endAt as number) } : {}),
     },
   };
 }

@@ -10,41 +10,36 @@
 import crypto from "node:crypto";
 import type { FleetApiFeatures } from "../../backends/azureFleet/wire/index";
 import { defaultStrategy } from "../../engine/plan";
-import { isoInstant } from "../../model/common";
-import type { GateStatus, UpdateRunStatus } from "../../model/status";
+import type { GateStatus, MemberUpdateStatus, UpdateRunStatus } from "../../model/status";
 import { isImplicitGroup, type Gate, type UpdateRunStrategy } from "../../model/strategy";
 import { clusterId } from "../core/context";
 import type { ArmScope } from "../ports";
 import { gateArmId } from "./fleetGates";
 import { FLEETS, fleetId, type FleetMemberRecord, type FleetRecord, type RunLimits, type RunRecord, type StrategyRecord } from "./fleetState";
-
-/** Who the emulator says created and changed its Fleet resources (ARM's `systemData`). */
-const EMULATOR_IDENTITY = "fleet-update-emulator";
-
-export function systemData(createdAt: number, modifiedAt: number): Record<string, string> {
-  return {
-    createdBy: EMULATOR_IDENTITY,
-    createdByType: "Application",
-    createdAt: isoInstant(createdAt),
-    lastModifiedBy: EMULATOR_IDENTITY,
-    lastModifiedByType: "Application",
-    lastModifiedAt: isoInstant(modifiedAt),
-  };
-}
+import { FLEET_STATES, MEMBER_STATES, provisioningStateOf } from "./resourceOperations";
+import { systemData } from "./systemData";
 
 function eTag(value: unknown): string {
   return crypto.createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
 }
 
-export function fleetBody(scope: ArmScope, fleet: FleetRecord): Record<string, unknown> {
-  const properties = { provisioningState: "Succeeded" };
+/**
+ * A fleet as Fleet shows it: its last operation's `provisioningState` (Creating, Updating, Deleting
+ * while it runs) and `status.lastOperationId`; `tags` and `identity` only when it has them.
+ */
+export function fleetBody(scope: ArmScope, fleet: FleetRecord, now: number): Record<string, unknown> {
+  const properties = { provisioningState: provisioningStateOf(fleet.lastOperation, now, FLEET_STATES), status: { lastOperationId: fleet.lastOperation.operationId } };
+  const tags = Object.keys(fleet.tags).length === 0 ? {} : { tags: fleet.tags };
+  const identity = fleet.identity === undefined ? {} : { identity: fleet.identity };
   return {
     id: fleetId(scope, fleet.name),
     name: fleet.name,
     type: FLEETS,
     location: fleet.location,
-    tags: fleet.tags,
-    eTag: eTag({ properties, tags: fleet.tags }),
+    ...tags,
+    ...identity,
+    systemData: systemData(fleet.createdAt, fleet.modifiedAt),
+    eTag: eTag({ properties, ...tags, ...identity }),
     properties,
   };
 }
@@ -54,20 +49,55 @@ export function memberClusterId(scope: ArmScope, member: FleetMemberRecord): str
   return member.clusterResourceId ?? clusterId(scope, member.cluster);
 }
 
-/** A member's eTag: a digest of what it holds, the same at every api-version (its labels included). */
-export function memberETag(member: FleetMemberRecord): string {
-  return eTag({ cluster: member.cluster, clusterResourceId: member.clusterResourceId ?? null, group: member.group ?? null, labels: member.labels ?? null });
+/** The labels Fleet puts on every member, from its cluster (a member's own labels cannot change them). */
+export const SYSTEM_LABEL_PREFIX = "fleet.azure.com/";
+
+/** The member's labels as Fleet shows them: its own, and Fleet's five `fleet.azure.com/*` (what a `memberSelector` sees too). */
+export function memberLabels(scope: ArmScope, member: FleetMemberRecord): Record<string, string> {
+  const id = memberClusterId(scope, member);
+  const [, subscription = "", resourceGroup = ""] = /^\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)\//i.exec(id) ?? [];
+  return {
+    ...member.labels,
+    [`${SYSTEM_LABEL_PREFIX}cluster-name`]: id.split("/").at(-1) ?? member.cluster,
+    [`${SYSTEM_LABEL_PREFIX}location`]: member.location,
+    [`${SYSTEM_LABEL_PREFIX}member-name`]: member.name,
+    [`${SYSTEM_LABEL_PREFIX}resource-group`]: resourceGroup,
+    [`${SYSTEM_LABEL_PREFIX}subscription-id`]: subscription,
+  };
 }
 
-/** A fleet member at `api`: `labels` from 2026-06-01 (what a `memberSelector` selects by). */
-export function memberBody(scope: ArmScope, fleet: FleetRecord, member: FleetMemberRecord, api: FleetApiFeatures): Record<string, unknown> {
+/** A member's eTag: a digest of what it holds and where its last operation is, the same at every api-version (its labels included). */
+function memberETag(member: FleetMemberRecord, state: string): string {
+  return eTag({ cluster: member.cluster, clusterResourceId: member.clusterResourceId ?? null, group: member.group ?? null, labels: member.labels ?? null, state, operation: member.lastOperation.operationId });
+}
+
+/**
+ * A fleet member at `api`: `labels` (its own and Fleet's five) at a version that has them (from
+ * 2025-04-01-preview), `provisioningState` of its last operation (Joining, Updating, Leaving while it
+ * runs), `status.lastOperationId`, `systemData`.
+ */
+export function memberBody(scope: ArmScope, fleet: FleetRecord, member: FleetMemberRecord, api: FleetApiFeatures, now: number): Record<string, unknown> {
+  const provisioningState = provisioningStateOf(member.lastOperation, now, MEMBER_STATES);
   const properties = {
     clusterResourceId: memberClusterId(scope, member),
     ...(member.group === undefined ? {} : { group: member.group }),
-    ...(api.memberLabels && member.labels !== undefined ? { labels: member.labels } : {}),
-    provisioningState: "Succeeded",
+    ...(api.memberLabels ? { labels: memberLabels(scope, member) } : {}),
+    provisioningState,
+    status: { lastOperationId: member.lastOperation.operationId },
   };
-  return { id: `${fleetId(scope, fleet.name)}/members/${member.name}`, name: member.name, type: `${FLEETS}/members`, eTag: memberETag(member), properties };
+  return {
+    id: `${fleetId(scope, fleet.name)}/members/${member.name}`,
+    name: member.name,
+    type: `${FLEETS}/members`,
+    systemData: systemData(member.createdAt, member.modifiedAt),
+    eTag: memberETag(member, provisioningState),
+    properties,
+  };
+}
+
+/** The member's eTag now (what `If-Match` is checked against). */
+export function currentMemberETag(scope: ArmScope, fleet: FleetRecord, member: FleetMemberRecord, api: FleetApiFeatures, now: number): string {
+  return memberBody(scope, fleet, member, api, now).eTag as string;
 }
 
 export function strategyETag(strategy: StrategyRecord): string {
@@ -175,28 +205,48 @@ function statusAt(status: UpdateRunStatus, run: RunRecord, api: FleetApiFeatures
     ...(api.maxAllowedFailures && limit?.maxAllowedFailures !== undefined ? { maxAllowedFailures: limit.maxAllowedFailures } : {}),
     ...(api.maxConcurrency && limit?.maxConcurrency !== undefined ? { maxConcurrency: limit.maxConcurrency } : {}),
   });
-  // Fleet sets `nodeImageSelection` "only when NodeImageSelection.type is Consistent"; the emulator also
-  // shows Custom's versions, which our client reads for the images a run applied (docs: emulator README).
+  // Fleet's swagger sets `nodeImageSelection` "only when NodeImageSelection.type is Consistent"; the
+  // live service shows `{}` for Latest (test_fleet_hubless). The emulator also shows Custom's versions,
+  // which our client reads for the images a run applied (docs: emulator README).
   const selection = run.managedClusterUpdate.nodeImageSelection?.type ?? "Latest";
   return {
     status: status.status,
     stages: status.stages.map((stage, s) => ({
-      status: stage.status,
+      status: stageStatus(stage),
       name: stage.name,
       ...limits(stage.failureCount, stageLimits[s]),
       groups: stage.groups.map((group, g) => ({
         status: group.status,
         name: group.name,
         ...limits(group.failureCount, stageLimits[s]?.groups[g]),
-        members: group.members,
+        // As Fleet: a group with no members has no `members`, and a member not started carries no
+        // message (our engine's reason why is ours, not Fleet's).
+        ...(group.members.length === 0 ? {} : { members: group.members.map(fleetMember) }),
         ...gateFields(group),
       })),
       ...gateFields(stage),
       ...(stage.afterStageWaitStatus === undefined ? {} : { afterStageWaitStatus: stage.afterStageWaitStatus }),
     })),
-    ...(selection === "Latest" ? {} : { nodeImageSelection: status.nodeImageSelection }),
+    nodeImageSelection: selection === "Latest" ? {} : status.nodeImageSelection,
     ...(counted ? { failureCount: status.failureCount } : {}),
   };
+}
+
+/**
+ * A stage's status as Fleet shows it: no `startTime` while none of its groups has started (the stage
+ * waits at its before-gates; our engine's `startTime` is when the run reached it).
+ */
+function stageStatus(stage: UpdateRunStatus["stages"][number]): UpdateRunStatus["stages"][number]["status"] {
+  if (stage.status.startTime === undefined || stage.groups.some((g) => g.status.state !== "NotStarted")) return stage.status;
+  const { startTime: _reached, ...rest } = stage.status;
+  return rest;
+}
+
+/** A member's status as Fleet shows it: no `message` while NotStarted (Fleet gives none). */
+function fleetMember(member: MemberUpdateStatus): MemberUpdateStatus {
+  if (member.status.state !== "NotStarted" || member.message === undefined) return member;
+  const { message: _reason, ...rest } = member;
+  return rest;
 }
 
 /** The run's eTag: the same at every api-version. */

@@ -11,6 +11,7 @@ import type { UpdateRunEngine } from "../../engine";
 import type { RunEvent } from "../../model/status";
 import type { ArmScope } from "../ports";
 import type { RunDriver } from "./fleetRuns";
+import type { ResourceOperation } from "./resourceOperations";
 
 /** How `startArmEmulator` declares a fleet (option `fleets`). */
 export interface FleetDeclaration {
@@ -30,6 +31,13 @@ export interface FleetMemberRecord {
   labels?: Record<string, string>;
   /** Declared (by the cluster or by a PUT); else derived from the scope the fleet is addressed in. */
   clusterResourceId?: string;
+  /** The cluster's region (the `fleet.azure.com/location` label). */
+  location: string;
+  /** Its last join, update or leave (`resourceOperations.ts`): `provisioningState`, `status.lastOperationId`. */
+  lastOperation: ResourceOperation;
+  /** Simulated instants of the creation and of the last write (`systemData`). */
+  createdAt: number;
+  modifiedAt: number;
 }
 
 export interface StrategyRecord {
@@ -68,6 +76,11 @@ export interface RunRecord {
    * when the run reaches the gate, so only these are `fleets/{f}/gates` resources.
    */
   gatesReached: Map<string, string>;
+  /**
+   * The gates a user PATCHed (our gate id → the simulated instant): Fleet makes a gate resource itself,
+   * with no `systemData`, and shows `systemData` once a user wrote it (test_fleet_hubless).
+   */
+  gatesPatchedAt: Map<string, number>;
   /** Simulated instants of the creation and of the last PUT (`systemData`). */
   createdAt: number;
   modifiedAt: number;
@@ -77,6 +90,14 @@ export interface FleetRecord {
   name: string;
   location: string;
   tags: Record<string, string>;
+  /** The managed identity the last write gave (`identity`), shown as given. */
+  identity?: Record<string, unknown>;
+  /** Where it was created or first addressed: what a subscription-wide list shows it under. */
+  homeScope?: ArmScope;
+  /** Its last create, update or delete (`resourceOperations.ts`). */
+  lastOperation: ResourceOperation;
+  createdAt: number;
+  modifiedAt: number;
   members: Map<string, FleetMemberRecord>;
   strategies: Map<string, StrategyRecord>;
   runs: Map<string, RunRecord>;
@@ -97,13 +118,17 @@ export function key(name: string): string {
 export class FleetStore {
   readonly fleets = new Map<string, FleetRecord>();
 
-  constructor(world: Fleet, declarations: readonly FleetDeclaration[] = [{ name: "fleet" }]) {
-    for (const declaration of declarations) {
+  /**
+   * `operation` makes the (instant, already over) operation that created each declared fleet and
+   * member, so that every resource names a last operation, as on Fleet.
+   */
+  constructor(world: Fleet, declarations: readonly FleetDeclaration[] | undefined, operation: () => ResourceOperation, now: number) {
+    for (const declaration of declarations ?? [{ name: "fleet" }]) {
       // A scenario's member labels become the fleet members' labels: on Fleet that is where they live.
       const members =
         declaration.members ??
         world.members.map((m) => ({ name: m.name, cluster: m.name, ...(m.group === undefined ? {} : { group: m.group }), ...(m.labels === undefined ? {} : { labels: { ...m.labels } }) }));
-      const record = this.create(declaration.name, declaration.location ?? firstRegion(world, members[0]?.cluster ?? members[0]?.name));
+      const record = this.create(declaration.name, declaration.location ?? firstRegion(world, members[0]?.cluster ?? members[0]?.name), operation(), now);
       for (const m of members) {
         const cluster = world.members.find((c) => key(c.name) === key(m.cluster ?? m.name));
         if (cluster === undefined) throw new RangeError(`fleet '${declaration.name}': member '${m.name}' names no emulated cluster ('${m.cluster ?? m.name}')`);
@@ -113,6 +138,10 @@ export class FleetStore {
           ...(m.group === undefined ? {} : { group: m.group }),
           ...(m.labels === undefined ? {} : { labels: { ...m.labels } }),
           ...(cluster.clusterResourceId === undefined ? {} : { clusterResourceId: cluster.clusterResourceId }),
+          location: cluster.region,
+          lastOperation: operation(),
+          createdAt: now,
+          modifiedAt: now,
         });
       }
     }
@@ -122,10 +151,22 @@ export class FleetStore {
     return this.fleets.get(key(name));
   }
 
-  create(name: string, location: string): FleetRecord {
-    const record: FleetRecord = { name, location, tags: {}, members: new Map(), strategies: new Map(), runs: new Map() };
+  create(name: string, location: string, lastOperation: ResourceOperation, now: number): FleetRecord {
+    const record: FleetRecord = { name, location, tags: {}, lastOperation, createdAt: now, modifiedAt: now, members: new Map(), strategies: new Map(), runs: new Map() };
     this.fleets.set(key(name), record);
     return record;
+  }
+
+  /** Forget the fleets and members whose deletion is over at `now` (they answer 404 from then on). */
+  purge(now: number): void {
+    for (const [name, fleet] of this.fleets) {
+      if (isGone(fleet, now)) {
+        for (const run of fleet.runs.values()) run.driver.close();
+        this.fleets.delete(name);
+        continue;
+      }
+      for (const [memberName, member] of fleet.members) if (isGone(member, now)) fleet.members.delete(memberName);
+    }
   }
 
   /** Every run of every fleet. */
@@ -137,6 +178,16 @@ export class FleetStore {
   close(): void {
     for (const run of this.runs()) run.driver.close();
   }
+}
+
+/** Its deletion was accepted and is over. */
+export function isGone(resource: { lastOperation: ResourceOperation }, now: number): boolean {
+  return resource.lastOperation.kind === "delete" && now >= resource.lastOperation.endAt;
+}
+
+/** Its deletion was accepted (it may still show, `Deleting` / `Leaving`, until the operation ends). */
+export function isLeaving(resource: { lastOperation: ResourceOperation }): boolean {
+  return resource.lastOperation.kind === "delete";
 }
 
 function firstRegion(world: Fleet, cluster: string | undefined): string {

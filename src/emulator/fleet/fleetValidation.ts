@@ -18,6 +18,7 @@ import { SkipTargetSchema, type SkipTarget } from "../../model/skip";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../../model/strategy";
 import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "../../model/update";
 import { ArmError, type ArmErrorBody } from "../core/armErrors";
+import { SYSTEM_LABEL_PREFIX } from "./fleetResources";
 
 /** ARM's validation answer: 400 with `target` and `details`. */
 export class FieldValidationError extends ArmError {
@@ -119,27 +120,59 @@ const MemberBody = Properties(
   }),
 );
 
-/** `properties.labels` at a version whose fleet members have none (before 2026-06-01), as ARM refuses an unknown member. */
+/** `properties.labels` at a version whose fleet members have none (2025-03-01), as ARM refuses an unknown member. */
 function refuseLabelsBefore(api: FleetApi, body: unknown): void {
   const labels = (body as { properties?: { labels?: unknown } } | undefined)?.properties?.labels;
   if (labels === undefined || api.features.memberLabels) return;
-  throw new FieldValidationError([{ path: "properties.labels", message: `Could not find member 'labels' on object of type 'FleetMemberProperties' at api-version ${api.version}; it is in api-version 2026-06-01` }]);
+  throw new FieldValidationError([{ path: "properties.labels", message: `Could not find member 'labels' on object of type 'FleetMemberProperties' at api-version ${api.version}; it is in api-version 2025-04-01-preview` }]);
 }
 
-/** FleetMember PUT: `properties.{clusterResourceId, group, labels}` (`labels` from 2026-06-01). */
+/**
+ * A member's own labels: the `fleet.azure.com/*` ones are Fleet's (it sets them from the cluster), so a
+ * body that sends them back — as `az fleet member reconcile` does, with what it read — changes nothing
+ * of them.
+ */
+function ownLabels(labels: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (labels === undefined) return undefined;
+  return Object.fromEntries(Object.entries(labels).filter(([k]) => !k.startsWith(SYSTEM_LABEL_PREFIX)));
+}
+
+/** FleetMember PUT: `properties.{clusterResourceId, group, labels}` (`labels` from 2025-04-01-preview), against the version's definition where we have it. */
 export function parseMemberBody(body: unknown, api: FleetApi): { clusterResourceId: string; group?: string; labels?: Record<string, string> } {
   refuseLabelsBefore(api, body);
-  return validated(() => parseOrThrow(MemberBody, body)).properties;
+  if (api.schemas.FleetMember !== undefined) checkWire(api, api.schemas.FleetMember, body);
+  const { clusterResourceId, group, labels } = validated(() => parseOrThrow(MemberBody, body)).properties;
+  const own = ownLabels(labels);
+  return { clusterResourceId, ...(group === undefined ? {} : { group }), ...(own === undefined ? {} : { labels: own }) };
 }
 
 const MemberPatch = z.object({
   properties: z.object({ group: NameSchema.optional(), labels: LabelsSchema.optional() }, { error: "must be a mapping" }).optional(),
 });
 
-/** FleetMember PATCH: `properties.{group, labels}` (`labels` from 2026-06-01; a PATCH's labels replace the member's). */
+/** FleetMember PATCH: `properties.{group, labels}` (`labels` from 2025-04-01-preview; a PATCH's labels replace the member's own). */
 export function parseMemberPatch(body: unknown, api: FleetApi): { group?: string; labels?: Record<string, string> } {
   refuseLabelsBefore(api, body);
-  return validated(() => parseOrThrow(MemberPatch, body ?? {})).properties ?? {};
+  if (api.schemas.FleetMemberUpdate !== undefined) checkWire(api, api.schemas.FleetMemberUpdate, body ?? {});
+  const { group, labels } = validated(() => parseOrThrow(MemberPatch, body ?? {})).properties ?? {};
+  const own = ownLabels(labels);
+  return { ...(group === undefined ? {} : { group }), ...(own === undefined ? {} : { labels: own }) };
+}
+
+const FleetBody = z.object(
+  {
+    location: z.string({ error: "must be a string (an Azure region name)" }).min(1, "must not be empty").optional(),
+    tags: z.record(z.string(), z.string({ error: "must be a string" }), { error: "must be a mapping of strings" }).optional(),
+    identity: z.record(z.string(), z.unknown(), { error: "must be a mapping (a managed service identity)" }).optional(),
+  },
+  { error: "must be a mapping" },
+);
+
+/** Fleets_CreateOrUpdate / Fleets_Update: `location` (required to create), `tags`, `identity` (shown as given). */
+export function parseFleetBody(body: unknown, creating: boolean): z.infer<typeof FleetBody> {
+  const parsed = validated(() => parseOrThrow(FleetBody, body ?? {}));
+  if (creating && parsed.location === undefined) throw new FieldValidationError([{ path: "location", message: "is required (an Azure region name)" }]);
+  return parsed;
 }
 
 /** A resource name in a path (strategy, run, member): Fleet's names are DNS labels. */

@@ -1,7 +1,7 @@
 /**
  * Fleet gates: list, GET, and PATCH `{properties: {state: "Completed"}}` to approve one (our engine's
  * `approve`, applied at once to the server-side run). The body is checked against the api-version's
- * `GatePatch` (`GateUpdate` at 2025-04-01-preview); any state but Completed is refused (400 naming
+ * `GatePatch`; any state but Completed is refused (400 naming
  * `properties.state`): a gate is skipped with its stage or group, not by a PATCH. Completing a
  * ScheduledStart gate opens it before its instant, as an approval does in our engine (docs/rules.md §17). GET and PATCH send
  * the gate's eTag as the `ETag` header too, as Fleet's examples show. Gates exist from api-version
@@ -51,6 +51,7 @@ export const gateRoutes = (manager: FleetManager): Route[] => [
     checkFleetPreconditions(request.headers, gateETag(gate), `gate '${gate.name}'`);
     parseGatePatch(request.body, api);
     await gate.run.driver.approve([gate.gateId]);
+    gate.run.gatesPatchedAt.set(gate.gateId, ctx.clock.now());
     const after = gatesOf(fleet, api.features).find((g) => g.name === gate.name) ?? gate;
     return { status: 200, body: gateBody(scope, fleet, after, api.features), headers: { ETag: gateETag(after) } };
   }),

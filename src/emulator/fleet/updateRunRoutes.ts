@@ -1,10 +1,14 @@
 /**
- * UpdateRuns: list, GET (live status), PUT, DELETE, and the long-running `start`, `stop`, `skip`.
+ * UpdateRuns: list, GET (live status), PUT, DELETE, and `start`, `stop`, `skip`.
  * A run is planned by our engine when it is created (docs/rules.md §2 checks → 400 naming the field), and
  * driven server-side once started (`fleetRuns.ts`). PUT is idempotent: the same spec again answers
  * the run as it is (a client retrying a lost answer); another spec replaces a run only while it has
- * never been started (409 after). DELETE is refused (409) while the run has upgrades in flight or
- * would start more: stop it first.
+ * never been started (409 after). As the live service answers (`test_fleet_hubless`,
+ * docs/emulator-conformance.md): `start` answers 200 with the run as it was when the start was taken
+ * (still NotStarted: Fleet starts it after answering), `skip` 200 with the run skipped; `stop`, which
+ * the recording does not show, stays long-running (202, the operation over once the run is Stopped);
+ * DELETE answers 200 whatever the run's state, a started run included: the run stops being driven and
+ * is gone (an upgrade already in flight on a cluster is AKS's operation and goes on).
  */
 import crypto from "node:crypto";
 import { SkipRefusedError } from "../../engine";
@@ -43,12 +47,11 @@ export function referencedStrategy(fleet: FleetRecord, scope: ArmScope, id: stri
   return structuredClone(found.strategy);
 }
 
-/** Something is in flight, or would start: the run is not finished, halted, or unstarted. */
-function isActive(run: RunRecord): boolean {
-  return run.engine.busy || !run.engine.settled;
-}
-
-/** POST start / stop / skip: apply it to the engine now, and answer 202 with the operation's URLs. */
+/**
+ * POST start / stop / skip, applied to the engine now. Start: 200 with the run as it was when taken
+ * (Fleet starts it after answering); skip: 200 with the run skipped; stop: 202 with the operation's
+ * URLs, done once the run is no longer Stopping.
+ */
 async function control(manager: FleetManager, ctx: EmulatorContext, request: ArmRequest, kind: FleetOperationKind): Promise<ArmReply> {
   const api: FleetApi = fleetApi(request, TYPE);
   const { fleet, scope, run } = existingRun(manager, ctx, request);
@@ -62,11 +65,14 @@ async function control(manager: FleetManager, ctx: EmulatorContext, request: Arm
       if (error instanceof SkipRefusedError) throw new ArmError(400, "InvalidSkipTargets", error.message);
       throw error;
     }
-  } else if (kind === "start") {
-    await run.driver.start();
-  } else {
-    await run.driver.stop();
+    return { status: 200, body: runBody(scope, fleet, run, api.features) };
   }
+  if (kind === "start") {
+    const taken = runBody(scope, fleet, run, api.features);
+    await run.driver.start();
+    return { status: 200, body: taken };
+  }
+  await run.driver.stop();
   const op = manager.operations.add({ kind, fleet, run, scope, location: fleet.location, startAt: ctx.clock.now(), api: api.features });
   return { status: 202, headers: fleetLroHeaders(ctx.baseUrl(), op) };
 }
@@ -117,9 +123,6 @@ export const updateRunRoutes = (manager: FleetManager): Route[] => [
     if (run === undefined) return { status: 204 };
     await run.driver.catchUp();
     checkFleetPreconditions(request.headers, runETag(run), `update run '${run.name}'`);
-    if (isActive(run)) {
-      throw new ArmError(409, "UpdateRunInProgress", `Update run '${run.name}' is ${run.engine.state}; stop it (and let its in-flight upgrades finish) before deleting it.`);
-    }
     run.driver.close();
     fleet.runs.delete(key(run.name));
     return { status: 200 };

@@ -1,5 +1,5 @@
 /**
- * Fleet Manager api-version 2026-06-02-preview: the update-run, update-strategy, skip, gate and auto-upgrade profile definitions of
+ * Fleet Manager api-version 2026-06-02-preview: the update-run, update-strategy, skip, gate and auto-upgrade profile (and, where the fixture has them, fleet member) definitions of
  * its `fleets.json`, as zod schemas (strict: a field the version lacks is refused; read-only fields
  * optional; request enums exact, read-only states extensible strings).
  *
@@ -26,7 +26,7 @@ export const enums = {
   Timing: ["Before","After"] as const,
   UpdateRunProvisioningState: ["Succeeded","Failed","Canceled"] as const,
   UpdateState: ["NotStarted","Running","Stopping","Stopped","Skipped","Failed","Pending","Completed"] as const,
-  UpgradeChannel: ["Stable","Rapid","NodeImage","TargetKubernetesVersion"] as const,
+  UpgradeChannel: ["Stable","Rapid","NodeImage","TargetKubernetesVersion","SecurityPatch"] as const,
 };
 
 export const AutoUpgradeNodeImageSelection = object("AutoUpgradeNodeImageSelection", {

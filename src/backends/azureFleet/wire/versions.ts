@@ -19,18 +19,10 @@ export interface FleetApiFeatures {
   version: FleetApiVersion;
   /** `beforeGates` / `afterGates` on stages and groups, gates in the status, `fleets/{f}/gates`. */
   gates: boolean;
-  /**
-   * How a gate names what it holds: 2025-04-01-preview `target: {id, type: "UpdateRun", properties: {updateRun:
-   * {name, stage, group, timing}}}` (and the gate is a tracked resource, with `location`); from 2026-06-01
-   * `target: {id, updateRunProperties: {name, stage, group, timing}}` (a proxy resource).
-   */
-  gateTarget: "typedProperties" | "updateRunProperties";
   /** `GateType` values. */
   gateTypes: readonly string[];
   /** `GateState` values. */
   gateStates: readonly string[];
-  /** `GateConfiguration.displayName` must match `^[A-Za-z0-9].*$` (2025-04-01-preview only). */
-  gateDisplayNamePattern: boolean;
   /** `maxConcurrency` on stages and groups (a string), and the resolved integer in their status. */
   maxConcurrency: boolean;
   /** `maxAllowedFailures` on stages and groups, the resolved integer and `failureCount` in the status (run, stage, group). */
@@ -41,34 +33,33 @@ export interface FleetApiFeatures {
   scheduledStartGates: boolean;
   /**
    * A fleet member's `labels` (`FleetMemberProperties`, `FleetMemberUpdateProperties`): what a
-   * `memberSelector` selects by. Read from the full `fleets.json` of each version (from 2026-06-01;
-   * 2025-04-01-preview has none), not from the trimmed fixtures, which hold no member definitions.
+   * `memberSelector` selects by. From 2025-04-01-preview (its swagger as updated in place, and the
+   * live service: the recorded `test_fleet_hubless`); 2025-03-01 has none.
    */
   memberLabels: boolean;
   /** `UpdateState` values (an extensible enum: a response may carry others). */
   updateStates: readonly string[];
   /**
    * `fleets/{f}/autoUpgradeProfiles` (every version here): `UpgradeChannel` values — `TargetKubernetesVersion`
-   * (with `targetKubernetesVersion`, `longTermSupport`) from 2026-06-01.
+   * (with `targetKubernetesVersion`, `longTermSupport`) from 2025-04-01-preview, `SecurityPatch` at 2026-06-02-preview.
    */
   autoUpgradeChannels: readonly string[];
-  /** `autoUpgradeProfiles/{p}/generateUpdateRun` and the profile's `autoUpgradeProfileStatus` (not at 2025-04-01-preview). */
+  /** `autoUpgradeProfiles/{p}/generateUpdateRun` and the profile's `autoUpgradeProfileStatus` (every version here). */
   generateUpdateRun: boolean;
 }
 
 const STATES_2025_03_01 = ["NotStarted", "Running", "Stopping", "Stopped", "Skipped", "Failed", "Completed"] as const;
 const THREE_CHANNELS = ["Stable", "Rapid", "NodeImage"] as const;
 const FOUR_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion"] as const;
+const FIVE_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion", "SecurityPatch"] as const;
 const STATES_WITH_PENDING = ["NotStarted", "Running", "Stopping", "Stopped", "Skipped", "Failed", "Pending", "Completed"] as const;
 
 export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatures>> = {
   "2025-03-01": {
     version: "2025-03-01",
     gates: false,
-    gateTarget: "updateRunProperties",
     gateTypes: [],
     gateStates: [],
-    gateDisplayNamePattern: false,
     maxConcurrency: false,
     maxAllowedFailures: false,
     memberSelector: false,
@@ -81,26 +72,22 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
   "2025-04-01-preview": {
     version: "2025-04-01-preview",
     gates: true,
-    gateTarget: "typedProperties",
     gateTypes: ["Approval"],
-    gateStates: ["Pending", "Completed"],
-    gateDisplayNamePattern: true,
+    gateStates: ["Pending", "Skipped", "Completed"],
     maxConcurrency: false,
     maxAllowedFailures: false,
     memberSelector: false,
     scheduledStartGates: false,
-    memberLabels: false,
+    memberLabels: true,
     updateStates: STATES_WITH_PENDING,
-    autoUpgradeChannels: THREE_CHANNELS,
-    generateUpdateRun: false,
+    autoUpgradeChannels: FOUR_CHANNELS,
+    generateUpdateRun: true,
   },
   "2026-06-01": {
     version: "2026-06-01",
     gates: true,
-    gateTarget: "updateRunProperties",
     gateTypes: ["Approval"],
     gateStates: ["Pending", "Skipped", "Completed"],
-    gateDisplayNamePattern: false,
     maxConcurrency: true,
     maxAllowedFailures: false,
     memberSelector: false,
@@ -113,17 +100,15 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
   "2026-06-02-preview": {
     version: "2026-06-02-preview",
     gates: true,
-    gateTarget: "updateRunProperties",
     gateTypes: ["Approval", "ScheduledStart"],
     gateStates: ["Pending", "Skipped", "Completed"],
-    gateDisplayNamePattern: false,
     maxConcurrency: true,
     maxAllowedFailures: true,
     memberSelector: true,
     scheduledStartGates: true,
     memberLabels: true,
     updateStates: STATES_WITH_PENDING,
-    autoUpgradeChannels: FOUR_CHANNELS,
+    autoUpgradeChannels: FIVE_CHANNELS,
     generateUpdateRun: true,
   },
 };
@@ -140,10 +125,11 @@ export const FIRST_VERSION_WITH: Readonly<Record<string, FleetApiVersion>> = {
   memberSelector: "2026-06-02-preview",
   scheduledStartConfiguration: "2026-06-02-preview",
   "GateType.ScheduledStart": "2026-06-02-preview",
-  "GateState.Skipped": "2026-06-01",
-  targetKubernetesVersion: "2026-06-01",
-  longTermSupport: "2026-06-01",
-  "UpgradeChannel.TargetKubernetesVersion": "2026-06-01",
+  "GateState.Skipped": "2025-04-01-preview",
+  targetKubernetesVersion: "2025-04-01-preview",
+  longTermSupport: "2025-04-01-preview",
+  "UpgradeChannel.TargetKubernetesVersion": "2025-04-01-preview",
+  "UpgradeChannel.SecurityPatch": "2026-06-02-preview",
 };
 
 /** ARM's answer for an api-version a resource type does not have: the supported ones, newest last. */
