@@ -21,7 +21,7 @@ class QuickFirst extends BaseSequencer {
  */
 export default defineConfig({
   test: {
-    include: ["test/engine/**/*.test.ts", "test/model/**/*.test.ts", "test/maintenanceWindow.test.ts"],
+    include: ["test/engine/**/*.test.ts", "test/model/**/*.test.ts", "test/simulation/**/*.test.ts", "test/maintenanceWindow.test.ts"],
     // The crash-point properties test the run journal (src/drivers) across crashes; they take longer than
     // every other test here together. The engine's part, adopting interrupted starts, has its own tests.
     exclude: ["test/engine/crashPoints.property.test.ts", "**/node_modules/**"],

@@ -136,11 +136,11 @@ describe("UpdateRunEngine", () => {
     engine = made.engine;
     engine.start(at(0));
     await engine.reconcile(at(0));
-    expect(atCheckpoint.at(-1)?.map((e) => `${e.scope} ${e.name} ${e.from}->${e.to}`)).toEqual([
-      "run run NotStarted->Running",
+    expect(atCheckpoint.at(-1)?.map((e) => `${e.scope} ${e.name} ${e.from}->${e.to}`).sort()).toEqual([
       "group default NotStarted->Running",
-      "stage default NotStarted->Running",
       "member m-1 NotStarted->Running",
+      "run run NotStarted->Running",
+      "stage default NotStarted->Running",
     ]);
     expect(delivered).toEqual(atCheckpoint.at(-1));
     expect(engine.undeliveredEvents()).toEqual([]);

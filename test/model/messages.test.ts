@@ -228,7 +228,7 @@ describe("managedClusterUpdate and autoUpgradeProfile", () => {
   expectExactly([
     ["an unknown node image selection", (s) => (s.managedClusterUpdate.nodeImageSelection = { type: "Newest" }), "managedClusterUpdate.nodeImageSelection.type", "must be one of Latest, Consistent, Custom"],
     ["custom images with Latest", (s) => (s.managedClusterUpdate.nodeImageSelection = { type: "Latest", customNodeImageVersions: [{ version: IMAGE_NEW }] }), "managedClusterUpdate.nodeImageSelection.customNodeImageVersions", "must be absent unless type is Custom (type is Latest)"],
-    ["an unknown channel", (s) => profile(s, { channel: "Beta" }), "autoUpgradeProfile.channel", "must be one of Stable, Rapid, NodeImage, TargetKubernetesVersion"],
+    ["an unknown channel", (s) => profile(s, { channel: "Beta" }), "autoUpgradeProfile.channel", "must be one of Stable, Rapid, NodeImage, TargetKubernetesVersion, SecurityPatch"],
     ["no channel", (s) => profile(s, {}), "autoUpgradeProfile.channel", "is required"],
     ["a target with a patch", (s) => profile(s, { channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.33.1" }), "autoUpgradeProfile.targetKubernetesVersion", "must be of the form major.minor, e.g. 1.33 (the latest patch is chosen when the run starts)"],
     ["a target with a 'v'", (s) => profile(s, { channel: "TargetKubernetesVersion", targetKubernetesVersion: "v1.33" }), "autoUpgradeProfile.targetKubernetesVersion", "must be of the form major.minor, e.g. 1.33 (the latest patch is chosen when the run starts)"],
