@@ -49,7 +49,7 @@ describe("results", () => {
       scenario({
         regions: TWO_REGIONS,
         members: [
-          member("eu-1", { pools: [{ name: "ubuntu", image: IMAGE.OCT }, { name: "azl", image: IMAGE.AZL_OCT }] }),
+          member("eu-1", { pools: [{ name: "azl", image: IMAGE.AZL_OCT }, { name: "ubuntu", image: IMAGE.OCT }] }),
           member("us-1", { region: "eastus", image: IMAGE.AZL_OCT }),
           member("us-2", { region: "eastus", fail: "boom" }),
         ],
@@ -92,9 +92,11 @@ function changedAfter(fleet: SimulatedFleet, clock: VirtualClock, after: number,
 describe("drift", () => {
   it("names each Completed member whose cluster moved away from what the run applied, and why; others are not drift", async () => {
     const yaml = scenario({
-      members: [member("same"), member("rolled-back"), member("re-imaged", { version: "1.32.0" }), member("gone"), member("busy-now"), member("skipped", { version: "1.32.0", image: IMAGE.NOV })],
+      members: [member("same"), member("rolled-back"), member("re-imaged", { version: "1.32.0" }), member("gone"), member("busy-now"), member("skipped", { version: "1.32.0", image: IMAGE.NOV }), member("failed", { fail: "boom" })],
       update: "{upgrade: {type: Full, kubernetesVersion: 1.32.0}}",
-    });
+      // A failed member is not drift: the run never left it at its target.
+      strategy: '{stages: [{name: s, groups: [{name: default, maxAllowedFailures: "1"}]}]}',
+    }).replaceAll("  - {name: ", "  - {group: default, name: ");
     const { engine, fleet } = await finished(yaml);
     const clock = new VirtualClock(Date.parse("2026-12-06T00:00:00Z"));
     const backend = changedAfter(fleet, clock, 0, (name, info) => {
