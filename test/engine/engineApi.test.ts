@@ -146,6 +146,33 @@ describe("UpdateRunEngine", () => {
     expect(engine.undeliveredEvents()).toEqual([]);
   });
 
+  it("a start retries a failed member: until it is picked again it is NotStarted, saying why, with no operation", async () => {
+    const { engine, clock } = engineFor(scenario({ members: [member("f-1", { fail: "drain timed out" }), member("m-2")] }));
+    engine.start(at(0));
+    for (const t of [0, 10]) {
+      await clock.sleepUntil(at(t));
+      await engine.reconcile(at(t));
+    }
+    expect(engine.status().stages[0]!.groups[0]!.members[0]).toMatchObject({ operationId: "op-f-1-1", status: { state: "Failed" } });
+    engine.start(at(30));
+    expect(engine.status().stages[0]!.groups[0]!.members[0]).toEqual({ name: "f-1", message: "Retrying: the previous attempt failed (UpgradeFailed).", status: { state: "NotStarted" } });
+  });
+
+  it("a start after a stop resumes a wait under way at once", async () => {
+    const { engine, clock } = engineFor(
+      scenario({ members: [member("c-1", { group: "c" }), member("p-1", { group: "p" })], strategy: "{stages: [{name: canary, groups: [{name: c}], afterStageWaitInSeconds: 3600}, {name: prod, groups: [{name: p}]}]}" }),
+    );
+    engine.start(at(0));
+    for (const t of [0, 10]) {
+      await clock.sleepUntil(at(t));
+      await engine.reconcile(at(t));
+    }
+    engine.stop(at(20));
+    expect(engine.status().stages[0]!.afterStageWaitStatus?.status.state).toBe("Stopped");
+    engine.start(at(30));
+    expect(engine.status().stages[0]!.afterStageWaitStatus?.status).toEqual({ state: "Running", startTime: "2026-12-05T00:10:00Z" });
+  });
+
   it("results: the members that failed, for a retry run", async () => {
     const { engine, clock } = engineFor(scenario({ members: [member("ok-1", { group: "g" }), member("bad-1", { group: "g", fail: "drain timed out" })], strategy: '{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "1"}]}]}' }));
     engine.start(at(0));
