@@ -9,7 +9,7 @@
 /**
  * Mutants that cannot change what a user sees (an equivalent mutant, or a cache shortcut that only
  * costs time), one line each: the file, the exact source of the smallest expression or statement
- * holding them (`within`: the source of an enclosing one, where `code` alone is not unique), and why.
+ * holding them (`within`: how an enclosing one begins, where `code` alone is not unique), and why.
  * Every mutant inside `code` is ignored (Stryker's ignorers work on syntax nodes, not on single
  * mutators). `mutation/equivalentIgnorer.mjs` applies the list and names entries that match nothing.
  * @type {{ file: string; code: string; within?: string; reason: string }[]}
@@ -24,9 +24,9 @@ export const equivalentMutants = [
   { file: "src/engine/control.ts", code: 'run.state === "Completed"', within: 'if (run.control === "Running" || run.state === "Completed" || run.state === "Skipped") return;', reason: "starting a finished run changes nothing visible: no member is Failed in a Completed group, so nothing is retried and every stage stays done" },
   { file: "src/engine/control.ts", code: 'run.state === "Skipped"', within: 'if (run.control === "Running" || run.state === "Completed" || run.state === "Skipped") return;', reason: "as above, for a run whose every stage was skipped" },
   { file: "src/engine/control.ts", code: "member.startTime = undefined;", reason: "the status never shows a NotStarted or Pending member's startTime (status.ts), and the next start sets it" },
-  { file: "src/engine/control.ts", code: "member.request = undefined;", within: "function retry(ctx: EngineContext, member: MemberRunState, now: number): void {", reason: "a retried member's last request is read by nothing before its next start writes a new one" },
+  { file: "src/engine/control.ts", code: "member.request = undefined;", reason: "a retried member's last request is read by nothing before its next start writes a new one" },
   { file: "src/engine/control.ts", code: "member.checkAgainAt = now;", reason: "a member in flight with no checkAgainAt is due at once (InFlight.reschedule), as at now" },
-  { file: "src/engine/control.ts", code: "member.verification = undefined;", within: "function recheckHealth(ctx: EngineContext, place: MemberPlace, now: number): void {", reason: "a member that failed its health check has no verification left (endFollowing cleared it)" },
+  { file: "src/engine/control.ts", code: "member.verification = undefined;", reason: "a member that failed its health check has no verification left (endFollowing cleared it)" },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */

@@ -2,7 +2,7 @@
  * A Stryker ignorer (https://stryker-mutator.io/docs/stryker-js/configuration/#ignorers) that reads the
  * list of equivalent mutants from `stryker.config.mjs` (`equivalentMutants`): every mutant inside a
  * node whose source text is exactly `code` (and, when `within` is given, that lies inside a node whose
- * source is exactly `within`), in the file `file`, is reported Ignored with `reason`. An entry that
+ * source starts with `within`), in the file `file`, is reported Ignored with `reason`. An entry that
  * matches nothing in a file being mutated (the code changed) is named at the end of the run, so the
  * list cannot silently go stale.
  */
@@ -19,7 +19,7 @@ process.on("exit", () => {
 });
 
 function inside(path, source) {
-  for (let p = path.parentPath; p !== null; p = p.parentPath) if (p.getSource() === source) return true;
+  for (let p = path.parentPath; p !== null; p = p.parentPath) if (p.getSource().startsWith(source)) return true;
   return false;
 }
 
