@@ -23,7 +23,6 @@ export const equivalentMutants = [
   // src/engine/control.ts
   { file: "src/engine/control.ts", code: 'run.state === "Completed"', within: 'if (run.control === "Running" || run.state === "Completed" || run.state === "Skipped") return;', reason: "starting a finished run changes nothing visible: no member is Failed in a Completed group, so nothing is retried and every stage stays done" },
   { file: "src/engine/control.ts", code: 'run.state === "Skipped"', within: 'if (run.control === "Running" || run.state === "Completed" || run.state === "Skipped") return;', reason: "as above, for a run whose every stage was skipped" },
-  { file: "src/engine/control.ts", code: "member.startTime = undefined;", reason: "the status never shows a NotStarted or Pending member's startTime (status.ts), and the next start sets it" },
   { file: "src/engine/control.ts", code: "member.request = undefined;", reason: "a retried member's last request is read by nothing before its next start writes a new one" },
   { file: "src/engine/control.ts", code: "member.checkAgainAt = now;", reason: "a member in flight with no checkAgainAt is due at once (InFlight.reschedule), as at now" },
   { file: "src/engine/control.ts", code: "member.verification = undefined;", reason: "a member that failed its health check has no verification left (endFollowing cleared it)" },

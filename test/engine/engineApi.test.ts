@@ -156,6 +156,9 @@ describe("UpdateRunEngine", () => {
     expect(engine.status().stages[0]!.groups[0]!.members[0]).toMatchObject({ operationId: "op-f-1-1", status: { state: "Failed" } });
     engine.start(at(30));
     expect(engine.status().stages[0]!.groups[0]!.members[0]).toEqual({ name: "f-1", message: "Retrying: the previous attempt failed (UpgradeFailed).", status: { state: "NotStarted" } });
+    // Skipped before it is picked again: nothing of the failed attempt is left in its status.
+    engine.skip([{ type: "Member", name: "f-1" }], at(30));
+    expect(engine.status().stages[0]!.groups[0]!.members[0]).toEqual({ name: "f-1", message: "Skipped by user.", status: { state: "Skipped", completedTime: "2026-12-05T00:30:00Z" } });
   });
 
   it("a start after a stop resumes a wait under way at once", async () => {
