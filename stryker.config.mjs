@@ -26,6 +26,8 @@ export const equivalentMutants = [
   { file: "src/engine/control.ts", code: "member.request = undefined;", reason: "a retried member's last request is read by nothing before its next start writes a new one" },
   { file: "src/engine/control.ts", code: "member.checkAgainAt = now;", reason: "a member in flight with no checkAgainAt is due at once (InFlight.reschedule), as at now" },
   { file: "src/engine/control.ts", code: "member.verification = undefined;", reason: "a member that failed its health check has no verification left (endFollowing cleared it)" },
+  // src/engine/execute.ts
+  { file: "src/engine/execute.ts", code: "ctx.clusters.delete(member.name);", reason: "a cache: the member's cached read was already dropped when it started (markRunning), and verification reads are not kept" },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
