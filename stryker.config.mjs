@@ -28,6 +28,10 @@ export const equivalentMutants = [
   { file: "src/engine/control.ts", code: "member.verification = undefined;", reason: "a member that failed its health check has no verification left (endFollowing cleared it)" },
   // src/engine/execute.ts
   { file: "src/engine/execute.ts", code: "ctx.clusters.delete(member.name);", reason: "a cache: the member's cached read was already dropped when it started (markRunning), and verification reads are not kept" },
+  // src/engine/readyQueue.ts
+  { file: "src/engine/readyQueue.ts", code: "members.sort((a, b) => this.indexOf(a) - this.indexOf(b));", reason: "members become stale in declaration order wherever an uncached read could follow (a new or resumed run, a retry, a halt); others were read when decided: the order only orders cache hits, and each member is queued by its declaration index anyway" },
+  { file: "src/engine/readyQueue.ts", code: "until !== Number.POSITIVE_INFINITY", reason: "a change queued at Infinity never comes due: leaving it out only saves memory" },
+  { file: "src/engine/readyQueue.ts", code: 'm.state === "Pending"', within: "for (const m of this.deferred)", reason: "a member decided in this pass that is not Pending (started, skipped) can only make the group look again early, at an instant where nothing has changed" },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
