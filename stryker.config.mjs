@@ -32,6 +32,9 @@ export const equivalentMutants = [
   { file: "src/engine/readyQueue.ts", code: "members.sort((a, b) => this.indexOf(a) - this.indexOf(b));", reason: "members become stale in declaration order wherever an uncached read could follow (a new or resumed run, a retry, a halt); others were read when decided: the order only orders cache hits, and each member is queued by its declaration index anyway" },
   { file: "src/engine/readyQueue.ts", code: "until !== Number.POSITIVE_INFINITY", reason: "a change queued at Infinity never comes due: leaving it out only saves memory" },
   { file: "src/engine/readyQueue.ts", code: 'm.state === "Pending"', within: "for (const m of this.deferred)", reason: "a member decided in this pass that is not Pending (started, skipped) can only make the group look again early, at an instant where nothing has changed" },
+  // src/engine/transitions.ts
+  { file: "src/engine/transitions.ts", code: "this.bufferedAt = undefined;", reason: "after a flush the buffer is empty: whether the next change at another instant flushes it first makes no difference" },
+  { file: "src/engine/transitions.ts", code: "if (this.buffer.size === 0) return;", reason: "flushing an empty buffer emits nothing either way: the early return only saves an empty copy" },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
