@@ -35,6 +35,12 @@ export const equivalentMutants = [
   // src/engine/transitions.ts
   { file: "src/engine/transitions.ts", code: "this.bufferedAt = undefined;", reason: "after a flush the buffer is empty: whether the next change at another instant flushes it first makes no difference" },
   { file: "src/engine/transitions.ts", code: "if (this.buffer.size === 0) return;", reason: "flushing an empty buffer emits nothing either way: the early return only saves an empty copy" },
+  // src/engine/inFlight.ts: defensive guards the engine never reaches (it adds a place once, deletes it once, and a place's checkAgainAt only grows)
+  { file: "src/engine/inFlight.ts", code: "this.places.has(place)", within: "if (this.places.has(place)) return;", reason: "the engine adds each place once (when it starts running)" },
+  { file: "src/engine/inFlight.ts", code: "!this.places.delete(place)", reason: "the engine deletes each place once (endFollowing)" },
+  { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(place) === at", reason: "a place is rescheduled only after due() took it out (queuedAt cleared): the guard never holds; due() drops repeats anyway" },
+  { file: "src/engine/inFlight.ts", code: "seen.has(top.place)", reason: "a place has at most one live entry at an instant (reschedule and checkAgainAt only growing), so it is never met twice" },
+  { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(top.place) === top.at", within: "earliest(): number {", reason: "a stale entry reported as the earliest only wakes the engine early: that pass's due() discards it" },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */

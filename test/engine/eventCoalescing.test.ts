@@ -74,3 +74,21 @@ describe("one instant, one event per item", () => {
     expect(events.filter((e) => e.scope === "run").map(line)).toEqual([`${T(0)} run run NotStarted->Pending`, `${T(5)} run run Pending->Stopped`]);
   });
 });
+
+describe("the order of events at one instant", () => {
+  it("upgrades that all ended while no process ran are followed in the order they were started, whenever each ended", async () => {
+    const { clock, fleet, events, run } = made(
+      scenario({ members: [member("long", { minutes: 60 }), member("short", { minutes: 10 })], strategy: '{stages: [{name: s, groups: [{name: g, maxConcurrency: "2"}]}]}' }).replaceAll("  - {name: ", "  - {group: g, name: "),
+    );
+    const first = UpdateRunEngine.create(run, fleet);
+    first.start(at(0));
+    await first.reconcile(at(0));
+    const snapshot = first.snapshot();
+    // Back two hours later: short ended at 00:10, long at 01:00; both are taken in this pass.
+    await clock.sleepUntil(at(120));
+    const second = UpdateRunEngine.resume(snapshot, fleet, { onEvent: (e) => events.push(e) });
+    await second.reconcile(at(120));
+    expect(events.filter((e) => e.scope === "member").map(line)).toEqual([`${T(120)} member long Running->Completed`, `${T(120)} member short Running->Completed`]);
+  });
+});
+
