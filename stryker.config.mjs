@@ -41,6 +41,8 @@ export const equivalentMutants = [
   { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(place) === at", reason: "a place is rescheduled only after due() took it out (queuedAt cleared): the guard never holds; due() drops repeats anyway" },
   { file: "src/engine/inFlight.ts", code: "seen.has(top.place)", reason: "a place has at most one live entry at an instant (reschedule and checkAgainAt only growing), so it is never met twice" },
   { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(top.place) === top.at", within: "earliest(): number {", reason: "a stale entry reported as the earliest only wakes the engine early: that pass's due() discards it" },
+  // src/engine/tally.ts
+  { file: "src/engine/tally.ts", code: "set.size === 0", reason: "an empty dirty set sorts and clears to the same empty list: the early return only saves the copy" },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */

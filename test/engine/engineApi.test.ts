@@ -92,6 +92,18 @@ describe("UpdateRunEngine", () => {
     expect(engine.status().stages[0]!.groups[1]!.members[0]!.status).toEqual({ state: "Running", startTime: "2026-12-05T00:05:00Z" });
   });
 
+  it("approving a group's after-gate completes the group at once, before the next pass", async () => {
+    const { engine, clock } = engineFor(scenario({ members: [member("a-1", { group: "a" }), member("b-1", { group: "b" })], strategy: "{stages: [{name: one, groups: [{name: a, afterGates: [{type: Approval}]}]}, {name: two, groups: [{name: b}]}]}" }));
+    engine.start(at(0));
+    for (const t of [0, 10]) {
+      await clock.sleepUntil(at(t));
+      await engine.reconcile(at(t));
+    }
+    expect(engine.status().stages[0]!.groups[0]!.status.state).toBe("Pending");
+    engine.approve(["one/a/after/0"], at(15));
+    expect(engine.status().stages[0]!.groups[0]!.status).toEqual({ state: "Completed", startTime: "2026-12-05T00:00:00Z", completedTime: "2026-12-05T00:15:00Z" });
+  });
+
   it("a ScheduledStart gate is listed with its schedule, and once reached with the instant it opens", async () => {
     const { engine } = engineFor(
       scenario({

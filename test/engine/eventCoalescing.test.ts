@@ -13,7 +13,7 @@ import type { RunState } from "../../src/engine/runState";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 import { parseScenario, resolveScenarioStrategy } from "../../src/model/scenario";
 import type { RunEvent } from "../../src/model/status";
-import { START, member, scenario, simulate, startAt } from "./helpers";
+import { START, member, scenario, simulate, startAt, stopAt } from "./helpers";
 
 const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");
 const at = (minutes: number) => Date.parse(START) + minutes * 60_000;
@@ -90,5 +90,17 @@ describe("the order of events at one instant", () => {
     await second.reconcile(at(120));
     expect(events.filter((e) => e.scope === "member").map(line)).toEqual([`${T(120)} member long Running->Completed`, `${T(120)} member short Running->Completed`]);
   });
-});
 
+  it("groups changing at one instant are reported in the stage's order, whichever of their members ended first", async () => {
+    // b's member started at 00:00 (20 min), a's at 00:10 once its cluster was free (10 min): both end at
+    // 00:20, while a stop (00:15) drains the run.
+    const o = await simulate(
+      scenario({
+        members: [member("a-1", { group: "a", busyUntil: T(10) }), member("b-1", { group: "b", minutes: 20 })],
+        strategy: "{stages: [{name: s, groups: [{name: a}, {name: b}]}]}",
+        actions: [stopAt(T(15))],
+      }),
+    );
+    expect(o.events.filter((e) => e.time === T(20) && e.scope === "group").map(line)).toEqual([`${T(20)} group a Stopping->Completed`, `${T(20)} group b Stopping->Completed`]);
+  });
+});

@@ -146,6 +146,21 @@ describe("maxAllowedFailures", () => {
     expect(o.member("b").status.state).toBe("NotStarted");
   });
 
+  it("a failure retried by a start no longer counts against the stage: the stage that failed on it goes on", async () => {
+    // a fails once (the stage tolerates none), is retried at 01:00 and succeeds; b follows.
+    const o = await simulate(
+      scenario({
+        members: [`${member("a", { group: "g" }).slice(0, -1)}, simulation: {fail: {code: UpgradeFailed, message: boom, attempts: 1}}}`, member("b", { group: "g" })],
+        strategy: '{stages: [{name: s, maxAllowedFailures: "0", groups: [{name: g, maxAllowedFailures: "1"}]}]}',
+        actions: ["{at: 2026-12-05T01:00:00Z, start: true}"],
+      }),
+    );
+    expect(o.opStarts("a")).toEqual([START, T(60)]);
+    expect(o.opStarts("b")).toEqual([T(70)]);
+    expect(o.stage("s")).toMatchObject({ failureCount: 0, status: { state: "Completed" } });
+    expect(o.run.state).toBe("Completed");
+  });
+
   it.each([
     ["-1", "must be a whole number of failures"],
     ["abc", "must be a whole number of failures"],
