@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Writes the `fleet-update` package's SDKs from schema.json with Pulumi's own code generators, at the
-# version of the CLI the tests use (v3.248.0): `bash scripts/gen-sdks.sh [--out DIR] [LANGUAGE...]`
-# writes DIR/<language> for each of nodejs, python and go (default: all three, into sdk/, which is not
-# committed) and prints DIR.
+# version of the CLI the tests use (v3.248.0): `bash scripts/gen-sdks.sh [--schema FILE] [--out DIR]
+# [LANGUAGE...]` writes DIR/<language> for each of nodejs, python and go (default: all three, into
+# sdk/, which is committed: `npm run sdks` rewrites schema.json and then runs this; CI checks the
+# result with scripts/check-sdks.js) and prints DIR.
 #
 # Why not `pulumi package gen-sdk schema.json --language <lang>`: at v3.248.0 that command hands the
 # schema to the language's host plugin (`pulumi-language-<lang>`, its GeneratePackage call), and the
@@ -22,13 +23,15 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="$here/sdk"
+schema="$here/schema.json"
 languages=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
+    --schema) schema="$2"; shift 2 ;;
     nodejs|python|go) languages+=("$1"); shift ;;
     dotnet) echo "gen-sdks: no .NET SDK: Pulumi's .NET generator (github.com/pulumi/pulumi-dotnet) is not served by the Go module proxy here" >&2; exit 1 ;;
-    *) echo "gen-sdks: usage: gen-sdks.sh [--out DIR] [nodejs|python|go]..." >&2; exit 1 ;;
+    *) echo "gen-sdks: usage: gen-sdks.sh [--schema FILE] [--out DIR] [nodejs|python|go]..." >&2; exit 1 ;;
   esac
 done
 [ ${#languages[@]} -gt 0 ] || languages=(nodejs python go)
@@ -58,6 +61,6 @@ fi
 
 mkdir -p "$out"
 for language in "${languages[@]}"; do
-  "$gen" "$here/schema.json" --language "$language" --out "$out"
+  "$gen" "$schema" --language "$language" --out "$out"
 done
 echo "$out"

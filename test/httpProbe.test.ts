@@ -22,12 +22,12 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 it("a 2xx answer is healthy; the detail names the URL without its query string", async () => {
   const result = await httpProbe({ name: "a" }, `${base}/ok?token=s3cret`);
-  expect(result).toEqual({ ok: true, detail: `GET ${base}/ok?… answered 204` });
+  expect(result).toEqual({ ok: true, detail: `GET ${base}/ok?… answered 204`, status: 204 });
   expect(seen).toContain("/ok?token=s3cret");
 });
 
 it("any other answer is unhealthy", async () => {
-  expect(await httpProbe({ name: "a" }, `${base}/down`)).toEqual({ ok: false, detail: `GET ${base}/down answered 503` });
+  expect(await httpProbe({ name: "a" }, `${base}/down`)).toEqual({ ok: false, detail: `GET ${base}/down answered 503`, status: 503 });
 });
 
 it("a refused connection is unhealthy, not an exception", async () => {

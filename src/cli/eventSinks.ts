@@ -2,6 +2,7 @@
 import { JsonlJournal } from "../events/jsonlJournal";
 import type { RunEventSink } from "../events/sink";
 import { WebhookSink, type WebhookOptions, type WebhookTarget } from "../events/webhook";
+import { WebhookOutboxError } from "../events/webhookOutbox";
 import { InputError } from "./input";
 import type { CommandIO } from "./commandIO";
 import { printable } from "../runtime/printable";
@@ -19,9 +20,11 @@ export interface EventSinkFlags {
 
 /**
  * Opens the sinks now, so a bad path or URL fails before the run: `InputError` with a one-line message.
- * `append`: a resumed run adds to its event file instead of starting it afresh.
+ * `append`: a resumed run adds to its event file (and its webhooks' outboxes) instead of starting it
+ * afresh. `journalFile`: the run's journal, beside which each webhook keeps its outbox (issue 30).
  */
-export function openEventSinks(flags: EventSinkFlags, { append = false }: { append?: boolean } = {}): RunEventSink[] {
+export function openEventSinks(flags: EventSinkFlags, { append = false, journalFile }: { append?: boolean; journalFile?: string | undefined } = {}): RunEventSink[] {
+  const outbox = journalFile === undefined ? undefined : { journalFile, append };
   const sinks: RunEventSink[] = [];
   if (flags.events !== undefined) {
     try {
@@ -32,17 +35,17 @@ export function openEventSinks(flags: EventSinkFlags, { append = false }: { appe
   }
   if (flags.webhook !== undefined) {
     try {
-      sinks.push(new WebhookSink(flags.webhook, flags.webhookOptions));
+      sinks.push(new WebhookSink(flags.webhook, flags.webhookOptions, undefined, outbox));
     } catch (e) {
       // The sink's message never repeats the URL, which may hold a token.
-      throw new InputError(`--${(e as Error).message}`);
+      throw new InputError(e instanceof WebhookOutboxError ? `--webhook: ${e.message}` : `--${(e as Error).message}`);
     }
   }
   if (flags.runWebhook !== undefined) {
     try {
-      sinks.push(WebhookSink.to(flags.runWebhook, flags.webhookOptions));
+      sinks.push(WebhookSink.to(flags.runWebhook, flags.webhookOptions, outbox));
     } catch (e) {
-      throw new InputError(`webhook.url: ${(e as Error).message.replace(/^webhook: /, "")}`);
+      throw new InputError(e instanceof WebhookOutboxError ? `webhook: ${e.message}` : `webhook.url: ${(e as Error).message.replace(/^webhook: /, "")}`);
     }
   }
   return sinks;

@@ -1,7 +1,7 @@
 /**
  * The readable form of a simulation: stages → groups → members with state, times and messages.
  */
-import type { GateStatus, MemberUpdateStatus, UpdateRunStatus, UpdateState, UpdateStatus } from "../model/status";
+import type { AnalysisRunStatus, GateStatus, MemberUpdateStatus, UpdateRunStatus, UpdateState, UpdateStatus } from "../model/status";
 import { printable } from "../runtime/printable";
 import { describeUpdate, type ManagedClusterUpdate } from "../model/update";
 
@@ -29,6 +29,7 @@ export function renderTree(status: UpdateRunStatus, runName: string, generatedUp
   for (const stage of status.stages) {
     lines.push(`  Stage ${stage.name}: ${describe(stage.status)}`);
     for (const gate of stage.beforeGates ?? []) lines.push(`    ${gateLine(gate)}`);
+    for (const a of stage.analysisRuns ?? []) if (a.kind === "preCheck") lines.push(`    ${analysisLine(a)}`);
     for (const group of stage.groups) {
       lines.push(`    Group ${group.name}: ${describe(group.status)}`);
       for (const gate of group.beforeGates ?? []) lines.push(`      ${gateLine(gate)}`);
@@ -39,8 +40,22 @@ export function renderTree(status: UpdateRunStatus, runName: string, generatedUp
     for (const gate of stage.afterGates ?? []) lines.push(`    ${gateLine(gate)}`);
     const wait = stage.afterStageWaitStatus;
     if (wait !== undefined) lines.push(`    then wait ${formatSeconds(wait.waitDurationInSeconds)}: ${describe(wait.status)}`);
+    for (const a of stage.analysisRuns ?? []) if (a.kind === "soak") lines.push(`    ${analysisLine(a)}`);
   }
   return lines.join("\n");
+}
+
+const PHASE_MARK: Record<AnalysisRunStatus["phase"], string> = { Running: "▶", Successful: "✓", Failed: "✗", Inconclusive: "?", Error: "!" };
+
+/**
+ * Issue 31: `✗ soak error-rate  Failed: cluster_error_rate{…} result < 0.05 — 00:40 0.31 (c3) ✗`: the
+ * analysis, what it asks, and its last measurements (value, member, verdict).
+ */
+function analysisLine(a: AnalysisRunStatus): string {
+  const condition = [a.successCondition, a.failureCondition === undefined ? undefined : `fails when ${a.failureCondition}`].filter((c) => c !== undefined).join(", ");
+  const shown = a.measurements.slice(-5).map((m) => `${m.measuredAt.slice(11, 19)} ${m.value ?? "no data"}${m.member === undefined ? "" : ` (${m.member})`} ${PHASE_MARK[m.phase]}`);
+  const more = a.measurements.length > 5 ? "… " : "";
+  return printable(`${PHASE_MARK[a.phase]} ${a.kind} ${a.template}  ${a.phase}: ${a.query}${condition === "" ? "" : ` ${condition}`}${shown.length === 0 ? "" : ` — ${more}${shown.join(", ")}`}`);
 }
 
 function gateLine(gate: GateStatus): string {
@@ -51,7 +66,8 @@ function memberLine(member: MemberUpdateStatus, width: number): string {
   const head = `${MARK[member.status.state] ?? "?"} ${member.name.padEnd(width)}  ${describe(member.status)}`;
   const op = member.operationId === undefined ? "" : `  [${member.operationId}]`;
   const message = member.message === undefined ? "" : `\n          ${printable(member.message)}`;
-  return head + op + message;
+  const analyses = (member.analysisRuns ?? []).map((a) => `\n          ${analysisLine(a)}`).join("");
+  return head + op + message + analyses;
 }
 
 function describe(status: UpdateStatus): string {

@@ -43,7 +43,7 @@ export async function runCommand(file: string, options: RunOptions, io: CommandI
   let sinks;
   try {
     // A run taken up appends to its events file; so does one whose history is not known yet.
-    sinks = openEventSinks({ ...options, ...(inputs.webhook === undefined ? {} : { runWebhook: inputs.webhook }) }, { append: call.resumed !== false });
+    sinks = openEventSinks({ ...options, ...(inputs.webhook === undefined ? {} : { runWebhook: inputs.webhook }) }, { append: call.resumed !== false, journalFile: call.journalFile });
   } catch (e) {
     call.release();
     return refused(e, file, io);

@@ -13,15 +13,23 @@ import { customImageVersions } from "../model/update";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { runIdentity } from "../spec/identity";
 import { withHealthChecks, withoutHealthChecks } from "./healthChecks";
+import { httpProbe } from "../runtime/httpProbe";
+import { prometheusQuery } from "../runtime/prometheusQuery";
 import { removeJournalLeaseIfFree } from "./journalLease";
 import { journaledInputs } from "./journal";
 import type { BackendOpener, OpenBackend } from "./openBackend";
 import { chooseSpecRun, chooseStackRun, specRunIdentity } from "./runChoice";
 import { GateRefusedError, type DriveOptions, type PlanView, type RunSelection, type RunCall, type RunControls, type RunDriver, type RunEnd, type RunReport, type RunView, type StoredRun } from "./runDriver";
-import { driveSession, openSession, type RunChoice } from "./session";
+import { driveSession, firstMember, openSession, type RunChoice } from "./session";
 import { pendingGates } from "./waiting";
 import type { FieldIssue } from "../model/common";
 import type { RunEvent } from "../model/status";
+
+/**
+ * Issue 31: a refresh follows a member under verification as a run does, so it measures as a run
+ * does (over HTTP), never failing a member for want of a probe or a Prometheus client.
+ */
+const MEASURING = { probe: httpProbe, queryMetric: prometheusQuery };
 
 export class EngineDriver implements RunDriver {
   readonly executes = "here";
@@ -59,11 +67,13 @@ export class EngineDriver implements RunDriver {
 
   async observe(inputs: UpdateRunInputs, stored: StoredRun): Promise<RunView> {
     if (stored.engineState === undefined) throw new Error(`update run ${inputs.runName}: no engine state to observe`);
-    const { backend, clock, journal, releaseJournalLease } = this.opener.open(inputs.runName, customImageVersions(inputs.managedClusterUpdate));
+    const { backend, clock, journal, releaseJournalLease, syncClock } = this.opener.open(inputs.runName, customImageVersions(inputs.managedClusterUpdate));
     try {
       const journaled = journal.read();
       const state = journaled?.runId === stored.id ? journaled.engineState : stored.engineState;
-      const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members), backend, {});
+      const engine = UpdateRunEngine.resume(withHealthChecks(state, inputs.members, inputs.analysis), backend, MEASURING);
+      const first = firstMember(engine);
+      if (syncClock !== undefined && first !== undefined) await syncClock(first);
       await engine.observe(clock.now());
       return { ...viewOf(stored.id, engine), drift: await driftOf(engine.snapshot(), backend) };
     } finally {
@@ -126,6 +136,7 @@ class EngineRunCall implements RunCall {
   readonly resumed: boolean;
   readonly id: string;
   readonly whereKept: string;
+  readonly journalFile: string;
   private target: (event: RunEvent) => void = () => {};
   private readonly session;
 
@@ -141,6 +152,7 @@ class EngineRunCall implements RunCall {
     this.id = choice.id;
     this.resumed = this.session.resumed;
     this.whereKept = opened.journal.file;
+    this.journalFile = opened.journal.file;
   }
 
   get excludedMembers() {

@@ -2,9 +2,11 @@
  * The Fleet Manager driver (issue 12): Azure Kubernetes Fleet Manager runs the update server-side.
  * A call creates the fleet's update run named after ours, or attaches to it, steers it (start, stop,
  * skip, approvals) and follows it (`fleetSession.ts`); Fleet's status becomes ours in
- * `backends/azureFleet/fromFleet.ts`. Nothing is journaled here: the fleet keeps the run, and what
- * the client must remember between calls is the `FleetRunRecord` (an output).
+ * `backends/azureFleet/fromFleet.ts`. The fleet keeps the run; what the client must remember between
+ * calls is the `FleetRunRecord` (an output), and, between processes, the status whose changes it told
+ * (`fleetSeen.ts`, issue 30), so a client taken up again tells each change once.
  */
+import path from "node:path";
 import { summarize } from "../engine/summary";
 import { ValidationError, type FieldIssue } from "../model/common";
 import type { ExcludedMember } from "../model/run";
@@ -19,7 +21,12 @@ import type { ManagedClusterUpdate } from "../model/update";
 import { ScheduledStartInstants } from "../backends/azureFleet/scheduledStarts";
 import type { AzureFleetBackendConfig, UpdateRunInputs } from "../spec/runSpec";
 import type { Clock } from "../engine/clock";
-import { checkFleetRun, findFleetRun, runFleetSession, type FleetRunRecord } from "./fleetSession";
+import { FleetSeenFile } from "./fleetSeen";
+import { removeWebhookOutboxes } from "../events/webhookOutbox";
+import { JOURNAL_DIRECTORY } from "./openBackend";
+import { analysisPlan, checkFleetRun, findFleetRun, runFleetSession, type FleetRunRecord, type FleetSessionOptions } from "./fleetSession";
+import { FleetAnalyst } from "./fleetAnalysis";
+import type { MeasurePorts } from "../engine/analysis";
 import { readOnlyAzureBackend } from "./openAzure";
 import { openFleetClient } from "./openFleet";
 import { GateRefusedError, type DriveOptions, type GateView, type PlanView, type RunCall, type RunControls, type RunDriver, type RunReport, type RunSelection, type RunView, type StoredRun } from "./runDriver";
@@ -32,6 +39,13 @@ export interface FleetDriverOptions {
   client?: FleetClient;
   /** When to read a followed run next, instead of every poll interval (`FleetSessionOptions.nextReadAt`). */
   nextReadAt?: (now: number, nextPoll: number) => number;
+  /**
+   * Keep what the client saw of the run beside the engine's journals (`fleetSeen.ts`; default true).
+   * The simulation, one client in one process, keeps nothing on disk.
+   */
+  keepSeen?: boolean;
+  /** Issue 31: how analyses measure (`FleetSessionOptions.measure`; default over HTTP). */
+  measure?: MeasurePorts;
 }
 
 export class FleetManagerDriver implements RunDriver {
@@ -63,17 +77,19 @@ export class FleetManagerDriver implements RunDriver {
 
   async open(inputs: UpdateRunInputs, selection: RunSelection): Promise<RunCall> {
     const previous = selection.by === "stack" ? selection.stored?.fleetRun : undefined;
-    return new FleetRunCall(inputs, this.client(), this.config, previous, this.options);
+    const seenFile = this.options.keepSeen === false ? undefined : FleetSeenFile.in(path.resolve(this.baseDir, JOURNAL_DIRECTORY), inputs.runName);
+    return new FleetRunCall(inputs, this.client(), this.config, previous, this.options, seenFile);
   }
 
   /** One GET of the run, nothing sent (`pulumi refresh`). */
   async observe(inputs: UpdateRunInputs, stored: StoredRun): Promise<RunView> {
     const client = this.client();
-    const { excluded } = await checkFleetRun(inputs, client);
+    const { excluded, strategy } = await checkFleetRun(inputs, client);
     const found = await findFleetRun(inputs, client, stored.fleetRun);
     if (found === undefined) throw new Error(`update run '${inputs.runName}' is not in fleet '${client.fleet.fleetName}' (deleted outside Pulumi?)`);
     const { run, name } = found;
-    const status = await new ScheduledStartInstants(client).statusOf(run);
+    // Issue 31: what the client measured, as the last call kept it (nothing is measured on a refresh).
+    const status = analysisShown(inputs, strategy, stored.fleetRun, await new ScheduledStartInstants(client).statusOf(run));
     const strategySnapshot = fromFleetStrategy(run.properties?.strategy) ?? inputs.strategy ?? { stages: [] };
     const generated = inputs.autoUpgradeProfile === undefined ? undefined : fromFleetManagedClusterUpdate(run.properties?.managedClusterUpdate);
     return fleetView(inputs, stored.fleetRun ?? { id: run.id ?? client.runId(name), skipsSent: [] }, status, strategySnapshot, excluded, generated);
@@ -97,6 +113,8 @@ export class FleetManagerDriver implements RunDriver {
     const problems = gateIds.flatMap((id) => {
       const gate = resources.get(id);
       if (gate === undefined) return [`no gate '${id}' in this run (its gates: ${[...resources.keys()].join(", ") || "none"})`];
+      // Issue 31: ours pass only when their analysis does (docs/health-analysis.md "On Fleet Manager").
+      if (gate.analysis) return [`gate '${id}' holds the run for its health analysis: fleet-update approves it when the analysis passes, never on request`];
       if (gate.state === "NotStarted") return [`gate '${id}' is not reached yet: Fleet Manager takes an approval once a gate is Pending; list it under approvals in the run's spec and \`fleet-update run\` approves it when it is reached`];
       return [];
     });
@@ -150,6 +168,12 @@ export class FleetManagerDriver implements RunDriver {
       await client.deleteAutoUpgradeProfile(inputs.runName);
       if (inputs.strategy !== undefined) await client.deleteStrategy(inputs.runName);
     }
+    // What the clients saw of it, and their webhooks' outboxes.
+    if (this.options.keepSeen !== false) {
+      const seen = FleetSeenFile.in(path.resolve(this.baseDir, JOURNAL_DIRECTORY), inputs.runName);
+      seen.remove();
+      removeWebhookOutboxes(seen.file);
+    }
   }
 
   private async runOf(inputs: UpdateRunInputs, client: FleetClient) {
@@ -169,6 +193,8 @@ class FleetRunCall implements RunCall {
   readonly resumed = undefined;
   readonly excludedMembers: readonly ExcludedMember[] = [];
   readonly whereKept: string;
+  /** What the client saw (`fleetSeen.ts`): a webhook keeps its outbox beside it. */
+  readonly journalFile: string | undefined;
   private latest: UpdateRunStatus | undefined;
   private record: FleetRunRecord | undefined;
   private readonly pollIntervalSeconds: number | undefined;
@@ -181,8 +207,10 @@ class FleetRunCall implements RunCall {
     config: AzureFleetBackendConfig,
     previous: FleetRunRecord | undefined,
     private readonly options: FleetDriverOptions,
+    private readonly seenFile: FleetSeenFile | undefined,
   ) {
     this.whereKept = config.fleetId;
+    this.journalFile = seenFile?.file;
     this.record = previous;
     this.pollIntervalSeconds = config.pollIntervalSeconds;
     this.scheduledStarts = new ScheduledStartInstants(client);
@@ -201,15 +229,18 @@ class FleetRunCall implements RunCall {
   }
 
   async drive(controls: RunControls, options: DriveOptions): Promise<RunReport> {
-    const { clock, nextReadAt } = this.options;
+    const { clock, nextReadAt, measure } = this.options;
     const result = await runFleetSession({ ...this.inputs, ...controls }, this.client, this.pollIntervalSeconds, {
       ...(this.record === undefined ? {} : { previous: this.record }),
       ...(this.latest === undefined ? {} : { lastSeen: this.latest }),
       ...(options.stop === undefined ? {} : { stop: options.stop }),
       ...(clock === undefined ? {} : { clock }),
       ...(nextReadAt === undefined ? {} : { nextReadAt }),
+      ...(measure === undefined ? {} : { measure }),
       scheduledStarts: this.scheduledStarts,
       onEvent: (event) => options.onEvent(event),
+      ...(options.onRedelivered === undefined ? {} : { onRedelivered: options.onRedelivered }),
+      ...(this.seenFile === undefined ? {} : this.keptSeen(this.seenFile)),
     });
     this.latest = result.status;
     this.record = result.record;
@@ -217,10 +248,32 @@ class FleetRunCall implements RunCall {
     return { ...view, end: result.end, busy: view.summary.members.Running > 0 || result.status.status.state === "Stopping" };
   }
 
-  /** Nothing to keep: the fleet holds the run, which goes on server-side. */
+  /** Issue 30: what a client taken up again goes on from (`fleetSeen.ts`). */
+  private keptSeen(file: FleetSeenFile): Pick<FleetSessionOptions, "seenBefore" | "onSeen"> {
+    let untold = false;
+    return {
+      seenBefore: (runId) => file.read(runId),
+      onSeen: (runId, status, events) => {
+        // Written when there is something to tell, or to say that what was listed has been told.
+        if (events.length === 0 && !untold) return;
+        file.write({ runId, seen: status, undeliveredEvents: [...events] });
+        untold = events.length > 0;
+      },
+    };
+  }
+
+  /** Nothing to keep: the fleet holds the run, which goes on server-side (what was seen is kept as it is seen). */
   leaveNow(): void {}
 
   release(): void {}
+}
+
+/** Fleet's status with the analyses a record kept, and its halt (`FleetAnalyst.overlay`). */
+function analysisShown(inputs: UpdateRunInputs, strategy: UpdateRunStrategy | undefined, record: FleetRunRecord | undefined, status: UpdateRunStatus): UpdateRunStatus {
+  const { gates } = analysisPlan(inputs, strategy);
+  if (inputs.analysis === undefined || gates.length === 0 || record === undefined) return status;
+  const unmeasured: MeasurePorts = { probe: () => ({ ok: false, detail: "not measured on a refresh" }), queryMetric: () => ({ error: "not measured on a refresh" }) };
+  return new FleetAnalyst(inputs.analysis, gates, new Map(), unmeasured, record, () => undefined).overlay(status);
 }
 
 /** Fleet's status as our outputs: `summary`, `failedMembers`, … derived from it. Drift is not read on Fleet Manager. */

@@ -10,11 +10,11 @@ import { ValidationError } from "../model/common";
 import type { ExcludedMember } from "../model/run";
 import type { SkipTarget } from "../model/skip";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
-import { unknownApprovals, type UpdateRunStrategy } from "../model/strategy";
+import { gateId, unknownApprovals, type UpdateRunStrategy } from "../model/strategy";
 import { canonicalJson } from "../spec/identity";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { FleetRequestError, type FleetClient } from "../backends/azureFleet/fleetClient";
-import { GateApprover } from "../backends/azureFleet/gateResources";
+import { GateApprover, gateResources } from "../backends/azureFleet/gateResources";
 import { ScheduledStartInstants } from "../backends/azureFleet/scheduledStarts";
 import { checkMembersAgainstFleet } from "../backends/azureFleet/members";
 import { statusChanges } from "../backends/azureFleet/statusEvents";
@@ -22,6 +22,13 @@ import { fromFleetManagedClusterUpdate, fromFleetStrategy, sameManagedClusterUpd
 import type { ManagedClusterUpdate } from "../model/update";
 import type { AutoUpgradeProfile } from "../model/autoUpgrade";
 import type { WireUpdateRun as UpdateRun } from "../backends/azureFleet/wire";
+import { analysisGates, withAnalysisGates, type AnalysisGate } from "../backends/azureFleet/analysisGates";
+import { unknownAnalysisStages } from "../model/analysis";
+import type { Labels } from "../model/member";
+import type { MeasurePorts } from "../engine/analysis";
+import { httpProbe } from "../runtime/httpProbe";
+import { prometheusQuery } from "../runtime/prometheusQuery";
+import { FleetAnalyst } from "./fleetAnalysis";
 import { waitsForApproval } from "./waiting";
 import { DEFAULT_FLEET_POLL_SECONDS } from "./openFleet";
 import { StoppableClock, StopRequested, type StopRequest } from "./stopRequest";
@@ -66,6 +73,15 @@ export interface FleetSessionOptions {
    */
   lastSeen?: UpdateRunStatus;
   /**
+   * Issue 30: what an earlier client (an earlier process) saw of the run (its ARM id and creation),
+   * when there is no `lastSeen`: its status, and the events of it that may not have gone out (`fleetSeen.ts`).
+   */
+  seenBefore?: (runId: string) => { seen: UpdateRunStatus; undeliveredEvents: RunEvent[] } | undefined;
+  /** Those events, handed on before anything else (default: to `onEvent`). */
+  onRedelivered?: (events: readonly RunEvent[]) => void;
+  /** Called with each status read and its changes, before the changes go to `onEvent` (to keep them: `fleetSeen.ts`). */
+  onSeen?: (runId: string, status: UpdateRunStatus, events: readonly RunEvent[]) => void;
+  /**
    * When to read the run next, instead of every poll interval (the simulation asks the emulator when
    * its next pass is; no real client can). Given the instant of the next poll; never later than the
    * deadline or `returnAfterMinutes`.
@@ -76,6 +92,11 @@ export interface FleetSessionOptions {
    * resource is read once. Default: a new reader.
    */
   scheduledStarts?: ScheduledStartInstants;
+  /**
+   * Issue 31: how the run's analyses measure (default: HTTP probes and Prometheus' HTTP API; the
+   * simulation and the tests give the simulated fleet's metrics).
+   */
+  measure?: MeasurePorts;
 }
 
 const ENDED: ReadonlySet<UpdateState> = new Set(["Completed", "Failed", "Skipped", "Stopped"]);
@@ -86,15 +107,46 @@ function reached(state: UpdateState, asked: UpdateRunInputs["state"]): boolean {
   return asked === "NotStarted" && state === "NotStarted";
 }
 
+/** What Check learnt from the fleet: members left out, the members' labels, and the run's strategy. */
+export interface CheckedFleetRun {
+  excluded: ExcludedMember[];
+  /** Each fleet member's labels (what an analysis's query may name). */
+  labels: Map<string, Labels>;
+  /** The strategy the user gave: inline, or the one `updateStrategyId` names, read from the fleet. */
+  strategy?: UpdateRunStrategy;
+}
+
 /** Validate against the fleet's members (Check does the same): problems are a ValidationError. */
-export async function checkFleetRun(inputs: UpdateRunInputs, client: FleetClient): Promise<{ excluded: ExcludedMember[] }> {
+export async function checkFleetRun(inputs: UpdateRunInputs, client: FleetClient): Promise<CheckedFleetRun> {
   const members = await client.listMembers();
   const strategy = inputs.strategy ?? (await referencedStrategy(inputs, client));
   const checked = checkMembersAgainstFleet(inputs.members, members, client.fleet.fleetName, strategy);
   // An inline strategy's approvals are checked at Check; one read from the fleet, here.
-  if (inputs.strategy === undefined && strategy !== undefined) checked.issues.push(...unknownApprovals(inputs.approvals, strategy, { strategy: "the fleet's update strategy", noGates: "it has no gates" }));
+  if (inputs.strategy === undefined && strategy !== undefined) {
+    checked.issues.push(...unknownApprovals(inputs.approvals, strategy, { strategy: "the fleet's update strategy", noGates: "it has no gates" }));
+    checked.issues.push(...unknownAnalysisStages(inputs.analysis, strategy.stages.map((s) => s.name)));
+  }
   if (checked.issues.length > 0) throw new ValidationError(checked.issues);
-  return { excluded: checked.excluded };
+  const labels = new Map(members.flatMap((m) => (m.labels === undefined ? [] : [[m.name, m.labels] as const])));
+  return { excluded: checked.excluded, labels, ...(strategy === undefined ? {} : { strategy }) };
+}
+
+/**
+ * Issue 31: the strategy the run is created with when the client adds gates for its analysis — the
+ * user's (inline, or the fleet's one `updateStrategyId` names, copied in) with our gates after theirs
+ * (`analysisGates.ts`) — and those gates. Without analysis, nothing changes: the run is created as
+ * the user gave it.
+ */
+export interface AnalysisPlan {
+  gates: AnalysisGate[];
+  /** The strategy sent inline instead of the user's, when there are gates to add. */
+  sent?: UpdateRunStrategy;
+}
+
+export function analysisPlan(inputs: Pick<UpdateRunInputs, "analysis">, strategy: UpdateRunStrategy | undefined): AnalysisPlan {
+  if (inputs.analysis === undefined || strategy === undefined) return { gates: [] };
+  const gates = analysisGates(strategy, inputs.analysis);
+  return gates.length === 0 ? { gates } : { gates, sent: withAnalysisGates(strategy, gates) };
 }
 
 /** The fleet update strategy `updateStrategyId` names, read from the fleet; a missing one is named. */
@@ -127,26 +179,49 @@ export async function findFleetRun(inputs: UpdateRunInputs, client: FleetClient,
   return run === undefined ? undefined : { name, run };
 }
 
-/** Create the fleet's run, or attach to ours; a different run of that name is refused. */
-async function createOrAttach(inputs: UpdateRunInputs, client: FleetClient, record: FleetRunRecord | undefined): Promise<FoundFleetRun> {
-  if (inputs.managedClusterUpdate === undefined) return (await findFleetRun(inputs, client, record)) ?? (await generate(inputs, client));
+/**
+ * Create the fleet's run, or attach to ours; a different run of that name is refused. With analysis
+ * gates (`plan.sent`), the run is created with that strategy inline, whatever the user gave.
+ */
+async function createOrAttach(inputs: UpdateRunInputs, client: FleetClient, record: FleetRunRecord | undefined, plan: AnalysisPlan): Promise<FoundFleetRun> {
+  if (inputs.managedClusterUpdate === undefined) return (await findFleetRun(inputs, client, record)) ?? (await generate(inputs, client, plan));
   const name = inputs.runName;
   const update = inputs.managedClusterUpdate;
+  const wanted = { ...inputs, managedClusterUpdate: update, ...(plan.sent === undefined ? {} : { strategy: plan.sent }) };
   const found = await client.getRun(name);
-  if (found !== undefined) return { name, run: attachable(found, { ...inputs, managedClusterUpdate: update }, client) };
+  if (found !== undefined) return { name, run: attachable(found, wanted, client) };
   try {
     return await client.createRun(name, {
-      ...(inputs.strategy === undefined ? {} : { strategy: toFleetStrategy(inputs.strategy) }),
-      ...(inputs.updateStrategyId === undefined ? {} : { updateStrategyId: inputs.updateStrategyId }),
+      ...(wanted.strategy === undefined ? {} : { strategy: toFleetStrategy(wanted.strategy) }),
+      ...(wanted.strategy !== undefined || inputs.updateStrategyId === undefined ? {} : { updateStrategyId: inputs.updateStrategyId }),
       managedClusterUpdate: toFleetManagedClusterUpdate(update),
     }).then((run) => ({ name, run }));
   } catch (e) {
     // Created meanwhile (If-None-Match: *): attach to it, never a second run.
     if (e instanceof FleetRequestError && (e.statusCode === 412 || e.statusCode === 409)) {
       const raced = await client.getRun(name);
-      if (raced !== undefined) return { name, run: attachable(raced, { ...inputs, managedClusterUpdate: update }, client) };
+      if (raced !== undefined) return { name, run: attachable(raced, wanted, client) };
     }
     throw e;
+  }
+}
+
+/**
+ * Issue 31: the run attached to must hold the client's gates where the analysis needs them (a run
+ * created before the analysis was declared, or by someone else, is not measured silently).
+ */
+function checkAnalysisGates(run: UpdateRun, gates: readonly AnalysisGate[], inputs: UpdateRunInputs, client: FleetClient): void {
+  if (gates.length === 0) return;
+  const shown = new Map<string, string | undefined>();
+  for (const stage of fromFleetStrategy(run.properties?.strategy)?.stages ?? []) {
+    const add = (list: Array<{ displayName?: string }> | undefined, group: string | undefined, timing: "before" | "after") => list?.forEach((g, i) => shown.set(gateId(stage.name, group, timing, i), g.displayName));
+    add(stage.beforeGates, undefined, "before");
+    add(stage.afterGates, undefined, "after");
+    for (const group of stage.groups) add(group.afterGates, group.name, "after");
+  }
+  const missing = gates.filter((g) => shown.get(g.gateId) !== g.displayName).map((g) => g.gateId);
+  if (missing.length > 0) {
+    throw new ValidationError([{ path: "analysis", message: `update run '${inputs.runName}' of fleet '${client.fleet.fleetName}' has no analysis gate ${missing.map((id) => `'${id}'`).join(", ")} (created without this analysis): give the run another name, or delete that run` }]);
   }
 }
 
@@ -156,10 +231,12 @@ async function createOrAttach(inputs: UpdateRunInputs, client: FleetClient, reco
  * whose update Fleet chose from what AKS offers now. An inline strategy is kept in the fleet first, under
  * the run's name, for the profile to reference (a profile takes no inline strategy).
  */
-async function generate(inputs: UpdateRunInputs & { autoUpgradeProfile: AutoUpgradeProfile }, client: FleetClient): Promise<FoundFleetRun> {
+async function generate(inputs: UpdateRunInputs & { autoUpgradeProfile: AutoUpgradeProfile }, client: FleetClient, plan: AnalysisPlan): Promise<FoundFleetRun> {
   let updateStrategyId = inputs.updateStrategyId;
-  if (inputs.strategy !== undefined) {
-    const wanted = toFleetStrategy(inputs.strategy);
+  // With analysis gates, the profile references the strategy with them (docs/health-analysis.md).
+  const strategy = plan.sent ?? inputs.strategy;
+  if (strategy !== undefined) {
+    const wanted = toFleetStrategy(strategy);
     const kept = await client.getStrategy(inputs.runName);
     if (kept === undefined) await client.putStrategy(inputs.runName, wanted);
     else if (canonicalJson(fromFleetStrategy(kept.properties?.strategy)) !== canonicalJson(fromFleetStrategy(wanted))) {
@@ -238,19 +315,47 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   const now = (): number => clock.now();
   const sleeper = options.stop === undefined ? clock : new StoppableClock(clock, (instant) => instant - clock.now(), options.stop);
   const started = now();
-  const { excluded } = await checkFleetRun(inputs, client);
-  const found = await createOrAttach(inputs, client, options.previous);
+  const { excluded, labels, strategy: userStrategy } = await checkFleetRun(inputs, client);
+  const plan = analysisPlan(inputs, userStrategy);
+  const found = await createOrAttach(inputs, client, options.previous, plan);
+  checkAnalysisGates(found.run, plan.gates, inputs, client);
   // The fleet's name for the run: ours, or the one Fleet gave a run generated from a profile.
   const fleetRunName = found.name;
   let run = found.run;
   const record: FleetRunRecord = { id: run.id ?? client.runId(fleetRunName), skipsSent: [...(options.previous?.skipsSent ?? [])] };
+  // Issue 31: the client measures the analysis and approves its own gates (`fleetAnalysis.ts`).
+  const analyst =
+    plan.gates.length === 0 || inputs.analysis === undefined
+      ? undefined
+      : new FleetAnalyst(inputs.analysis, plan.gates, labels, options.measure ?? { probe: httpProbe, queryMetric: prometheusQuery }, options.previous ?? {}, (event) => options.onEvent?.(event));
 
   let seen: UpdateRunStatus | undefined = options.lastSeen;
+  // The run, as made: one deleted and made again under its name has the same ARM id, not the same creation.
+  const runKey = run.systemData?.createdAt === undefined ? record.id : `${record.id} created ${run.systemData.createdAt}`;
+  if (seen === undefined) {
+    // A client taking up a run another one followed: from what it saw, its untold events first.
+    // (A run is never NotStarted again once it started: one that is, is another run.)
+    const before = options.seenBefore?.(runKey);
+    const another = before !== undefined && before.seen.status.state !== "NotStarted" && (run.properties?.status?.status?.state ?? "NotStarted") === "NotStarted";
+    if (before !== undefined && !another) {
+      seen = before.seen;
+      if (before.undeliveredEvents.length > 0) (options.onRedelivered ?? ((events) => events.forEach((e) => options.onEvent?.(e))))(before.undeliveredEvents);
+    }
+  }
   const scheduledStarts = options.scheduledStarts ?? new ScheduledStartInstants(client);
+  /** Fleet's status as the user sees it: with the analyses measured, and the run Failed once one halted it. */
+  let shown: UpdateRunStatus | undefined;
+  const show = (fleet: UpdateRunStatus): void => {
+    shown = analyst?.overlay(fleet) ?? fleet;
+    const events = statusChanges(inputs.runName, seen, shown, now());
+    // Kept before they go out, as the engine's journal is written before a pass's events.
+    options.onSeen?.(runKey, shown, events);
+    for (const event of events) options.onEvent?.(event);
+    seen = shown;
+  };
   const observe = async (r: UpdateRun): Promise<UpdateRunStatus> => {
     const status = await scheduledStarts.statusOf(r);
-    for (const event of statusChanges(inputs.runName, seen, status, now())) options.onEvent?.(event);
-    seen = status;
+    show(status);
     return status;
   };
   let status = await observe(run);
@@ -273,6 +378,8 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   const state = status.status.state;
   let startSent = false;
   if (inputs.state === "Running" && (state === "NotStarted" || state === "Stopped" || state === "Failed")) {
+    // A start after an analysis halted the run measures again (its gate is reached again).
+    analyst?.restarted();
     await client.startRun(fleetRunName);
     status = await reread();
     startSent = true;
@@ -287,10 +394,15 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
   const returnAt = inputs.returnAfterMinutes === undefined ? undefined : started + inputs.returnAfterMinutes * 60_000;
   const interrupted = (): boolean => options.stop?.isPending === true;
   const approver = new GateApprover(client);
+  /** Our gates approved by this call (never twice: a read racing the approval still shows it Pending). */
+  const analysisApproved = new Set<string>();
+  let haltSent = false;
   let end: FollowEnd;
   for (;;) {
-    // A run found Stopping while `Running` is asked for is started again once its stop has ended.
-    if (inputs.state === "Running" && !startSent && status.status.state === "Stopped") {
+    // A run found Stopping while `Running` is asked for is started again once its stop has ended —
+    // unless this call stopped it, for a failed analysis.
+    if (inputs.state === "Running" && !startSent && !haltSent && status.status.state === "Stopped") {
+      analyst?.restarted();
       await client.startRun(fleetRunName);
       status = await reread();
       startSent = true;
@@ -300,11 +412,35 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
       status = await reread();
       continue;
     }
+    // Fleet shows a run waiting at a gate as Pending.
+    if (analyst !== undefined && inputs.state === "Running" && (status.status.state === "Running" || (status.status.state as string) === "Pending")) {
+      const decision = await analyst.step(status, now());
+      if (decision.halt !== undefined && !haltSent) {
+        // The gate stays Pending; Fleet's stop ends the rollout there (docs/health-analysis.md).
+        haltSent = true;
+        await client.stopRun(fleetRunName);
+        status = await reread();
+        continue;
+      }
+      const resources = gateResources(run.properties?.status);
+      const due = decision.approve.filter((id) => !analysisApproved.has(id) && resources.get(id)?.state === "Pending" && resources.get(id)?.resourceName !== "");
+      for (const id of due) {
+        await client.approveGate((resources.get(id) as { resourceName: string }).resourceName);
+        analysisApproved.add(id);
+        analyst.approved(id, now());
+      }
+      if (due.length > 0) {
+        status = await reread();
+        continue;
+      }
+      show(status);
+    }
     if (reached(status.status.state, inputs.state)) {
       end = ENDED.has(status.status.state) ? "settled" : "asked";
       break;
     }
-    if (waitsForApproval(status)) {
+    // A person's gate waits; the client's own are measured on, and approved, first.
+    if (waitsForApproval(status) && analyst?.measuring(status) !== true) {
       end = "gate";
       break;
     }
@@ -322,7 +458,9 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
       break;
     }
     const nextPoll = t + intervalMs;
-    const wake = Math.min(options.nextReadAt?.(t, nextPoll) ?? nextPoll, deadline, returnAt ?? Infinity);
+    // A measurement due, or a soak's end, before the next poll wakes the client then (issue 31).
+    const analysisAt = analyst?.nextAt(status, t);
+    const wake = Math.min(options.nextReadAt?.(t, nextPoll) ?? nextPoll, analysisAt ?? Infinity, deadline, returnAt ?? Infinity);
     try {
       await sleeper.sleepUntil(wake);
     } catch (e) {
@@ -337,7 +475,8 @@ export async function runFleetSession(inputs: UpdateRunInputs, client: FleetClie
 
   const strategySnapshot = fromFleetStrategy(run.properties?.strategy) ?? inputs.strategy ?? { stages: status.stages.map((s) => ({ name: s.name, groups: s.groups.map((g) => ({ name: g.name })) })) };
   const generatedUpdate = inputs.autoUpgradeProfile === undefined ? undefined : fromFleetManagedClusterUpdate(run.properties?.managedClusterUpdate);
-  return { record, status, strategySnapshot, excludedMembers: excluded, end, ...(generatedUpdate === undefined ? {} : { generatedUpdate }) };
+  const kept = { ...record, ...(analyst?.record() ?? {}) };
+  return { record: kept, status: shown ?? status, strategySnapshot, excludedMembers: excluded, end, ...(generatedUpdate === undefined ? {} : { generatedUpdate }) };
 }
 
 function dedupe(targets: SkipTarget[]): SkipTarget[] {

@@ -11,6 +11,7 @@ import type { MemberPlace, MemberRunState, RunState } from "../engine/runState";
 import type { RunEvent } from "../model/status";
 import { RecordLogError, RecordLogWriter, isFramed, parseRecords, readBytes } from "../runtime/recordLog";
 import { withoutHealthChecks } from "./healthChecks";
+import { removeWebhookOutboxes } from "../events/webhookOutbox";
 import type { UpdateRunInputs } from "../spec/runSpec";
 
 export interface JournalEntry {
@@ -39,10 +40,10 @@ export type JournaledInputs = Record<string, unknown>;
 /**
  * What of a run's inputs its journal keeps: the backend as the run was given it (paths resolved),
  * members without their health checks (their URLs may hold secrets), strategy, update and controls;
- * never the webhook (its URL and token).
+ * never the webhook (its URL and token), nor the analysis (issue 31: its headers and URLs).
  */
 export function journaledInputs(inputs: UpdateRunInputs): JournaledInputs {
-  const { webhook: _secret, runName: _name, ...rest } = inputs;
+  const { webhook: _secret, runName: _name, analysis: _analysis, ...rest } = inputs;
   return JSON.parse(JSON.stringify({ ...rest, members: inputs.members.map(({ healthCheck: _check, ...member }) => member) })) as JournaledInputs;
 }
 
@@ -78,7 +79,8 @@ export interface JournaledRun {
 
 /** The run's fields without its members (small: stages, groups, gates, waits; compared as text to see a change). */
 function skeletonOf(run: Readonly<RunState>): string {
-  return JSON.stringify(run, (key, value: unknown) => (key === "members" ? undefined : value));
+  // Issue 31: never the declared analysis (its headers may hold secrets); its progress is in the stages and members.
+  return JSON.stringify(run, (key, value: unknown) => (key === "members" || key === "declaredAnalysis" ? undefined : value));
 }
 
 /**
@@ -122,6 +124,13 @@ export class RunJournal {
   /** `startDecisionsOf` the run as the journal holds it. */
   private lastDecisions: string | undefined;
   private deferred: string[] = [];
+  /**
+   * Issue 30: the events of changes the journal holds that have not gone out yet and that its intent
+   * records must carry on. A snapshot written for an intent (the first write of an engine, mid-pass)
+   * holds that pass's changes so far, whose events go out only at the pass's end; a commit's go out
+   * right after it, so a commit empties this.
+   */
+  private heldEvents = "";
 
   /** `compaction`: when the log is compacted (`RecordLogOptions`; tests make it small). */
   constructor(
@@ -218,6 +227,7 @@ export class RunJournal {
   }
 
   private writeSnapshot(entry: JournalEntry): void {
+    this.heldEvents = "";
     const { undeliveredEvents, runId, identity, inputs } = entry;
     const written = { kind: KIND, format: JOURNAL_FORMAT, runId, identity, ...(inputs === undefined ? {} : { inputs }), engineState: withoutHealthChecks(entry.engineState), ...(undeliveredEvents === undefined || undeliveredEvents.length === 0 ? {} : { undeliveredEvents }) };
     this.deferred = [];
@@ -244,16 +254,22 @@ export class RunJournal {
     const record = `{"t":"pass","members":[${members.join(",")}]${runPart},"events":${JSON.stringify(engine.undeliveredEvents())}}`;
     this.writer.append([...this.deferred, record]);
     this.deferred = [];
+    this.heldEvents = "";
   }
 
   /**
    * Before the backend is asked to start `place`'s member: its write-ahead intent (`startRequestedAt`,
    * `request`), alone — the pass's other changes wait for its commit. Written at once, or with
-   * `deferIntents` kept until `syncIntents`.
+   * `deferIntents` kept until `syncIntents`. The first write of an engine is a snapshot instead: it
+   * holds the pass's changes so far, and the intents after it carry on their undelivered events
+   * (`heldEvents`), which a reader would otherwise take as delivered.
    */
   intent(run: JournaledRun, place: MemberPlace): void {
     if (this.bound !== run.engine || !this.writer.isOpen) {
-      this.commit(run);
+      this.beforeWrite?.();
+      this.snapshotOf(run);
+      const events = run.engine.undeliveredEvents();
+      this.heldEvents = events.length === 0 ? "" : JSON.stringify(events);
       return;
     }
     const { member } = place;
@@ -261,7 +277,8 @@ export class RunJournal {
     const decisions = startDecisionsOf(run.engine.live);
     const decided = decisions === this.lastDecisions ? "" : `,"decided":${decisions}`;
     this.lastDecisions = decisions;
-    this.deferred.push(`${JSON.stringify({ t: "intent", at, startRequestedAt: member.startRequestedAt, request: member.request }).slice(0, -1)}${decided}}`);
+    const held = this.heldEvents === "" ? "" : `,"events":${this.heldEvents}`;
+    this.deferred.push(`${JSON.stringify({ t: "intent", at, startRequestedAt: member.startRequestedAt, request: member.request }).slice(0, -1)}${decided}${held}}`);
     if (!this.deferIntents) this.syncIntents();
   }
 
@@ -281,15 +298,17 @@ export class RunJournal {
     this.bound = engine;
   }
 
+  /** Forget the run: its journal and its webhooks' outboxes (`src/events/webhookOutbox.ts`). */
   remove(): void {
     this.writer.close();
     this.bound = undefined;
     this.deferred = [];
     fs.rmSync(this.file, { force: true });
+    removeWebhookOutboxes(this.file);
   }
 }
 
-type Change = { t: "intent"; at: unknown; startRequestedAt?: unknown; request?: unknown; decided?: unknown } | { t: "pass"; members: unknown; run?: unknown; events: unknown };
+type Change = { t: "intent"; at: unknown; startRequestedAt?: unknown; request?: unknown; decided?: unknown; events?: unknown } | { t: "pass"; members: unknown; run?: unknown; events: unknown };
 
 /** Apply one record after the snapshot; anything that does not fit the run refuses the journal. */
 function applyChange(file: string, entry: JournalEntry, raw: unknown, n: number): void {
@@ -316,7 +335,10 @@ function applyChange(file: string, entry: JournalEntry, raw: unknown, n: number)
       if (decided.managedClusterUpdate !== undefined) state.managedClusterUpdate = decided.managedClusterUpdate;
       if (decided.selectedNodeImageVersions !== undefined) state.selectedNodeImageVersions = decided.selectedNodeImageVersions;
     }
-    entry.undeliveredEvents = [];
+    // An intent comes after the last pass's events went out, unless it carries on those of a snapshot
+    // written earlier in its own pass (`RunJournal.heldEvents`).
+    if (change.events !== undefined && !Array.isArray(change.events)) return refuse("an intent's events are not a list");
+    entry.undeliveredEvents = (change.events as RunEvent[] | undefined) ?? [];
     return;
   }
   if (change?.t !== "pass" || !Array.isArray(change.members) || !Array.isArray(change.events)) return refuse("not a journal record");

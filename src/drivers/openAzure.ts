@@ -1,6 +1,7 @@
 /**
- * The engine driver on real AKS clusters through ARM (`backend.azure`): the Azure backend, the wall
- * clock, and the run's journal under `.fleet-update/runs/`. Loaded only for a run on Azure, so
+ * The engine driver on real AKS clusters through ARM (`backend.azure`): the Azure backend, ARM's clock
+ * as its answers tell it (`ServerClock`, issue 30: the run's instants on the clock its members' times
+ * come from), and the run's journal under `.fleet-update/runs/`. Loaded only for a run on Azure, so
  * `simulate` and `plan` of a scenario start without the Azure SDKs (issue 13).
  */
 import fs from "node:fs";
@@ -10,6 +11,7 @@ import { credentialFor } from "../backends/azure/credentials";
 import { ValidationError } from "../model/common";
 import { customImageVersions, type ManagedClusterUpdate } from "../model/update";
 import { RealClock } from "../runtime/realClock";
+import { ServerClock } from "../runtime/serverClock";
 import type { AzureBackendConfig } from "../spec/runSpec";
 import { RunJournal } from "./journal";
 import { acquireJournalLease } from "./journalLease";
@@ -22,10 +24,11 @@ export function azureOpener(settings: AzureBackendConfig, baseDir: string): Back
     journal,
     planView: (inputs) => ({ reads: "clusters", inputs, backend: readOnlyAzureBackend(settings, baseDir, inputs.managedClusterUpdate, "backend.azure") }),
     open: (runName, customNodeImageVersions) => {
-      const clock = new RealClock();
+      const clock = new ServerClock();
       const backend = new AzureBackend({
         credential: credentialFor(settings.credential),
         clock,
+        armClock: clock,
         customNodeImageVersions,
         ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
         ...(settings.trustedCaFile === undefined ? {} : { trustedCaPem: fs.readFileSync(path.resolve(baseDir, settings.trustedCaFile), "utf8") }),
@@ -41,7 +44,9 @@ export function azureOpener(settings: AzureBackendConfig, baseDir: string): Back
         releaseJournalLease,
         release: releaseJournalLease,
         deadline: (realMs) => realMs,
-        realMsUntil: (instant) => instant - Date.now(),
+        realMsUntil: (instant) => clock.realMsUntil(instant),
+        // ARM's clock is learned from its answers: one before the first pass, so the run's first instants are on it.
+        syncClock: (member) => backend.syncClock(member),
         recheckUnknownAfterMs: 15 * 60_000,
       };
     },

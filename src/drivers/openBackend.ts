@@ -6,7 +6,7 @@
 import path from "node:path";
 import { openFileBackedFleet, stateFilePath } from "../backends/simulator/fileBacked";
 import { acquireFleetLease } from "../backends/simulator/fleetLease";
-import type { ClusterBackend } from "../engine/backend";
+import type { ClusterBackend, MemberRef } from "../engine/backend";
 import type { Clock } from "../engine/clock";
 import { RunJournal } from "./journal";
 import type { SimulatorBackendConfig, UpdateRunInputs } from "../spec/runSpec";
@@ -19,8 +19,13 @@ export interface OpenBackend {
   journal: RunJournal;
   /** The backend clock's instant for a real deadline (simulated time may run faster). */
   deadline: (realMs: number) => number;
-  /** Real milliseconds from now until the backend clock reaches `instant` (for sleeps that can be cut short). */
+  /** Real milliseconds from now until the backend clock reaches `instant` (for sleeps that can be cut short, and the deadline). */
   realMsUntil: (instant: number) => number;
+  /**
+   * Issue 30: for a clock learned from the backend's answers (ARM's), learn it before the first pass
+   * (one read of `member`'s cluster), so the run's first instants are on it.
+   */
+  syncClock?: (member: MemberRef) => Promise<void>;
   /**
    * Real ARM never says when a version will reach a region: a member Pending for that looks again
    * this often. Undefined for the simulated world, which announces it (the engine wakes exactly then).

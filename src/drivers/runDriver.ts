@@ -13,6 +13,7 @@ import type { MemberDrift } from "../engine/drift";
 import type { ClusterBackend } from "../engine/backend";
 import type { FailedMember } from "../engine/results";
 import type { RunState } from "../engine/runState";
+import type { AnalysisRunState } from "../engine/analysis";
 import type { RunSummary } from "../engine/summary";
 import type { FieldIssue } from "../model/common";
 import type { ExcludedMember } from "../model/run";
@@ -26,10 +27,39 @@ import type { StopRequest } from "./stopRequest";
 /** Who executes the run: our engine in this process, or Fleet Manager, which goes on without us. */
 export type Executor = "here" | "server";
 
-/** What a Fleet Manager run's caller keeps between calls: its ARM id and the skips already sent. */
+/**
+ * What a Fleet Manager run's caller keeps between calls: its ARM id, the skips already sent, and
+ * (issue 31) the analyses measured at the gates the client added, and why it halted the run. A killed
+ * client's successor needs none of it to go on safely: Fleet's gates say what was approved, and the
+ * instants Fleet reached them fix each analysis's schedule (`fleetAnalysis.ts`).
+ */
 export interface FleetRunRecord {
   id: string;
   skipsSent: SkipTarget[];
+  analysis?: FleetGateAnalysis[];
+  halt?: FleetAnalysisHalt;
+}
+
+/** Issue 31: the analysis of one of the client's gates, measured from the instant Fleet reached it. */
+export interface FleetGateAnalysis {
+  /** Our gate id (`canary/after/1`). */
+  gateId: string;
+  /** When Fleet reached the gate (ms; its status's `startTime`): the analyses' schedule starts there. */
+  reachedAt: number;
+  /** One per template (a stage's gate), or per member and template (a group's gate, `afterMember`). */
+  analyses: Array<{ member?: string; analysis: AnalysisRunState }>;
+  /** When this client's approval of the gate landed. */
+  approvedAt?: number;
+}
+
+/** Issue 31: a run the client stopped because an analysis failed: which gate, when, and why. */
+export interface FleetAnalysisHalt {
+  gateId: string;
+  at: number;
+  code: string;
+  message: string;
+  /** An `afterMember` analysis: the members whose analysis failed. */
+  members: string[];
 }
 
 /** What the caller stored of a run after an earlier call (Pulumi's state): its id and the driver's record. */
@@ -125,6 +155,8 @@ export interface RunCall {
   readonly resumed: boolean | undefined;
   /** Where the run is kept, for the user: the journal's file, or the fleet. */
   readonly whereKept: string;
+  /** The run's journal (engine driver): a webhook keeps its outbox beside it (`src/events/webhookOutbox.ts`). */
+  readonly journalFile: string | undefined;
   readonly executes: Executor;
   /** Members left out of the run, when known before it is driven. */
   readonly excludedMembers: readonly ExcludedMember[];

@@ -7,12 +7,14 @@ import { drive, type RunAction } from "../engine/drive";
 import { UpdateRunEngine } from "../engine/engine";
 import type { EngineOptions } from "../engine/context";
 import type { Clock } from "../engine/clock";
+import type { MemberRef } from "../engine/backend";
 import type { MemberPlace, RunState } from "../engine/runState";
 import type { RunEvent } from "../model/status";
 import type { JournaledInputs, RunJournal } from "./journal";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { updateChoiceOf, type UpdateChoice } from "../model/autoUpgrade";
 import { httpProbe } from "../runtime/httpProbe";
+import { prometheusQuery } from "../runtime/prometheusQuery";
 import { withHealthChecks } from "./healthChecks";
 import type { OpenBackend } from "./openBackend";
 import { StopRequested, StoppableClock, type StopRequest } from "./stopRequest";
@@ -26,7 +28,7 @@ export interface RunChoice {
 }
 
 /** What makes the run: the fields a new engine is created from. */
-export type RunDefinition = Pick<UpdateRunInputs, "runName" | "members" | "strategy"> & UpdateChoice;
+export type RunDefinition = Pick<UpdateRunInputs, "runName" | "members" | "strategy" | "analysis"> & UpdateChoice;
 
 import type { RunControls } from "./runDriver";
 
@@ -65,10 +67,11 @@ export function openSession(
     checkpoint: (place) => (place === undefined ? save() : intent(place)),
     trackChanges: true,
     probe: httpProbe,
+    queryMetric: prometheusQuery,
     ...(opened.recheckUnknownAfterMs === undefined ? {} : { recheckUnknownAfterMs: opened.recheckUnknownAfterMs }),
   };
   // A stored state has no health checks (their URLs may hold secrets): the run's members give them back.
-  const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(withHealthChecks(choice.engineState, run.members), opened.backend, options);
+  const engine = choice.engineState === undefined ? newEngine(run, opened, options) : UpdateRunEngine.resume(withHealthChecks(choice.engineState, run.members, run.analysis), opened.backend, options);
   const journaled = { runId: choice.id, identity, engine, ...(journalInputs === undefined ? {} : { inputs: journalInputs }) };
   save = () => opened.journal.commit(journaled);
   intent = (place) => opened.journal.intent(journaled, place);
@@ -77,15 +80,13 @@ export function openSession(
 
 function newEngine(run: RunDefinition, opened: OpenBackend, options: EngineOptions): UpdateRunEngine {
   return UpdateRunEngine.create(
-    { name: run.runName, members: run.members, ...(run.strategy === undefined ? {} : { strategy: run.strategy }), ...updateChoiceOf(run) },
+    { name: run.runName, members: run.members, ...(run.strategy === undefined ? {} : { strategy: run.strategy }), ...(run.analysis === undefined ? {} : { analysis: run.analysis }), ...updateChoiceOf(run) },
     opened.backend,
     options,
   );
 }
 
 export interface DriveResult {
-  /** The deadline, on the backend's clock. */
-  until: number;
   /** `returnAfterMinutes` on the backend's clock (ms), when set. */
   returnWhenIdleFor?: number;
 }
@@ -97,12 +98,16 @@ export interface DriveResult {
  */
 export async function driveSession(session: Session, controls: RunControls, stop?: StopRequest): Promise<DriveResult> {
   const { engine, clock, save, opened } = session;
-  // Our own deadline, in real minutes (the Pulumi host ignores customTimeouts).
-  const until = opened.deadline(Date.now() + controls.timeoutMinutes * 60_000);
+  const first = firstMember(engine);
+  if (opened.syncClock !== undefined && first !== undefined) await opened.syncClock(first);
+  // Our own deadline, in real minutes (the Pulumi host ignores customTimeouts), kept in real time: a
+  // clock learned from the backend's answers moves by their instants (`ServerClock`).
+  const realDeadline = Date.now() + controls.timeoutMinutes * 60_000;
+  const pastDeadline = (instant: number): boolean => opened.realMsUntil(instant) > realDeadline - Date.now();
   // Issue 5: with `returnAfterMinutes`, a long wait ends this call (the next call continues).
   const returnWhenIdleFor = controls.returnAfterMinutes === undefined ? undefined : opened.deadline(controls.returnAfterMinutes * 60_000) - opened.deadline(0);
   // Every pass journals itself (the engine's `checkpoint`) before its events go out.
-  const options = { until, ...(returnWhenIdleFor === undefined ? {} : { returnWhenIdleFor }) };
+  const options = { pastDeadline, ...(returnWhenIdleFor === undefined ? {} : { returnWhenIdleFor }) };
   const sleeper = stop === undefined ? clock : new StoppableClock(clock, opened.realMsUntil, stop);
   // The user's controls are actions at this instant, so they and the first pass share one instant.
   let actions = controlActions(controls, clock.now());
@@ -117,7 +122,13 @@ export async function driveSession(session: Session, controls: RunControls, stop
     actions = [{ at: clock.now(), stop: true }];
   }
   save();
-  return { until, ...(returnWhenIdleFor === undefined ? {} : { returnWhenIdleFor }) };
+  return returnWhenIdleFor === undefined ? {} : { returnWhenIdleFor };
+}
+
+/** The run's first member, for a backend clock learned from its answers (`OpenBackend.syncClock`). */
+export function firstMember(engine: Pick<UpdateRunEngine, "live">): MemberRef | undefined {
+  const member = engine.live.stages.flatMap((s) => s.groups.flatMap((g) => g.members))[0];
+  return member === undefined ? undefined : { name: member.name, ...(member.clusterResourceId === undefined ? {} : { clusterResourceId: member.clusterResourceId }) };
 }
 
 /**

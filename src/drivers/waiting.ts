@@ -1,5 +1,6 @@
 /** What an idle run waits for, read from its status: for the messages of a run that returned early. */
 import type { GateStatus, UpdateRunStatus } from "../model/status";
+import { isAnalysisGate } from "../backends/azureFleet/analysisGates";
 
 /** Every gate of a status, in the order a run reaches them: stage before, its groups' before and after, stage after. */
 export function statusGates(status: UpdateRunStatus): GateStatus[] {
@@ -10,10 +11,13 @@ export function statusGates(status: UpdateRunStatus): GateStatus[] {
   ]);
 }
 
-/** Ids of the gates waiting for approval (a ScheduledStart gate waits for its instant instead). */
+/**
+ * Ids of the gates waiting for a person's approval (a ScheduledStart gate waits for its instant
+ * instead; a gate the client added for analysis on Fleet Manager, for its analysis: issue 31).
+ */
 export function pendingGates(status: UpdateRunStatus): string[] {
   return statusGates(status)
-    .filter((g) => g.status.state === "Pending" && g.scheduledStartProperties === undefined)
+    .filter((g) => g.status.state === "Pending" && g.scheduledStartProperties === undefined && !isAnalysisGate(g.displayName))
     .map((g) => g.gateId);
 }
 
@@ -30,6 +34,8 @@ export function waitsForApproval(status: UpdateRunStatus): boolean {
 export function waitingLine(status: UpdateRunStatus): string {
   const gates = pendingGates(status);
   if (gates.length > 0) return `Waiting for approval of ${gates.map((id) => `'${id}'`).join(", ")} (add to \`approvals\`).`;
+  const measuring = statusGates(status).find((g) => g.status.state === "Pending" && isAnalysisGate(g.displayName));
+  if (measuring !== undefined) return `Waiting: gate '${measuring.gateId}' holds the run for its health analysis (fleet-update approves it when the analysis passes; run again to go on measuring).`;
   const scheduled = statusGates(status).find((g) => g.status.state === "Pending" && g.scheduledStartProperties?.absoluteStartTime !== undefined);
   if (scheduled !== undefined) return `Waiting: gate '${scheduled.gateId}' opens at ${scheduled.scheduledStartProperties?.absoluteStartTime} (scheduled start; approving it opens it now).`;
   for (const stage of status.stages) {

@@ -4,6 +4,7 @@
  */
 import type { MaintenanceConfigurations } from "../model/maintenanceWindow";
 import type { UpgradeType } from "../model/update";
+import type { PrometheusProvider } from "../model/analysis";
 
 /** Which cluster: the member's name and, for real backends, its ARM id. */
 export interface MemberRef {
@@ -78,6 +79,12 @@ export interface StartedOperation {
   operationId: string;
   /** When the engine should look at the operation again (a hint; the engine may look earlier). */
   checkAgainAt?: number;
+  /**
+   * When the operation began, as the backend's own record of it says (ARM's operation status
+   * `startTime`): the member's start (docs/rules.md §20). Absent: the backend keeps no record the
+   * engine can read, and the member starts at the instant the engine asked.
+   */
+  startedAt?: number;
 }
 
 export type OperationStatus = "InProgress" | "Succeeded" | "Failed";
@@ -87,6 +94,13 @@ export interface OperationState {
   error?: { code: string; message: string };
   /** When `InProgress`: when to look again. */
   checkAgainAt?: number;
+  /**
+   * Once it ended: when the upgrade began and ended, as the backend's own records say (ARM's
+   * operation status `startTime` of its first step, `endTime` of its last): the member's times
+   * (docs/rules.md §20). Absent: no such record, and the member ends at the instant the engine saw it end.
+   */
+  startedAt?: number;
+  endedAt?: number;
 }
 
 /**
@@ -127,14 +141,46 @@ export interface ClusterBackend {
    * Issue 5: answer a member's health probe, for backends that simulate one. Real backends leave it
    * out; the runtime then probes the URL over HTTP (`EngineOptions.probe`).
    */
-  probe?(member: MemberRef, url: string): Answer<ProbeResult>;
+  probe?(member: MemberRef, url: string, options?: ProbeOptions): Answer<ProbeResult>;
+  /**
+   * Issue 31: answer a Prometheus query, for backends that simulate metrics (the simulated fleet's
+   * declared metrics, evaluated on its clock). Real backends leave it out; the runtime then asks the
+   * Prometheus server (`EngineOptions.queryMetric`).
+   */
+  queryMetric?(query: MetricQuery): Answer<MetricAnswer>;
+}
+
+/** Issue 31: a web analysis's headers (values secret) and timeout. */
+export interface ProbeOptions {
+  headers?: ReadonlyArray<{ key: string; value: string }>;
+  timeoutSeconds?: number;
 }
 
 /** One health probe's answer: `detail` says what was seen ("GET https://… answered 503"). */
 export interface ProbeResult {
   ok: boolean;
   detail: string;
+  /** The HTTP status, when there was an answer (issue 31: the measurement's value). */
+  status?: number;
 }
+
+/** A Prometheus query as a port sends it (issue 31): the provider, with the query rendered for one member. */
+export interface MetricQuery {
+  provider: PrometheusProvider;
+  /** The PromQL to send (placeholders filled in). */
+  query: string;
+  /** The member it is for, when the query names one. */
+  member?: MemberRef;
+  /**
+   * Evaluate at this past instant (ms) instead of the server's now: a measurement a killed client
+   * missed, taken again by its successor at its own instant from the samples kept (Fleet Manager,
+   * docs/health-analysis.md "On Fleet Manager").
+   */
+  at?: number;
+}
+
+/** What a query answered: the samples' values (none: no data), or why it could not be asked. */
+export type MetricAnswer = { values: number[] } | { error: string };
 
 /** An error a backend reports in ARM's terms (`code` as in ARM error bodies). */
 export class BackendError extends Error {

@@ -2,7 +2,7 @@
  * What every phase of the engine shares for one run: its state, the backend, the clock-free
  * transition recorder, and the in-memory caches (never persisted; rebuilt after a resume).
  */
-import { isPending, type Answer, type ClusterBackend, type ClusterInfo, type MemberRef, type ProbeResult, type RegionOffer } from "./backend";
+import { isPending, type Answer, type ClusterBackend, type ClusterInfo, type MemberRef, type MetricAnswer, type MetricQuery, type ProbeOptions, type ProbeResult, type RegionOffer } from "./backend";
 import { WindowTracker } from "./priority";
 import type { GroupRunState, MemberPlace, MemberRunState, RunState } from "./runState";
 import { Transitions, type EventSink } from "./transitions";
@@ -40,7 +40,9 @@ export interface EngineOptions {
    */
   trackChanges?: boolean;
   /** Issue 5: answers members' health probes (over HTTP at run time); default the backend's own `probe`. */
-  probe?: (member: MemberRef, url: string) => Promise<ProbeResult>;
+  probe?: (member: MemberRef, url: string, options?: ProbeOptions) => Promise<ProbeResult>;
+  /** Issue 31: answers Prometheus queries (over HTTP at run time); default the backend's own `queryMetric`. */
+  queryMetric?: (query: MetricQuery) => Answer<MetricAnswer>;
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;

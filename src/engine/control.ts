@@ -5,6 +5,8 @@
 import type { SkipTarget } from "../model/skip";
 import type { EngineContext, MemberPlace } from "./context";
 import { HEALTH_CHECK_FAILED } from "./healthCheck";
+import { ANALYSIS_FAILED, analysisId } from "./analysisSteps";
+import { hasFailed, type AnalysisRunState } from "./analysis";
 import { startHalt } from "./halt";
 import { approveGates, skipGates } from "./gates";
 import { settleRun } from "./settle";
@@ -40,11 +42,13 @@ export function startRun(ctx: EngineContext, now: number): void {
       if (group.state === "Completed") continue;
       for (const member of group.members) {
         if (member.state !== "Failed") continue;
-        if (member.error?.code === HEALTH_CHECK_FAILED && member.request !== undefined) recheckHealth(ctx, { stage, group, member }, now);
+        if ((member.error?.code === HEALTH_CHECK_FAILED || member.error?.code === ANALYSIS_FAILED) && member.request !== undefined) recheckHealth(ctx, { stage, group, member }, now);
         else retry(ctx, member, now);
       }
     }
     if (stage.wait.state === "Stopped") ctx.transitions.transition(stage.wait, "Running", now, "wait", stage.name);
+    // Issue 31: a failed pre-check or soak is measured again, from the beginning (docs/rules.md §19).
+    if (stage.analysis?.some(hasFailed) === true) stage.analysis = resetFailed(ctx, stage.name, stage.analysis, now);
   }
   settleRun(ctx, now);
 }
@@ -62,10 +66,17 @@ function retry(ctx: EngineContext, member: MemberRunState, now: number): void {
 function recheckHealth(ctx: EngineContext, place: MemberPlace, now: number): void {
   const { member } = place;
   member.checkAgainAt = now;
-  member.verification = undefined;
+  if (member.analysis !== undefined) resetFailed(ctx, member.name, member.analysis, now);
+  member.analysis = undefined;
   member.message = "Checking the cluster's health again (its upgrade itself succeeded).";
   ctx.transitions.transition(member, "Running", now, "member", member.name, member.message);
   ctx.inFlight.add(place);
+}
+
+/** The analyses that did not fail; the failed ones are reset (an event each) to be measured again. */
+function resetFailed(ctx: EngineContext, owner: string, analyses: AnalysisRunState[], now: number): AnalysisRunState[] {
+  for (const a of analyses) if (hasFailed(a)) ctx.transitions.analysisReset(a, analysisId(owner, a), now, "Started again: measuring from the beginning.");
+  return analyses.filter((a) => !hasFailed(a));
 }
 
 /** Issue 5: approve gates by id (all or nothing; `ApprovalRefusedError` names unknown ids). */

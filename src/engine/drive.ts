@@ -12,6 +12,11 @@ export type RunAction = { at: number } & ({ start: true } | { stop: true } | { s
 export interface DriveOptions {
   /** Stop driving at this instant even if the run goes on (statuses are reported as they are then). */
   until?: number;
+  /**
+   * The caller's own deadline, when it is not an instant of `clock` (real time, while the clock
+   * follows a backend's): whether waking at `instant` would be past it. Driving stops instead.
+   */
+  pastDeadline?: (instant: number) => boolean;
   /** User actions, in the order to apply them; several at one instant apply in order. */
   actions?: readonly RunAction[];
   /** Called after every reconcile pass (e.g. to journal the engine's state). */
@@ -37,7 +42,7 @@ export async function drive(engine: UpdateRunEngine, clock: Clock, options: Driv
     const nextAction = pending[0]?.at;
     if (engine.settled && nextAction === undefined) return;
     const next = Math.min(nextWakeAt ?? Number.POSITIVE_INFINITY, nextAction ?? Number.POSITIVE_INFINITY);
-    if (next === Number.POSITIVE_INFINITY || next > until) return;
+    if (next === Number.POSITIVE_INFINITY || next > until || options.pastDeadline?.(next) === true) return;
     if (options.returnWhenIdleFor !== undefined && !engine.busy && next - now > options.returnWhenIdleFor) return;
     await clock.sleepUntil(Math.max(next, now));
   }

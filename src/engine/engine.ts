@@ -20,6 +20,11 @@ export type MemberPosition = [stage: number, group: number, member: number];
 import { renderStatus } from "./status";
 import { appliedNodeImageVersions, failedMembers, type FailedMember } from "./results";
 
+/** A JSON replacer leaving out the run's declared analysis (`RunState.declaredAnalysis`). */
+export function withoutDeclaredAnalysis(key: string, value: unknown): unknown {
+  return key === "declaredAnalysis" ? undefined : value;
+}
+
 export class UpdateRunEngine {
   private readonly ctx: EngineContext;
   private lastWake: number | undefined;
@@ -138,9 +143,12 @@ export class UpdateRunEngine {
     return this.ctx.run;
   }
 
-  /** The run as plain JSON: fields cleared by setting them undefined (`runState.ts`) are left out. */
+  /**
+   * The run as plain JSON: fields cleared by setting them undefined (`runState.ts`) are left out, and
+   * so is the declared analysis (issue 31: it may hold secrets; a resumed run is given it again).
+   */
   snapshot(): RunState {
-    return JSON.parse(JSON.stringify(this.ctx.run)) as RunState;
+    return JSON.parse(JSON.stringify(this.ctx.run, withoutDeclaredAnalysis)) as RunState;
   }
 
   /**

@@ -15,8 +15,11 @@ import { startHalt } from "./halt";
 import { nextGateOpening, reachGates } from "./gates";
 import { adoptInterruptedStarts } from "./interrupted";
 import { markRunning } from "./running";
-import { HEALTH_CHECK_FAILED, verifyStep } from "./healthCheck";
+import { verifyStep } from "./healthCheck";
+import { passStageAnalyses } from "./analysisSteps";
+import { nextMeasurement } from "./analysis";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
+import { groupStart, latestEnd, stageStart } from "./times";
 import { isoInstant as iso } from "../model/common";
 import { isDone, isFinished, runUpdate, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 import type { GroupQueue, Rank } from "./readyQueue";
@@ -60,7 +63,9 @@ async function followUpgrades(ctx: EngineContext, now: number): Promise<void> {
 async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number): Promise<void> {
   const { member } = place;
   ctx.memberChanged(member);
-  if (member.verification === undefined) {
+  // When the operation ended, as the backend recorded it (set when this call saw it end).
+  let endedAt: number | undefined;
+  if (member.analysis === undefined) {
     let op;
     try {
       const answer = ctx.backend.getOperation(ctx.ref(member), member.operationId as string, member.request);
@@ -76,9 +81,12 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
       member.checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
       return;
     }
+    // docs/rules.md §20: the member's times are its operation's, where the backend keeps a record of it.
+    if (op.startedAt !== undefined) member.startTime = op.startedAt;
+    endedAt = op.endedAt;
     if (op.status === "Failed") {
       endFollowing(ctx, place);
-      failMember(ctx, place, op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" }, now);
+      failMember(ctx, place, op.error ?? { code: "UpgradeFailed", message: "the upgrade failed" }, now, undefined, endedAt);
       return;
     }
   }
@@ -91,10 +99,11 @@ async function followUpgrade(ctx: EngineContext, place: MemberPlace, now: number
   }
   endFollowing(ctx, place);
   if (verdict.kind === "unhealthy") {
-    failMember(ctx, place, { code: HEALTH_CHECK_FAILED, message: verdict.message }, now, verdict.message);
+    failMember(ctx, place, { code: verdict.code, message: verdict.message }, now, verdict.message);
   } else {
     member.message = undefined;
-    ctx.transitions.transition(member, "Completed", now, "member", member.name);
+    // Healthy at once (no probe): Completed when its operation ended; after probes, when they passed.
+    ctx.transitions.transition(member, "Completed", now, "member", member.name, undefined, undefined, endedAt);
   }
 }
 
@@ -103,7 +112,6 @@ function endFollowing(ctx: EngineContext, place: MemberPlace): void {
   const { member, group } = place;
   ctx.inFlight.delete(place);
   member.checkAgainAt = undefined;
-  member.verification = undefined;
   ctx.clusters.delete(member.name);
   ctx.touch(group);
 }
@@ -112,10 +120,10 @@ function endFollowing(ctx: EngineContext, place: MemberPlace): void {
  * docs/rules.md §3.7 with issue 5's tolerance: the member fails; the run halts only when its group or stage now
  * has more failures than it tolerates (by default none).
  */
-function failMember(ctx: EngineContext, place: MemberPlace, error: { code: string; message: string }, now: number, message?: string): void {
+function failMember(ctx: EngineContext, place: MemberPlace, error: { code: string; message: string }, now: number, message?: string, endedAt?: number): void {
   const { member, group, stage } = place;
   member.message = message ?? `Upgrade failed: ${error.message} (${error.code})`;
-  ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error });
+  ctx.transitions.transition(member, "Failed", now, "member", member.name, member.message, { ...error }, endedAt);
   ctx.touch(group);
   const failures = (g: GroupRunState) => ctx.tally.memberCounts(g).Failed;
   if (groupExceedsWith(group, failures(group)) || stageExceedsWith(stage, failures, ctx.tally.stageFailures(stage))) startHalt(ctx, "failure", now);
@@ -152,6 +160,12 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
       settleStage(ctx, stage, now);
       return;
     }
+    // Issue 31: the stage's pre-checks, over the members about to be upgraded, before any starts.
+    const checked = passStageAnalyses(ctx, stage, "preCheck", now);
+    if (!(isPending(checked) ? await checked : checked)) {
+      settleStage(ctx, stage, now);
+      return;
+    }
     startGroups(ctx, stage, now);
     await fillStage(ctx, stage, now);
     if (ctx.run.control !== "Running") return;
@@ -161,7 +175,10 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
     // A stage whose groups were all skipped has its gates skipped by `settleStage` (G7).
     const gatesDone = stage.groups.every((g) => g.state === "Skipped") || reachGates(ctx, stage.afterGates, now);
     const waitDone = passWait(ctx, stage, now);
-    if (!gatesDone || !waitDone) {
+    // Issue 31: the soak analyses run through the wait (from its start), over the members upgraded.
+    const soaked = stage.groups.every((g) => g.state === "Skipped") || passStageAnalyses(ctx, stage, "soak", now, stage.wait.endsAt ?? now);
+    const soakDone = isPending(soaked) ? await soaked : soaked;
+    if (!gatesDone || !waitDone || !soakDone) {
       settleStage(ctx, stage, now);
       return;
     }
@@ -184,26 +201,28 @@ function passGroupEnd(ctx: EngineContext, group: GroupRunState, now: number): vo
  * The run reaches the stage. Its groups start once its before-gates pass (`startGroups`): until then
  * they are NotStarted, as Fleet shows them. A stage whose groups are all empty (no member belongs to
  * any, docs/rules.md §2) has nothing to hold: its groups start now, end Skipped, and so does the
- * stage, its gates skipped (G7) and with no wait (§3.1).
+ * stage, its gates skipped (G7) and with no wait (§3.1). docs/rules.md §20: the stage starts now,
+ * never before the stage before it ended, nor after a member already running in it (adopted).
  */
 function startStage(ctx: EngineContext, stage: StageRunState, now: number): void {
-  stage.startTime = now;
+  stage.startTime = stageStart(stage, ctx.run.stages[ctx.run.stages.indexOf(stage) - 1], now);
   if (stage.groups.every((g) => g.members.length === 0)) startGroups(ctx, stage, now);
   settleStage(ctx, stage, now);
 }
 
-/** The stage's groups start (an empty one ends Skipped then, docs/rules.md §4). */
+/** The stage's groups start (an empty one ends Skipped then, docs/rules.md §4); §20: not after a member already running in it. */
 function startGroups(ctx: EngineContext, stage: StageRunState, now: number): void {
   for (const group of stage.groups) {
     if (isFinished(group.state) || group.startTime !== undefined) continue;
-    group.startTime = now;
+    group.startTime = groupStart(group, stage, now);
     ctx.touch(group);
   }
 }
 
 /**
- * The wait starts when the stage's last group ends (docs/rules.md §3.1). A stage whose groups were all skipped
- * has no wait. Returns whether the wait is behind us.
+ * The wait starts when the stage's last group ends (docs/rules.md §3.1), as its parts recorded it (§20:
+ * the end of its last upgrade, not the instant this pass saw it), and ends its length later. A stage
+ * whose groups were all skipped has no wait. Returns whether the wait is behind us.
  */
 function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolean {
   const wait = stage.wait;
@@ -214,8 +233,8 @@ function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolea
   }
   if (isDone(wait.state)) return true;
   if (wait.endsAt === undefined) {
-    wait.startTime = now;
-    wait.endsAt = now + stage.afterStageWaitInSeconds * 1000;
+    wait.startTime = latestEnd(stage.groups) ?? now;
+    wait.endsAt = wait.startTime + stage.afterStageWaitInSeconds * 1000;
   }
   if (now >= wait.endsAt) {
     ctx.transitions.transition(wait, "Completed", now, "wait", stage.name);
@@ -382,7 +401,7 @@ function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: Upg
 
 function started(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, now: number): "started" {
   const checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
-  markRunning(ctx, place, request, op.operationId, now, checkAgainAt, now);
+  markRunning(ctx, place, request, op.operationId, op.startedAt ?? now, checkAgainAt, now);
   return "started";
 }
 
@@ -455,6 +474,8 @@ function wakeAt(ctx: EngineContext, now: number): ReconcileResult {
         next = Math.min(next, nextGateOpening(group.beforeGates, now) ?? Number.POSITIVE_INFINITY);
       }
       next = Math.min(next, nextGateOpening(stage.beforeGates, now) ?? Number.POSITIVE_INFINITY);
+      // Issue 31: the stage's next pre-check or soak measurement.
+      next = Math.min(next, nextMeasurement(stage.analysis) ?? Number.POSITIVE_INFINITY);
     }
   }
   return next === Number.POSITIVE_INFINITY ? {} : { nextWakeAt: next };

@@ -6,8 +6,9 @@
  * resumed engine, or of this one after the backend call threw) asks the backend whether the request
  * reached the cluster, before anything else happens in the pass:
  *
- * - it did: the member is Running under that operation's id, from the instant it was asked for. It
- *   holds its concurrency slot and is followed to its end like any other upgrade, in this same pass;
+ * - it did: the member is Running under that operation's id, from the operation's start as the backend
+ *   recorded it (else the instant it was asked for). It holds its concurrency slot and is followed to
+ *   its end like any other upgrade, in this same pass;
  * - it did not: the intent is dropped and the member is a candidate as before.
  *
  * So an upgrade running on a cluster always counts against its group's and stage's limits, a cluster
@@ -47,5 +48,6 @@ function adopt(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, 
   ctx.memberChanged(place.member);
   ctx.touch(place.group);
   // Followed in this pass (`followUpgrades` comes next): an upgrade that ended meanwhile ends now.
-  markRunning(ctx, place, request, op.operationId, since, now, now);
+  // Its start: the backend's record of it, else the intent's instant (docs/rules.md §20).
+  markRunning(ctx, place, request, op.operationId, op.startedAt ?? since, now, now);
 }

@@ -8,9 +8,11 @@ import { ValidationError } from "../model/common";
 import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, type UpdateRunStrategy } from "../model/strategy";
 import type { UpdateChoice } from "../model/autoUpgrade";
 import type { HealthCheck } from "../model/healthCheck";
+import type { Analysis } from "../model/analysis";
+import type { Labels } from "../model/member";
 import { resolveConcurrency } from "./concurrency";
 import { resolveTolerance } from "./tolerance";
-import { gateRunState, groupRunState, memberRunState, runState, stageRunState, type Controlled, type GateRunState, type MemberRunState, type RunState, type StageRunState } from "./runState";
+import { gateRunState, groupRunState, memberRunState, runState, stageRunState, type Controlled, type GateRunState, type MemberRunState, type RunAnalysis, type RunState, type StageRunState } from "./runState";
 import { gateId, type Gate } from "../model/strategy";
 
 export type PlanInput = PlanDefinition & UpdateChoice;
@@ -22,6 +24,8 @@ export interface PlanDefinition {
   members: ReadonlyArray<{ name: string; group?: string; labels?: Readonly<Record<string, string>>; clusterResourceId?: string; healthCheck?: HealthCheck }>;
   /** Undefined: the default strategy, one stage and one group holding every member. */
   strategy?: UpdateRunStrategy;
+  /** Issue 31: health analysis (docs/rules.md §19); kept in memory only (`RunAnalysis`). */
+  analysis?: Analysis;
 }
 
 export const DEFAULT_GROUP_CONCURRENCY = 1;
@@ -32,7 +36,7 @@ export function defaultStrategy(): UpdateRunStrategy {
 }
 
 export function planRun(input: PlanInput): RunState {
-  const { issues, excluded, assignment } = crossValidateRun({ members: input.members, strategy: input.strategy });
+  const { issues, excluded, assignment } = crossValidateRun({ members: input.members, strategy: input.strategy, ...(input.analysis === undefined ? {} : { analysis: input.analysis }) });
   if (issues.length > 0) throw new ValidationError(issues);
 
   const strategy = structuredClone(input.strategy ?? defaultStrategy());
@@ -66,9 +70,18 @@ export function planRun(input: PlanInput): RunState {
     managedClusterUpdate: input.managedClusterUpdate === undefined ? undefined : structuredClone(input.managedClusterUpdate),
     autoUpgradeProfile: input.autoUpgradeProfile === undefined ? undefined : structuredClone(input.autoUpgradeProfile),
     strategy,
+    declaredAnalysis: runAnalysis(input.analysis, input.members),
     excludedMembers: excluded satisfies ExcludedMember[],
     stages,
   });
+}
+
+/** Issue 31: the analysis as the engine keeps it in memory, with the labels its queries may name. */
+export function runAnalysis(spec: Analysis | undefined, members: ReadonlyArray<{ name: string; labels?: Readonly<Record<string, string>> }>): RunAnalysis | undefined {
+  if (spec === undefined) return undefined;
+  const labels: Record<string, Labels> = {};
+  for (const m of members) if (m.labels !== undefined) labels[m.name] = { ...m.labels };
+  return { spec: structuredClone(spec), labels };
 }
 
 function newMember(m: { name: string; clusterResourceId?: string; healthCheck?: HealthCheck }): MemberRunState {

@@ -3,12 +3,15 @@
  * change as a transition. Only aggregation: what else follows from a change (a skipped item's gates,
  * the end of a halt) is `settle.ts`, which calls these in order.
  */
-import type { ErrorDetail } from "../model/status";
+import type { ErrorDetail, UpdateState } from "../model/status";
 import { aggregateCounts, aggregateRun, type HaltPhase } from "./aggregate";
 import type { EngineContext } from "./context";
-import type { GateRunState, GroupRunState, StageRunState } from "./runState";
+import type { GateRunState, GroupRunState, StageRunState, Timed } from "./runState";
+import { endOf, groupEnds, runEnds, stageEnds } from "./times";
+import { ENDED_STATES } from "./transitions";
 import type { StateCounts } from "./tally";
 import { groupExceedsWith, stageFailureCount, stageOwnLimitExceededWith } from "./tolerance";
+import { stageAnalysisError } from "./analysisSteps";
 
 export function haltPhase(ctx: EngineContext): HaltPhase {
   switch (ctx.run.control) {
@@ -64,7 +67,7 @@ export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: numb
   if (allFinished) addGateStates(children, group.afterGates);
   const state = aggregateCounts(children, group.startTime !== undefined, haltPhase(ctx));
   const error = state === "Failed" ? summarize(group.members.filter((m) => m.state === "Failed").map((m) => ({ name: m.name, error: m.error })), "Member") : undefined;
-  ctx.transitions.transition(group, state, now, "group", group.name, undefined, error);
+  ctx.transitions.transition(group, state, now, "group", group.name, undefined, error, endsNow(group, state) ? endOf(group, state, groupEnds(group), now) : undefined);
 }
 
 /** A stage over its groups (as aggregated), wait and gates. */
@@ -85,9 +88,20 @@ export function refreshStage(ctx: EngineContext, stage: StageRunState, now: numb
     children.Failed++;
     children.total++;
   }
+  // Issue 31: a failed pre-check or soak analysis is a Failed child of its stage, a running one a
+  // Running child: a soak that outlasts the wait holds the stage (docs/rules.md §19).
+  const analysisError = stage.analysis === undefined ? undefined : stageAnalysisError(ctx, stage);
+  if (analysisError !== undefined) {
+    children.Failed++;
+    children.total++;
+  } else if (stage.analysis?.some((a) => a.phase === "Running") === true) {
+    children.Running++;
+    children.total++;
+  }
   const state = aggregateCounts(children, stage.startTime !== undefined, haltPhase(ctx));
-  const error = state === "Failed" ? (summarize(stage.groups.filter((g) => g.state === "Failed").map((g) => ({ name: g.name, error: g.error })), "Group") ?? toleranceError(stage)) : undefined;
-  ctx.transitions.transition(stage, state, now, "stage", stage.name, undefined, error);
+  const error =
+    state === "Failed" ? (summarize(stage.groups.filter((g) => g.state === "Failed").map((g) => ({ name: g.name, error: g.error })), "Group") ?? analysisError ?? toleranceError(stage)) : undefined;
+  ctx.transitions.transition(stage, state, now, "stage", stage.name, undefined, error, endsNow(stage, state) ? endOf(stage, state, stageEnds(stage), now) : undefined);
 }
 
 /** The run over its stages (as aggregated). */
@@ -101,7 +115,12 @@ export function refreshRun(ctx: EngineContext, now: number): void {
     haltPhase(ctx),
   );
   const error = generationFailed ? run.updateError : state === "Failed" ? summarize(run.stages.filter((s) => s.state === "Failed").map((s) => ({ name: s.name, error: s.error })), "Stage") : undefined;
-  ctx.transitions.transition(run, state, now, "run", run.name, undefined, error);
+  ctx.transitions.transition(run, state, now, "run", run.name, undefined, error, endsNow(run, state) ? endOf(run, state, runEnds(run), now) : undefined);
+}
+
+/** The item moves into an ended state: its end is checked against its parts' (docs/rules.md §20), once. */
+function endsNow(item: Timed, state: UpdateState): boolean {
+  return state !== item.state && ENDED_STATES.has(state);
 }
 
 /** A stage failed by its own `maxAllowedFailures` while each group stayed within its own. */

@@ -18,6 +18,9 @@ import type { ManagedClusterUpdate } from "../model/update";
 import type { AutoUpgradeProfile } from "../model/autoUpgrade";
 import type { HealthCheck } from "../model/healthCheck";
 import type { UpdateRunStrategy } from "../model/strategy";
+import type { Analysis } from "../model/analysis";
+import type { Labels } from "../model/member";
+import type { AnalysisRunState } from "./analysis";
 
 export interface Timed {
   state: UpdateState;
@@ -45,8 +48,11 @@ export interface MemberRunState extends Timed {
   startRequestedAt?: number;
   /** Issue 5: the member's probe, run after its upgrade succeeds. */
   healthCheck?: HealthCheck;
-  /** Set while the member's upgrade has succeeded and its health is being verified (probes made so far). */
-  verification?: { probes: number };
+  /**
+   * Set once the member's upgrade has succeeded and its cluster check passed: the analyses after its
+   * upgrade (issue 31; its `healthCheck` is one, the short form), with their measurements.
+   */
+  analysis?: AnalysisRunState[];
 }
 
 /** An approval gate (issue 5): NotStarted → Pending when reached → Completed once approved (or Skipped). */
@@ -87,6 +93,18 @@ export interface StageRunState extends Timed, Controlled {
   afterStageWaitInSeconds: number;
   groups: GroupRunState[];
   wait: WaitRunState;
+  /** Issue 31: the stage's pre-checks and soak analyses, once started. */
+  analysis?: AnalysisRunState[];
+}
+
+/**
+ * Issue 31: the run's analysis as declared, and the labels of the members its queries may name.
+ * Never stored (its headers and URLs may hold secrets): a resumed run is given it again from its
+ * inputs (`src/drivers/healthChecks.ts`), as the members' health checks.
+ */
+export interface RunAnalysis {
+  spec: Analysis;
+  labels: Record<string, Labels>;
 }
 
 /**
@@ -108,6 +126,8 @@ export interface RunState extends Timed {
   updateError?: ErrorDetail;
   /** The strategy as snapshotted when the run was created (docs/rules.md §1). */
   strategy: UpdateRunStrategy;
+  /** Issue 31: the analysis as declared (in memory only: never stored, `RunAnalysis`). */
+  declaredAnalysis?: RunAnalysis;
   excludedMembers: ExcludedMember[];
   control: RunControl;
   /** Why the run halted: a user stop, or a member failure (docs/rules.md §3.7, §3.8). */
@@ -172,7 +192,7 @@ export function memberRunState(m: Pick<MemberRunState, "name"> & Partial<MemberR
     checkAgainAt: m.checkAgainAt,
     attempts: m.attempts ?? 0,
     startRequestedAt: m.startRequestedAt,
-    verification: m.verification,
+    analysis: m.analysis,
   };
 }
 
@@ -213,6 +233,7 @@ export function stageRunState(s: Pick<StageRunState, "name" | "afterStageWaitInS
     afterStageWaitInSeconds: s.afterStageWaitInSeconds,
     groups: s.groups,
     wait: s.wait ?? waitRunState(),
+    analysis: s.analysis,
   };
 }
 
@@ -224,6 +245,7 @@ export function runState(r: Pick<RunState, "name" | "strategy" | "excludedMember
     autoUpgradeProfile: r.autoUpgradeProfile,
     updateError: r.updateError,
     strategy: r.strategy,
+    declaredAnalysis: r.declaredAnalysis,
     excludedMembers: r.excludedMembers,
     control: r.control ?? "NotStarted",
     haltReason: r.haltReason,

@@ -7,6 +7,7 @@ import { hasWait } from "./refresh";
 import { isDone, type Controlled, type GateRunState, type GroupRunState, type MemberRunState, type RunState, type StageRunState, type Timed } from "./runState";
 import { groupFailureCount, stageFailureCount } from "./tolerance";
 import { isoInstant as iso } from "../model/common";
+import { renderAnalysis } from "./analysis";
 
 export function renderStatus(run: RunState): UpdateRunStatus {
   const current = run.stages.find((s) => !isDone(s.state));
@@ -20,6 +21,7 @@ export function renderStatus(run: RunState): UpdateRunStatus {
       failureCount: stageFailureCount(stage),
       ...gates(stage),
       ...(hasWait(stage) ? { afterStageWaitStatus: { status: timed(stage.wait), waitDurationInSeconds: stage.afterStageWaitInSeconds } } : {}),
+      ...(stage.analysis === undefined || stage.analysis.length === 0 ? {} : { analysisRuns: stage.analysis.map(renderAnalysis) }),
       groups: stage.groups.map((group) => ({
         name: group.name,
         status: timed(group),
@@ -67,6 +69,7 @@ function renderMember(member: MemberRunState, reason: string): MemberUpdateStatu
     ...(member.operationId === undefined ? {} : { operationId: member.operationId }),
     ...(message === undefined ? {} : { message }),
     status,
+    ...(member.analysis === undefined || member.analysis.length === 0 ? {} : { analysisRuns: member.analysis.map(renderAnalysis) }),
   };
 }
 

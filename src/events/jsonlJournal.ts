@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { RunEvent } from "../model/status";
-import type { RunEventSink, SinkReport } from "./sink";
+import { alreadyTaken, type RunEventSink, type SinkReport } from "./sink";
 
 export interface JsonlJournalOptions {
   /** Add to an existing file (a resumed run) instead of starting it afresh. */
@@ -43,15 +43,13 @@ export class JsonlJournal implements RunEventSink {
    */
   redeliver(events: readonly RunEvent[]): void {
     const lines = events.map((event) => JSON.stringify(event));
-    let tail: string[] = [];
+    let taken: string[] = [];
     try {
-      tail = readFileSync(this.path, "utf8").split("\n").slice(0, -1).slice(-lines.length);
+      taken = readFileSync(this.path, "utf8").split("\n").slice(0, -1);
     } catch {
       // Unreadable: write them all (at least once).
     }
-    let have = Math.min(tail.length, lines.length);
-    while (have > 0 && !tail.slice(tail.length - have).every((line, i) => line === lines[i])) have -= 1;
-    for (const event of events.slice(have)) this.write(event);
+    for (const event of events.slice(alreadyTaken(taken, lines))) this.write(event);
   }
 
   async close(): Promise<SinkReport> {

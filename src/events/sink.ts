@@ -24,6 +24,17 @@ export interface SinkReport {
   problems: string[];
 }
 
+/**
+ * How many of `lines` (a resumed run's undelivered events, as JSON lines) a sink already took: the
+ * last process took them in order, so they are the sink's last lines (`taken`) and the first of `lines`.
+ */
+export function alreadyTaken(taken: readonly string[], lines: readonly string[]): number {
+  const tail = taken.slice(-lines.length);
+  let have = Math.min(tail.length, lines.length);
+  while (have > 0 && !tail.slice(tail.length - have).every((line, i) => line === lines[i])) have -= 1;
+  return have;
+}
+
 /** Hand a resumed run's undelivered events to every sink (`RunEventSink.redeliver`). */
 export function redeliverTo(sinks: readonly RunEventSink[], events: readonly RunEvent[]): void {
   for (const sink of sinks) {

@@ -8,7 +8,8 @@
  */
 import type { RunEvent } from "../model/status";
 import { describeFailure, redactUrl } from "../runtime/redact";
-import type { RunEventSink, SinkReport } from "./sink";
+import { alreadyTaken, type RunEventSink, type SinkReport } from "./sink";
+import { WebhookOutbox, webhookOutboxFile } from "./webhookOutbox";
 
 export interface WebhookOptions {
   /** Attempts per event, the first included (default 5). */
@@ -30,6 +31,16 @@ export interface WebhookTarget {
   url: string;
   /** Sent as `Authorization: Bearer <token>` (instead of any `user:password@` in the URL). */
   token?: string | undefined;
+}
+
+/**
+ * Where a webhook keeps what it took (`webhookOutbox.ts`): beside the run's journal, so a resumed run
+ * sends first what the last process had not delivered. `append`: the run is taken up (else a new run:
+ * the outbox starts afresh).
+ */
+export interface WebhookOutboxPlace {
+  journalFile: string;
+  append: boolean;
 }
 
 /** The header carrying an event's 1-based position in the run, so a receiver can drop a retried duplicate. */
@@ -62,9 +73,17 @@ export class WebhookSink implements RunEventSink {
   private closing: Promise<SinkReport> | undefined;
   /** Aborts the attempt in flight and the backoff sleep when `close()` gives up. */
   private readonly abandon = new AbortController();
+  /** Issue 30: what this webhook took and delivered, durable (none: events queued at a kill are lost). */
+  private readonly outbox: WebhookOutbox | undefined;
+  /** The events the outbox held when it was opened, as JSON lines (for `redeliver`). */
+  private readonly taken: string[] = [];
 
-  /** Throws (without echoing the URL) unless `url` is http(s). */
-  constructor(url: string, options: WebhookOptions = {}, bearerToken?: string) {
+  /**
+   * Throws (without echoing the URL) unless `url` is http(s); `WebhookOutboxError` when `outbox` is
+   * given and holds a line that cannot be read. Events the outbox holds and never delivered are sent
+   * first, with their sequence numbers.
+   */
+  constructor(url: string, options: WebhookOptions = {}, bearerToken?: string, outbox?: WebhookOutboxPlace) {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -82,21 +101,42 @@ export class WebhookSink implements RunEventSink {
     if (bearerToken !== undefined) this.authorization = `Bearer ${bearerToken}`;
     this.url = parsed;
     this.options = { ...DEFAULTS, ...options };
+    if (outbox !== undefined) {
+      const opened = WebhookOutbox.open(webhookOutboxFile(outbox.journalFile, url), outbox.append);
+      this.outbox = opened.outbox;
+      this.taken = opened.contents.events;
+      this.sequence = this.taken.length;
+      this.taken.forEach((body, i) => {
+        if (i >= opened.contents.done) this.enqueue(i + 1, body, JSON.parse(body) as RunEvent);
+      });
+    }
   }
 
   /** The sink for a run's `webhook` input (Pulumi) or spec field (`fleet-update run`). */
-  static to(target: WebhookTarget, options: WebhookOptions = {}): WebhookSink {
-    return new WebhookSink(target.url, options, target.token);
+  static to(target: WebhookTarget, options: WebhookOptions = {}, outbox?: WebhookOutboxPlace): WebhookSink {
+    return new WebhookSink(target.url, options, target.token, outbox);
   }
 
   write(event: RunEvent): void {
     this.sequence += 1;
     if (this.closing !== undefined) return;
+    const body = JSON.stringify(event);
+    this.outbox?.took(body);
     if (this.queue.length >= this.options.maxQueue) {
       this.dropped += 1;
       return;
     }
-    this.queue.push({ sequence: this.sequence, body: JSON.stringify(event), label: `${event.scope} ${event.name} ${event.from}→${event.to} at ${event.time}` });
+    this.enqueue(this.sequence, body, event);
+  }
+
+  /** With an outbox: only the events the last process had not taken (as `JsonlJournal.redeliver`); else all. */
+  redeliver(events: readonly RunEvent[]): void {
+    const have = alreadyTaken(this.taken, events.map((event) => JSON.stringify(event)));
+    for (const event of events.slice(have)) this.write(event);
+  }
+
+  private enqueue(sequence: number, body: string, event: RunEvent): void {
+    this.queue.push({ sequence, body, label: `${event.scope} ${event.name} ${event.from}→${event.to} at ${event.time}` });
     this.worker ??= this.drain().finally(() => {
       this.worker = undefined;
     });
@@ -122,6 +162,8 @@ export class WebhookSink implements RunEventSink {
       this.problems.push(`webhook ${this.endpoint}: ${left} event(s) not delivered: gave up after waiting ${this.options.flushTimeoutMs / 1000} s at the end of the run`);
     }
     if (this.dropped > 0) this.problems.push(`webhook ${this.endpoint}: ${this.dropped} event(s) dropped: more than ${this.options.maxQueue} waiting`);
+    this.outbox?.close();
+    if (this.outbox?.problem !== undefined) this.problems.push(this.outbox.problem);
     return { written: this.delivered, problems: this.problems };
   }
 
@@ -132,6 +174,7 @@ export class WebhookSink implements RunEventSink {
       const failure = await this.deliver(item.sequence, item.body);
       if (this.abandon.signal.aborted) return;
       this.queue.shift();
+      this.outbox?.done(item.sequence);
       if (failure === undefined) this.delivered += 1;
       else this.problems.push(`webhook ${this.endpoint}: event ${item.sequence} (${item.label}) not delivered: ${failure}`);
     }

@@ -42,6 +42,27 @@ export type NodePool = z.infer<typeof NodePoolSchema>;
 /** The longest simulated upgrade, a week. */
 export const MAX_UPGRADE_MINUTES = 7 * 24 * 60;
 
+/** Prometheus' metric and label names. */
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+/**
+ * Issue 31: one of a simulated cluster's metrics — a gauge with the label `cluster="<name>"` (and
+ * `labels`), worth `value`, and `afterUpgrade` from the end of the cluster's first successful upgrade.
+ * `simulate` and `plan` evaluate queries over them on the virtual clock; the emulator serves them on
+ * `/metrics` for a real Prometheus to scrape (docs/health-analysis.md "Simulated metrics").
+ */
+export const SimulatedMetricSchema = z.strictObject({
+  name: z.string({ error: orRequired("must be a metric name") }).regex(METRIC_NAME, "must be a Prometheus metric name such as cluster_error_rate"),
+  labels: z
+    .record(z.string().regex(LABEL_NAME, "must be a Prometheus label name"), z.string({ error: "must be a string" }))
+    .refine((labels) => !Object.hasOwn(labels, "cluster"), "the label cluster is the cluster's name, set by the simulator")
+    .optional(),
+  value: z.number({ error: orRequired("must be a number") }),
+  afterUpgrade: z.number({ error: "must be a number" }).optional(),
+});
+export type SimulatedMetric = z.infer<typeof SimulatedMetricSchema>;
+
 export const SimulationSchema = z.strictObject({
   /** Minutes an upgrade takes (default 10). */
   upgradeMinutes: z.number({ error: orRequired("must be a number of minutes") }).positive("must be greater than 0").max(MAX_UPGRADE_MINUTES, `must be at most ${MAX_UPGRADE_MINUTES} (a week)`).default(10),
@@ -63,6 +84,8 @@ export const SimulationSchema = z.strictObject({
    * probe fails, so the health check fails the member (default true).
    */
   healthy: z.boolean({ error: "must be true or false" }).optional(),
+  /** Issue 31: the cluster's metrics, before and after its upgrade. */
+  metrics: z.array(SimulatedMetricSchema, { error: "must be a list of metrics" }).max(50, "at most 50 metrics").optional(),
 });
 export type Simulation = z.infer<typeof SimulationSchema>;
 

@@ -11,6 +11,7 @@ import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, UpdateRunStrategySchema, type U
 import { ManagedClusterUpdateSchema } from "./update";
 import { AutoUpgradeProfileSchema, updateChoiceIssues } from "./autoUpgrade";
 import { LabelSelectorError, matchesLabels, parseLabelSelector, type LabelSelector } from "./labelSelector";
+import { AnalysisSchema, unknownAnalysisStages, type Analysis } from "./analysis";
 
 export const UpdateRunSpecSchema = z.strictObject({
   members: z.array(MemberSchema, { error: orRequired("must be a list of members") }),
@@ -21,6 +22,8 @@ export const UpdateRunSpecSchema = z.strictObject({
   managedClusterUpdate: ManagedClusterUpdateSchema.optional(),
   /** Instead of `managedClusterUpdate`: generate it at the run's start (docs/rules.md §18). */
   autoUpgradeProfile: AutoUpgradeProfileSchema.optional(),
+  /** Issue 31: health analysis, after members, before stages and through their soaks (docs/rules.md §19). */
+  analysis: AnalysisSchema.optional(),
 }).superRefine((spec, ctx) => {
   for (const issue of updateChoiceIssues(spec)) ctx.addIssue({ code: "custom", path: [issue.path], message: issue.message });
 });
@@ -174,6 +177,7 @@ export function crossValidateRun(input: {
   members: readonly GroupedMember[];
   strategy?: UpdateRunStrategy;
   updateStrategyId?: string;
+  analysis?: Analysis;
 }): { issues: FieldIssue[]; excluded: ExcludedMember[]; assignment: MemberAssignment } {
   const issues: FieldIssue[] = [];
   if (input.strategy !== undefined && input.updateStrategyId !== undefined) {
@@ -190,6 +194,9 @@ export function crossValidateRun(input: {
   // Manager does not refuse it (strategies are reused across fleets): it ends Skipped, and `plan` /
   // `pulumi preview` name it (EMPTY_GROUP), since it may be a typo (docs/rules.md §2, §4).
   const assignment = assignMembers(input.members, input.strategy);
+  const strategy = input.strategy;
+  // Issue 31: an analysis used at a stage names a stage of the run (without a strategy: `default`).
+  issues.push(...unknownAnalysisStages(input.analysis, (strategy?.stages ?? [{ name: DEFAULT_STAGE_NAME }]).map((s) => s.name)));
   issues.push(...assignment.issues);
   return { issues, excluded: assignment.excluded, assignment };
 }

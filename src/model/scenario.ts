@@ -11,6 +11,7 @@ import { SkipTargetSchema } from "./skip";
 import { GateApprovalSchema, UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "./strategy";
 import { ManagedClusterUpdateSchema } from "./update";
 import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from "./autoUpgrade";
+import { AnalysisSchema } from "./analysis";
 
 export const DEFAULT_HORIZON_DAYS = 30;
 
@@ -35,6 +36,7 @@ const CROSS_CHECKED: PropertyKey[][] = [
   ["until"],
   ["regions"],
   ["updateStrategyId"],
+  ["analysis"],
   ["members", "*", "name"],
   ["members", "*", "group"],
   ["members", "*", "region"],
@@ -64,6 +66,8 @@ export const ScenarioSchema = z
     managedClusterUpdate: ManagedClusterUpdateSchema.optional(),
     /** Instead of `managedClusterUpdate`: generate it when the run starts (docs/rules.md §18). */
     autoUpgradeProfile: AutoUpgradeProfileSchema.optional(),
+    /** Issue 31: health analysis (docs/rules.md §19), measured on the simulated fleet's declared metrics. */
+    analysis: AnalysisSchema.optional(),
     actions: z.array(ScenarioActionSchema).default([]),
   })
   .superRefine((scenario, ctx) => {
@@ -76,7 +80,7 @@ export const ScenarioSchema = z
     }
     // "Inline and reference" is about what the file says: a resolved reference alone is not "both".
     const inlineAndReference = scenario.strategy !== undefined ? scenario.updateStrategyId : undefined;
-    const { issues, excluded } = crossValidateRun({ members: scenario.members, strategy, updateStrategyId: inlineAndReference });
+    const { issues, excluded } = crossValidateRun({ members: scenario.members, strategy, updateStrategyId: inlineAndReference, ...(scenario.analysis === undefined ? {} : { analysis: scenario.analysis }) });
     // crossValidateRun names strategy paths as `strategy...`; a referenced strategy lives under `strategies.<name>`.
     for (const issue of issues) {
       if (scenario.strategy === undefined && scenario.updateStrategyId !== undefined && issue.path.startsWith("strategy.")) {

@@ -22,12 +22,57 @@ export const UpdateStatusSchema = z.strictObject({
 });
 export type UpdateStatus = z.infer<typeof UpdateStatusSchema>;
 
+/**
+ * Issue 31 (ours, not Fleet's): one measurement of an analysis — its instant, verdict and value, and
+ * for a query evaluated per member, which member gave the value that decided it.
+ */
+export const MeasurementStatusSchema = z.strictObject({
+  measuredAt: z.string(),
+  phase: z.enum(["Successful", "Failed", "Inconclusive", "Error"]),
+  /** The deciding sample (absent: no data, or an error); for a web probe, the HTTP status. */
+  value: z.number().optional(),
+  /** The member whose sample decided it, when the query is evaluated per member. */
+  member: z.string().optional(),
+  /** The query as sent for that member (PromQL), or the probe's URL as shown. */
+  query: z.string().optional(),
+  message: z.string().optional(),
+});
+export type MeasurementStatus = z.infer<typeof MeasurementStatusSchema>;
+
+/**
+ * Issue 31 (ours): one analysis as it ran — Argo's AnalysisRun metric result: where it ran (`kind`),
+ * its template, what it asks and what passes, its counts and measurements.
+ */
+export const AnalysisRunStatusSchema = z.strictObject({
+  template: z.string(),
+  kind: z.enum(["afterMember", "preCheck", "soak"]),
+  phase: z.enum(["Running", "Successful", "Failed", "Inconclusive", "Error"]),
+  provider: z.enum(["web", "prometheus"]),
+  /** PromQL as declared (placeholders kept), or the probe's URL as shown. */
+  query: z.string(),
+  successCondition: z.string().optional(),
+  failureCondition: z.string().optional(),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+  nextMeasurementAt: z.string().optional(),
+  count: z.number(),
+  successful: z.number(),
+  failed: z.number(),
+  inconclusive: z.number(),
+  error: z.number(),
+  message: z.string().optional(),
+  measurements: z.array(MeasurementStatusSchema),
+});
+export type AnalysisRunStatus = z.infer<typeof AnalysisRunStatusSchema>;
+
 export const MemberUpdateStatusSchema = z.strictObject({
   name: z.string(),
   clusterResourceId: z.string().optional(),
   operationId: z.string().optional(),
   message: z.string().optional(),
   status: UpdateStatusSchema,
+  /** Issue 31 (ours): the analyses after its upgrade. */
+  analysisRuns: z.array(AnalysisRunStatusSchema).optional(),
 });
 export type MemberUpdateStatus = z.infer<typeof MemberUpdateStatusSchema>;
 
@@ -74,6 +119,8 @@ export const UpdateStageStatusSchema = z.strictObject({
   failureCount: z.number(),
   ...GatesStatusShape,
   afterStageWaitStatus: WaitStatusSchema.optional(),
+  /** Issue 31 (ours): the stage's pre-checks and soak analyses. */
+  analysisRuns: z.array(AnalysisRunStatusSchema).optional(),
   groups: z.array(UpdateGroupStatusSchema),
 });
 export type UpdateStageStatus = z.infer<typeof UpdateStageStatusSchema>;
@@ -88,10 +135,15 @@ export const UpdateRunStatusSchema = z.strictObject({
 });
 export type UpdateRunStatus = z.infer<typeof UpdateRunStatusSchema>;
 
-export const EVENT_SCOPES = ["run", "stage", "group", "member", "wait", "gate"] as const;
+export const EVENT_SCOPES = ["run", "stage", "group", "member", "wait", "gate", "analysis"] as const;
 export type EventScope = (typeof EVENT_SCOPES)[number];
 
-/** One state change (docs/rules.md §7 `events`). `name` is the run's, stage's, group's or member's name (a wait: its stage's; a gate: its gate id). */
+/**
+ * One state change (docs/rules.md §7 `events`). `name` is the run's, stage's, group's or member's name
+ * (a wait: its stage's; a gate: its gate id; an analysis: its id, `<stage>/<kind>/<template>` or
+ * `<member>/afterMember/<template>`). Issue 31: an analysis's events carry each `measurement`, one
+ * event per measurement, its state unchanged while it runs.
+ */
 export const RunEventSchema = z.strictObject({
   time: z.string(),
   scope: z.enum(EVENT_SCOPES),
@@ -99,5 +151,6 @@ export const RunEventSchema = z.strictObject({
   from: UpdateStateSchema,
   to: UpdateStateSchema,
   message: z.string().optional(),
+  measurement: MeasurementStatusSchema.optional(),
 });
 export type RunEvent = z.infer<typeof RunEventSchema>;

@@ -48,6 +48,7 @@ export function findings(world: PlanWorld, prediction: Prediction, schedule: Sch
     ...operationInFlightFindings(ctx),
     ...staleNodeImageFindings(ctx),
     ...gateFindings(ctx),
+    ...analysisFindings(ctx),
     ...horizonFindings(ctx),
     ...world.notes,
   ];
@@ -309,6 +310,25 @@ function gateFindings(ctx: FindingContext): Finding[] {
       if (gate.status.state !== "Pending") continue;
       const since = gate.status.startTime === undefined ? "" : ` from ${gate.status.startTime}`;
       out.push({ severity: "warning", code: "GATE_AWAITS_APPROVAL", message: `The run waits at gate '${gate.gateId}' (${gate.displayName})${since} until it is approved; nothing behind it is predicted.` });
+    }
+  }
+  return out;
+}
+
+/**
+ * ANALYSIS_FAILS (issue 31): an analysis the plan predicts to fail, over the simulated fleet's declared
+ * metrics (or with no data for them): the run halts there, as `simulate` shows.
+ */
+function analysisFindings(ctx: FindingContext): Finding[] {
+  const out: Finding[] = [];
+  for (const stage of ctx.prediction.status.stages) {
+    const failed = [
+      ...(stage.analysisRuns ?? []).map((a) => ({ a, where: `the ${a.kind === "preCheck" ? "pre-check" : "soak"} of stage '${stage.name}'` })),
+      ...stage.groups.flatMap((g) => g.members.flatMap((m) => (m.analysisRuns ?? []).map((a) => ({ a, where: `member '${m.name}' after its upgrade`, member: m.name })))),
+    ].filter(({ a }) => a.phase === "Failed" || a.phase === "Inconclusive" || a.phase === "Error");
+    for (const { a, where, ...rest } of failed) {
+      const member = (rest as { member?: string }).member;
+      out.push({ severity: "warning", code: "ANALYSIS_FAILS", ...(member === undefined ? {} : { member }), message: `Analysis '${a.template}' is predicted to end ${a.phase} at ${where} (${a.finishedAt ?? "?"}): ${a.message ?? ""}` });
     }
   }
   return out;

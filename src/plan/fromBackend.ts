@@ -5,6 +5,7 @@
  * (`upgradeMinutes`), and when an operation already running ends when ARM gives no hint.
  */
 import { BackendError, type ClusterBackend, type ClusterInfo, type OfferedVersion } from "../engine/backend";
+import type { Analysis } from "../model/analysis";
 import { isoInstant, ValidationError, type FieldIssue } from "../model/common";
 import { ClusterAutoUpgradeProfileSchema, type Fleet, type Region, type SimulatedCluster } from "../model/fleet";
 import type { UpdateRunInputs } from "../spec/runSpec";
@@ -51,15 +52,27 @@ export async function worldFromBackend(backend: ClusterBackend, inputs: UpdateRu
     notes.push({ severity: "info", code: "PLAN_ASSUMPTION", member: member.name, message: `The backend does not say when the operation in progress on the cluster ends: the plan assumes ${isoInstant(start + UNKNOWN_OPERATION_END_MS)}.` });
   }
   const fleet: Fleet = { regions, members: clusters.map(({ member, info }) => simulatedCluster(member, info, start, upgradeMinutes)) };
+  const part = runSpecPart(inputs);
+  // Issue 31: a real backend's metrics are not known ahead: every measurement is assumed to pass, on
+  // the analyses' own schedule (their soaks and pre-checks keep their durations in the plan).
+  if (part.run.analysis !== undefined) {
+    part.run = { ...part.run, analysis: analysisAssumedToPass(part.run.analysis) };
+    notes.push({ severity: "info", code: "PLAN_ASSUMPTION", message: "The plan assumes every analysis measurement passes (metrics are not known ahead); the analyses keep their timing." });
+  }
   return {
     fleet,
     start,
     horizon: start + (options.horizonDays ?? DEFAULT_PLAN_HORIZON_DAYS) * DAY_MS,
-    ...runSpecPart(inputs),
+    ...part,
     // A stopped cluster refuses its upgrade when the run reaches it: a finding now.
     stopped: new Set(clusters.filter(({ info }) => info.powerState === "Stopped").map(({ member }) => member.name)),
     notes: [...runSpecNotes(inputs), ...notes],
   };
+}
+
+/** The analysis with every query's no data counted as Successful: over a world without metrics, each measurement passes. */
+function analysisAssumedToPass(analysis: Analysis): Analysis {
+  return { ...analysis, templates: analysis.templates.map((t) => (t.provider.prometheus === undefined ? t : { ...t, noData: "Successful" as const, failureCondition: undefined })) };
 }
 
 function offered(v: OfferedVersion): { version: string; availableAt?: string; isPreview?: boolean } {

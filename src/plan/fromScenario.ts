@@ -15,7 +15,7 @@ export function worldFromScenario(scenario: Scenario): PlanWorld {
     fleet,
     start: Date.parse(scenario.start),
     horizon: scenarioHorizon(scenario),
-    run: { members: scenario.members, ...(strategy === undefined ? {} : { strategy }), ...updateChoiceOf(scenario) },
+    run: { members: scenario.members, ...(strategy === undefined ? {} : { strategy }), ...(scenario.analysis === undefined ? {} : { analysis: scenario.analysis }), ...updateChoiceOf(scenario) },
     controls: { skip: [], approvals: [] },
     stopped: stoppedClusters(fleet),
     notes: ignoredSettings(scenario),

@@ -16,7 +16,7 @@ export function renderPlan(plan: Plan): string {
   if (plan.managedClusterUpdate !== undefined) lines.push(`  update (generated at the start): ${describeUpdate(plan.managedClusterUpdate)}`);
   if (plan.selectedNodeImageVersions.length > 0) lines.push(`  node images: ${plan.selectedNodeImageVersions.join(", ")}`);
   lines.push("", "Stages");
-  lines.push(...table(plan.stages.map((s) => [s.name, s.predictedStart ?? NONE, "→", s.predictedEnd ?? NONE, s.predictedState, s.afterStageWaitInSeconds > 0 ? `(incl. wait ${duration(s.afterStageWaitInSeconds)})` : ""])).map((l) => `  ${l}`));
+  lines.push(...table(plan.stages.map((s) => [s.name, s.predictedStart ?? NONE, "→", s.predictedEnd ?? NONE, s.predictedState, stageExtras(s)])).map((l) => `  ${l}`));
   lines.push("", ...membersTable(plan.members));
   lines.push("", ...renderFindings(plan.findings));
   return lines.join("\n");
@@ -59,7 +59,18 @@ function table(rows: readonly string[][]): string[] {
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] as number))).join("  ").trimEnd());
 }
 
-export function duration(seconds: number): string {
+export /** `(incl. wait 10m; soak error-rate 3× to 00:20:00Z; pre-check error-rate ✓)`: what a stage's end includes (issue 31). */
+function stageExtras(stage: Plan["stages"][number]): string {
+  const parts: string[] = [];
+  if (stage.afterStageWaitInSeconds > 0) parts.push(`incl. wait ${duration(stage.afterStageWaitInSeconds)}`);
+  for (const a of stage.analyses ?? []) {
+    const until = a.predictedEnd === undefined ? "" : ` to ${a.predictedEnd}`;
+    parts.push(`${a.kind === "soak" ? "soak" : "pre-check"} ${a.template} ${a.measurements}×${until} ${a.predictedPhase}`);
+  }
+  return parts.length === 0 ? "" : `(${parts.join("; ")})`;
+}
+
+function duration(seconds: number): string {
   if (seconds % 3600 === 0) return `${seconds / 3600}h`;
   if (seconds % 60 === 0) return `${seconds / 60}m`;
   return `${seconds}s`;

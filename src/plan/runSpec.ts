@@ -6,7 +6,12 @@ import type { PlanWorld } from "./world";
 
 export function runSpecPart(inputs: UpdateRunInputs): Pick<PlanWorld, "run" | "controls"> {
   return {
-    run: { members: inputs.members, ...(inputs.strategy === undefined ? {} : { strategy: inputs.strategy }), ...updateChoiceOf(inputs) },
+    run: {
+      members: inputs.members,
+      ...(inputs.strategy === undefined ? {} : { strategy: inputs.strategy }),
+      ...(inputs.analysis === undefined ? {} : { analysis: inputs.analysis }),
+      ...updateChoiceOf(inputs),
+    },
     controls: { skip: inputs.skip, approvals: inputs.approvals },
   };
 }

@@ -26,6 +26,18 @@ export function readSchedule(world: PlanWorld, prediction: Prediction): Schedule
       ...times(stage.status),
       predictedState: stage.status.state,
       afterStageWaitInSeconds: stage.afterStageWaitStatus?.waitDurationInSeconds ?? 0,
+      ...(stage.analysisRuns === undefined
+        ? {}
+        : {
+            analyses: stage.analysisRuns.map((a) => ({
+              kind: a.kind as "preCheck" | "soak",
+              template: a.template,
+              predictedStart: a.startedAt,
+              ...(a.finishedAt === undefined ? {} : { predictedEnd: a.finishedAt }),
+              predictedPhase: a.phase,
+              measurements: a.successful + a.failed + a.inconclusive + a.error,
+            })),
+          }),
       groups: stage.groups.map((g) => ({ name: g.name, ...times(g.status), predictedState: g.status.state })),
     });
     for (const group of stage.groups) {

@@ -41,13 +41,26 @@ export interface PlannedGroup {
   predictedState: UpdateState;
 }
 
+/** Issue 31: a stage's pre-check or soak as predicted: when it measures, and how it ends. */
+export interface PlannedAnalysis {
+  kind: "preCheck" | "soak";
+  template: string;
+  predictedStart: string;
+  /** When its last measurement is predicted; absent when it does not end before the horizon. */
+  predictedEnd?: string;
+  predictedPhase: "Running" | "Successful" | "Failed" | "Inconclusive" | "Error";
+  measurements: number;
+}
+
 export interface PlannedStage {
   name: string;
   predictedStart?: string;
-  /** End of the stage, its after-stage wait included. */
+  /** End of the stage, its after-stage wait and its soak analyses included. */
   predictedEnd?: string;
   predictedState: UpdateState;
   afterStageWaitInSeconds: number;
+  /** Issue 31: its pre-checks and soak analyses (a soak may hold the stage past its wait). */
+  analyses?: PlannedAnalysis[];
   groups: PlannedGroup[];
 }
 
@@ -68,6 +81,7 @@ export type FindingCode =
   | "GATE_AWAITS_APPROVAL"
   | "NOT_FINISHED_BY_HORIZON"
   | "NO_UPGRADE_VERSION"
+  | "ANALYSIS_FAILS"
   | "PLAN_ASSUMPTION";
 
 /** One pre-flight finding. `code` is stable (scripts test it); `message` is for people. */

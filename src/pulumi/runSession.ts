@@ -68,7 +68,15 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
   const tell = options.tell ?? tellOnStderr;
   const stopWatching = exitWhenEngineGone(inputs.runName, call, options.engineAddress ?? hostEngineAddress(), tell);
   // Issue 24: the run's `webhook`, delivered as `fleet-update run --webhook` delivers (src/events/webhook.ts).
-  const webhook = inputs.webhook === undefined ? undefined : WebhookSink.to(inputs.webhook, options.webhookOptions);
+  // Issue 30: with its outbox beside the run's journal, a resumed run sends first what a killed one had not delivered.
+  let webhook: WebhookSink | undefined;
+  try {
+    webhook = inputs.webhook === undefined ? undefined : WebhookSink.to(inputs.webhook, options.webhookOptions, call.journalFile === undefined ? undefined : { journalFile: call.journalFile, append: call.resumed !== false });
+  } catch (e) {
+    stopWatching();
+    call.release();
+    throw e;
+  }
   let report: RunReport;
   let plan: Plan | undefined;
   try {
@@ -81,6 +89,10 @@ export async function runSession(inputs: UpdateRunInputs, projectDir: string, pr
         onEvent: (event) => {
           progress.onEvent(event);
           webhook?.write(event);
+        },
+        onRedelivered: (events) => {
+          for (const event of events) progress.onEvent(event);
+          webhook?.redeliver(events);
         },
         ...(options.stop === undefined ? {} : { stop: options.stop }),
       });

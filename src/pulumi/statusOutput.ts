@@ -10,7 +10,13 @@
  * nothing" true; each field's comment says when it is absent, as Azure's are. For the exact optional
  * types, read the output through `asExactStatus`.
  */
-import type { UpdateRunStatus, UpdateState } from "../model/status";
+import type { AnalysisRunStatus, UpdateRunStatus, UpdateState } from "../model/status";
+
+/**
+ * Issue 31 (ours; Azure has none): one analysis with its measurements — the model's type as it is
+ * (docs/health-analysis.md "In the status").
+ */
+export type AnalysisRunStatusOutput = AnalysisRunStatus;
 
 /** One state and its times (Azure's `UpdateStatus`). */
 export interface UpdateStatusOutput {
@@ -45,6 +51,8 @@ export interface MemberUpdateStatusOutput {
   /** Why the member is Pending, Skipped or Failed; absent otherwise. */
   message: string;
   status: UpdateStatusOutput;
+  /** Issue 31: the analyses after its upgrade; absent when none is declared for it. */
+  analysisRuns: AnalysisRunStatusOutput[];
 }
 
 /** An approval gate (ours; Azure's 2024-05-02-preview types have none). */
@@ -84,6 +92,8 @@ export interface UpdateStageStatusOutput {
   afterGates: GateStatusOutput[];
   /** Absent for a stage without `afterStageWaitInSeconds`. */
   afterStageWaitStatus: WaitStatusOutput;
+  /** Issue 31: the stage's pre-checks and soak analyses; absent until one starts. */
+  analysisRuns: AnalysisRunStatusOutput[];
   groups: UpdateGroupStatusOutput[];
 }
 

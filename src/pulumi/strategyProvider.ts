@@ -10,6 +10,7 @@ import { FleetRequestError, type FleetClient } from "../backends/azureFleet/flee
 import { FLEET_CHILD_NAME, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { fromFleetStrategy, toFleetStrategy } from "../backends/azureFleet/toFleet";
 import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
+import { reservedGateNames } from "../backends/azureFleet/analysisGates";
 import { openFleetClient } from "../drivers/openFleet";
 import { AzureFleetBackendSchema } from "../spec/runSpec";
 import { UpdateRunStrategySchema, type UpdateRunStrategy } from "../model/strategy";
@@ -99,7 +100,7 @@ function fleetStrategyIssues(news: Props, strategy: UpdateRunStrategy | undefine
     issues.push({ path: "strategyName", message: `names the fleet's update strategy: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters` });
   }
   const apiVersion = parsed.success ? parsed.data.azureFleet.apiVersion : undefined;
-  issues.push(...unsupportedInStrategy(strategy, "", apiVersion));
+  issues.push(...unsupportedInStrategy(strategy, "", apiVersion), ...reservedGateNames(strategy, ""));
   return issues;
 }
 

@@ -13,6 +13,7 @@ import type { SkipTarget } from "../model/skip";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { NodeImageSelectionType, UpgradeType } from "../model/update";
 import type { Plan } from "../plan/types";
+import type { FleetRunRecord } from "../drivers/runDriver";
 import { updateRunProvider } from "./providers";
 import type { UpdateRunStatusOutput } from "./statusOutput";
 import type { UpdateStrategyArgs } from "./updateStrategy";
@@ -114,6 +115,56 @@ export interface WebhookArgs {
   token?: pulumi.Input<string>;
 }
 
+/** Issue 31: an HTTP header sent with each measurement (Argo's `{key, value}`); its value is never shown nor stored. */
+export interface AnalysisHeaderArgs {
+  key: pulumi.Input<string>;
+  value: pulumi.Input<string>;
+}
+
+/** Issue 31: exactly one of `web` (an HTTP probe: any 2xx is Successful) and `prometheus` (a PromQL query). */
+export interface AnalysisProviderArgs {
+  web?: pulumi.Input<{ url: pulumi.Input<string>; headers?: pulumi.Input<pulumi.Input<AnalysisHeaderArgs>[]>; timeoutSeconds?: pulumi.Input<number> }>;
+  prometheus?: pulumi.Input<{
+    /** Base URL of a Prometheus-compatible HTTP API; `/api/v1/query` is appended. */
+    address: pulumi.Input<string>;
+    /** PromQL; may use `{{member.name}}` and `{{member.labels.<key>}}`. */
+    query: pulumi.Input<string>;
+    headers?: pulumi.Input<pulumi.Input<AnalysisHeaderArgs>[]>;
+    timeoutSeconds?: pulumi.Input<number>;
+    /** `{ azureIdentity: { scope? } }`: a bearer token from DefaultAzureCredential (an Azure Monitor workspace). */
+    authentication?: pulumi.Input<{ azureIdentity: pulumi.Input<{ scope?: pulumi.Input<string> }> }>;
+  }>;
+}
+
+/** Issue 31: one analysis template — an Argo Rollouts metric (docs/health-analysis.md). */
+export interface AnalysisTemplateArgs {
+  name: pulumi.Input<string>;
+  provider: pulumi.Input<AnalysisProviderArgs>;
+  /** Argo durations: `30s`, `5m`, `1h30m`. Defaults: 0s and 1m. */
+  initialDelay?: pulumi.Input<string>;
+  interval?: pulumi.Input<string>;
+  count?: pulumi.Input<number>;
+  failureLimit?: pulumi.Input<number>;
+  inconclusiveLimit?: pulumi.Input<number>;
+  consecutiveErrorLimit?: pulumi.Input<number>;
+  /** prometheus: e.g. `result < 0.05` (every sample) or `result[0] >= 0.95`. */
+  successCondition?: pulumi.Input<string>;
+  failureCondition?: pulumi.Input<string>;
+  /** prometheus: what a query with no sample is (default Inconclusive). */
+  noData?: pulumi.Input<"Successful" | "Failed" | "Inconclusive">;
+}
+
+/** Issue 31: health analysis — templates declared once, used after each member, before a stage and through its soak. */
+export interface AnalysisArgs {
+  templates: pulumi.Input<pulumi.Input<AnalysisTemplateArgs>[]>;
+  /** Templates measured after each member's upgrade; a failure fails the member. */
+  afterMember?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Per stage (by name): `preCheck` before it starts, `soak` through its after-stage wait, its members' `afterMember`. */
+  stages?: pulumi.Input<
+    pulumi.Input<{ name: pulumi.Input<string>; preCheck?: pulumi.Input<pulumi.Input<string>[]>; soak?: pulumi.Input<pulumi.Input<string>[]>; afterMember?: pulumi.Input<pulumi.Input<string>[]> }>[]
+  >;
+}
+
 export interface UpdateRunArgs {
   /** Where the clusters are. */
   backend: pulumi.Input<BackendArgs>;
@@ -135,6 +186,13 @@ export interface UpdateRunArgs {
    * (`major.minor`); `NodeImage`: the newest node images. The result is the `generatedUpdate` output.
    */
   autoUpgradeProfile?: pulumi.Input<AutoUpgradeProfileArgs>;
+  /**
+   * Issue 31: health analysis (docs/health-analysis.md): a failed analysis after a member fails it; a
+   * failed pre-check or soak halts the run before the next stage. Secret as a whole (its headers may
+   * hold tokens): kept encrypted in the stack, never in the run's journal or engine state. Part of what
+   * the run is (a change is a new run), its headers' values aside (a rotated token steers the same run).
+   */
+  analysis?: pulumi.Input<AnalysisArgs>;
   /** "Running" (default) runs to the end; "Stopped" lets in-flight upgrades finish and starts no more; "NotStarted" holds a new run. */
   state?: pulumi.Input<"Running" | "Stopped" | "NotStarted">;
   /** Items to skip, all at once: Member, Group, Stage or AfterStageWait (by the stage's name). */
@@ -180,10 +238,11 @@ function currentProjectDir(): string {
  * Outputs the engine stores as secrets whatever the inputs (issue 11). The dynamic-provider host does
  * not accept secrets, so the engine marks an output secret only when it sits under the same key as a
  * secret input; `engineState` copies every input that defines the run (members, strategy, target), so
- * it is always secret; `webhook` (issue 24) holds a bearer token and a URL that may hold one. Health-check
- * URLs are kept out of every output besides (`src/drivers/healthChecks.ts`).
+ * it is always secret; `webhook` (issue 24) holds a bearer token and a URL that may hold one; `analysis`
+ * (issue 31) headers that may hold tokens. Health-check URLs are kept out of every output besides
+ * (`src/drivers/healthChecks.ts`).
  */
-export const UPDATE_RUN_SECRET_OUTPUTS: readonly string[] = ["engineState", "webhook"];
+export const UPDATE_RUN_SECRET_OUTPUTS: readonly string[] = ["engineState", "webhook", "analysis"];
 
 export class UpdateRun extends pulumi.dynamic.Resource {
   /**
@@ -220,9 +279,10 @@ export class UpdateRun extends pulumi.dynamic.Resource {
   declare readonly drift: pulumi.Output<MemberDrift[]>;
   /**
    * Issue 12, `backend.azureFleet` only: the ARM id of the fleet's update run, and the skip entries
-   * already sent to it (so each is sent once). Absent on the other backends.
+   * already sent to it (so each is sent once); issue 31: the analyses measured at the client's gates
+   * (`analysis`) and, when one failed, why the client stopped the run (`halt`). Absent on the other backends.
    */
-  declare readonly fleetRun: pulumi.Output<{ id: string; skipsSent: Array<{ type: string; name: string }> } | undefined>;
+  declare readonly fleetRun: pulumi.Output<FleetRunRecord | undefined>;
   /**
    * With `autoUpgradeProfile`: the `managedClusterUpdate` the channel generated when the run started
    * (upgrade type, the Kubernetes version it chose, node image selection). Absent otherwise.
@@ -237,6 +297,7 @@ export class UpdateRun extends pulumi.dynamic.Resource {
         ...args,
         // The host accepts no secrets: a secret input reaches the state encrypted only as one (issue 11).
         webhook: args.webhook === undefined ? undefined : pulumi.secret(args.webhook),
+        analysis: args.analysis === undefined ? undefined : pulumi.secret(args.analysis),
         runName: name,
         projectDir: args.projectDir ?? currentProjectDir(),
         status: undefined,

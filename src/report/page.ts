@@ -48,5 +48,5 @@ function legend(withEvents: boolean): string {
   const pending = withEvents
     ? '<span data-legend="pending-period"><b class="chip pd"></b>Pending period (from events)</span>'
     : '<span data-legend="pending-period">Pending periods not shown: the input has no events</span>';
-  return `<div class="legend">${states.join("")}${pending}<span data-legend="wait"><b class="chip wait"></b>After-stage wait</span><span data-legend="gate"><b class="chip gate"></b>Approval gate</span><span>Times in UTC</span></div>`;
+  return `<div class="legend">${states.join("")}${pending}<span data-legend="wait"><b class="chip wait"></b>After-stage wait</span><span data-legend="gate"><b class="chip gate"></b>Approval gate</span><span data-legend="measurement"><b class="chip ms c-Completed"></b><b class="chip ms c-Failed"></b>Analysis measurement (passed, failed)</span><span>Times in UTC</span></div>`;
 }

@@ -36,7 +36,22 @@ export type GateStatus = z.infer<typeof GateStatusSchema>;
 
 const Gates = { beforeGates: z.array(GateStatusSchema).optional(), afterGates: z.array(GateStatusSchema).optional() };
 
-const MemberSchema = MemberUpdateStatusSchema.pick({ name: true, clusterResourceId: true, operationId: true, message: true }).extend({ status: StatusSchema }).loose();
+/** Issue 31: an analysis with its measurements (ours), as the timeline draws them; phases kept as text. */
+export const AnalysisRunSchema = z.looseObject({
+  template: z.string(),
+  kind: z.string(),
+  phase: z.string(),
+  query: z.string().optional(),
+  successCondition: z.string().optional(),
+  failureCondition: z.string().optional(),
+  measurements: z.array(
+    z.looseObject({ measuredAt: InstantSchema, phase: z.string(), value: z.number().optional(), member: z.string().optional(), query: z.string().optional(), message: z.string().optional() }),
+  ),
+});
+export type ReportAnalysisRun = z.infer<typeof AnalysisRunSchema>;
+const Analyses = { analysisRuns: z.array(AnalysisRunSchema).optional() };
+
+const MemberSchema = MemberUpdateStatusSchema.pick({ name: true, clusterResourceId: true, operationId: true, message: true }).extend({ status: StatusSchema, ...Analyses }).loose();
 
 const GroupSchema = UpdateGroupStatusSchema.pick({ name: true }).extend({ status: StatusSchema, members: z.array(MemberSchema), ...Gates }).loose();
 
@@ -47,6 +62,7 @@ const StageSchema = UpdateStageStatusSchema.pick({ name: true }).extend({
   afterStageWaitStatus: WaitSchema.optional(),
   groups: z.array(GroupSchema),
   ...Gates,
+  ...Analyses,
 }).loose();
 
 export const ReportStatusSchema = z.looseObject({

@@ -36,6 +36,8 @@ export const STYLES = [
   `.tk i.pd{top:3px;height:14px;background:${hatch(STATE_COLOURS.Pending, "#f8e3b0")}}`,
   `.tk i.wait{background:${hatch(WAIT_COLOUR, "#d9d2f5")};z-index:2}`,
   `.tk i.gate{width:10px;height:10px;min-width:10px;top:5px;margin-left:-5px;transform:rotate(45deg);border:2px solid ${GATE_COLOUR};border-radius:1px;z-index:2}`,
+  ".tk i.ms{width:8px;height:8px;min-width:8px;top:6px;margin-left:-4px;border-radius:50%;border:1px solid #fff;z-index:3}",
+  ".legend .ms{border-radius:50%}",
   `.tk i.gspan{top:9px;height:2px;background:${GATE_COLOUR};opacity:.5}`,
   `.legend .pd{background:${hatch(STATE_COLOURS.Pending, "#f8e3b0")}}.legend .wait{background:${hatch(WAIT_COLOUR, "#d9d2f5")}}`,
   `.legend .gate{transform:rotate(45deg) scale(.8);border:2px solid ${GATE_COLOUR};background:#fff}`,

@@ -2,15 +2,16 @@
  * The timeline: a header row per stage and per group, a row per member, bars on one time axis.
  * A member's bar runs from its start to its end in the colour of its final state; hatched segments
  * before or inside it are its Pending periods (from the events); a stage's row shows the stage's
- * span, its after-stage wait and its approval gates; a group's row its span and gates.
+ * span, its after-stage wait and its approval gates; a group's row its span and gates. Issue 31: each
+ * measurement of an analysis is a dot on its stage's or member's row, in the colour of its verdict.
  */
 import { escapeAttribute, escapeHtml } from "./escape";
 import type { ReportRun } from "./input";
 import { stateClass } from "./palette";
 import { memberPendingIntervals, type PendingInterval } from "./pending";
-import type { GateStatus, ReportItemStatus, ReportMember } from "./schema";
+import type { GateStatus, ReportAnalysisRun, ReportItemStatus, ReportMember } from "./schema";
 import { TimeScale, timeScaleFor } from "./timeScale";
-import { gateTooltip, memberTooltip, pendingTooltip, spanTooltip, waitTooltip } from "./tooltips";
+import { gateTooltip, measurementTooltip, memberTooltip, pendingTooltip, spanTooltip, waitTooltip } from "./tooltips";
 
 const LAST_LABEL_AT = 0.94;
 
@@ -26,6 +27,7 @@ export function renderTimeline(run: ReportRun): string {
         stage.afterStageWaitStatus === undefined ? "" : item(scale, "wait", stage.afterStageWaitStatus.status, waitTooltip(stage.name, stage.afterStageWaitStatus)),
         gates(scale, stage.beforeGates, `before ${where}`, stage.status.startTime),
         gates(scale, stage.afterGates, `after ${where}`, stage.status.completedTime),
+        measurements(scale, stage.analysisRuns, `stage ${stage.name}`),
       ]),
     );
     for (const group of stage.groups) {
@@ -47,6 +49,7 @@ export function renderTimeline(run: ReportRun): string {
 function memberRow(scale: TimeScale, member: ReportMember, pending: readonly PendingInterval[]): string {
   const track = pending.map((p) => `<i class="pd${p.open ? " open" : ""}" style="left:${scale.position(p.start)};width:${scale.width(p.start, p.end)}" title="${escapeAttribute(pendingTooltip(member.name, p))}"></i>`);
   track.push(item(scale, `bar ${stateClass(member.status.state)}`, member.status, memberTooltip(member)));
+  track.push(measurements(scale, member.analysisRuns, member.name));
   return row("m", "data-member", member.name, member.name, member.status.state, track);
 }
 
@@ -92,6 +95,22 @@ function gates(scale: TimeScale, list: readonly GateStatus[] | undefined, where:
       const waited = gate.status.startTime === undefined ? "" : gateWait(scale, Date.parse(gate.status.startTime), gate.status.completedTime);
       return `${waited}<i class="gate ${stateClass(gate.status.state)}" style="left:${scale.position(at)}" title="${title}"></i>`;
     })
+    .join("");
+}
+
+/** Issue 31: a measurement's verdict as a state colour: Successful green, Failed red, the rest amber. */
+const MEASUREMENT_STATE: Record<string, string> = { Successful: "Completed", Failed: "Failed", Inconclusive: "Pending", Error: "Pending" };
+
+/** Issue 31: each analysis's measurements, a dot at its instant in the colour of its verdict. */
+function measurements(scale: TimeScale, analyses: readonly ReportAnalysisRun[] | undefined, where: string): string {
+  if (analyses === undefined) return "";
+  return analyses
+    .flatMap((analysis) =>
+      analysis.measurements.map(
+        (m) =>
+          `<i class="ms ${stateClass(MEASUREMENT_STATE[m.phase] ?? m.phase)}" data-phase="${escapeAttribute(m.phase)}" style="left:${scale.position(Date.parse(m.measuredAt))}" title="${escapeAttribute(measurementTooltip(analysis, m, where))}"></i>`,
+      ),
+    )
     .join("");
 }
 

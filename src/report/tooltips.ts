@@ -4,7 +4,7 @@
  */
 import { formatDuration, formatInstant, formatTime } from "./format";
 import type { PendingInterval } from "./pending";
-import type { GateStatus, ReportItemStatus, ReportMember } from "./schema";
+import type { GateStatus, ReportAnalysisRun, ReportItemStatus, ReportMember } from "./schema";
 
 export function memberTooltip(member: ReportMember): string {
   const lines = [member.name, `State: ${member.status.state}`, ...timeLines(member.status)];
@@ -36,6 +36,17 @@ export function spanTooltip(kind: "Stage" | "Group", name: string, status: Repor
 export function gateTooltip(gate: GateStatus, where: string): string {
   const lines = [`Gate ${gate.displayName ?? gate.gateId ?? "(unnamed)"} ${where}`, `State: ${gate.status.state}`, ...timeLines(gate.status)];
   if (gate.gateId !== undefined) lines.push(`Gate id: ${gate.gateId}`);
+  return lines.join("\n");
+}
+
+/** Issue 31: `soak error-rate of stage early: Failed`, the value and member, the query and the condition. */
+export function measurementTooltip(analysis: ReportAnalysisRun, m: ReportAnalysisRun["measurements"][number], where: string): string {
+  const lines = [`${analysis.kind} ${analysis.template} of ${where}: ${m.phase}`, `Measured: ${formatTime(m.measuredAt)}`];
+  if (m.value !== undefined) lines.push(`Value: ${m.value}${m.member === undefined ? "" : ` (member ${m.member})`}`);
+  if (m.query !== undefined || analysis.query !== undefined) lines.push(`Query: ${m.query ?? analysis.query}`);
+  if (analysis.successCondition !== undefined) lines.push(`Success: ${analysis.successCondition}`);
+  if (analysis.failureCondition !== undefined) lines.push(`Failure: ${analysis.failureCondition}`);
+  if (m.message !== undefined) lines.push(`Message: ${m.message}`);
   return lines.join("\n");
 }
 

@@ -77,6 +77,7 @@ export async function runScenario(scenario: Scenario, target: ScenarioTarget): P
       name: target.runName ?? SCENARIO_RUN_NAME,
       members: target.members ?? scenario.members,
       ...(strategy === undefined ? {} : { strategy }),
+      ...(scenario.analysis === undefined ? {} : { analysis: scenario.analysis }),
       ...updateChoiceOf(scenario),
     },
     target.backend,

@@ -84,7 +84,9 @@ export async function simulateScenarioViaArm(scenario: Scenario, options: ViaArm
         clusterResourceId: `/subscriptions/${EMULATOR_SUBSCRIPTION}/resourceGroups/${EMULATOR_RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/${m.name}`,
       })),
       // ARM does not announce when a version reaches a region: look again every few simulated minutes.
-      engineOptions: { recheckUnknownAfterMs: RECHECK_UNKNOWN_MS },
+      // Issue 31: analyses measure the emulator's own clusters' declared metrics, in process, as the
+      // emulator serves them on /metrics (no Prometheus server).
+      engineOptions: { recheckUnknownAfterMs: RECHECK_UNKNOWN_MS, queryMetric: (query) => emulator.fleet.queryMetricNow(query) },
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     });
     const { GET, PUT, POST, throttled, faults, injected } = emulator.counters;

@@ -17,6 +17,7 @@ import { startArmEmulator, type ArmEmulatorOptions } from "../emulator";
 import { FleetClient, FleetRequestError } from "../backends/azureFleet/fleetClient";
 import { toFleetStrategy } from "../backends/azureFleet/toFleet";
 import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
+import { analysisGateIssues } from "../backends/azureFleet/analysisGates";
 import { DEFAULT_FLEET_API_VERSION, type ClientFleetApiVersion } from "../backends/azureFleet/wire";
 import { ValidationError, isoInstant, type FieldIssue } from "../model/common";
 import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../model/scenario";
@@ -66,6 +67,10 @@ export function fleetScenarioProblems(scenario: Scenario, apiVersion: ClientFlee
   const issues = scenario.updateStrategyId !== undefined && scenario.strategy === undefined
     ? unsupportedInStrategy(resolveScenarioStrategy(scenario), `strategies.${scenario.updateStrategyId}.`, apiVersion, chosenBy)
     : unsupportedInStrategy(scenario.strategy, "strategy.", apiVersion, chosenBy);
+  // Issue 31: the client adds gates for the analysis to the run's strategy, so it needs one.
+  const strategy = resolveScenarioStrategy(scenario);
+  if (scenario.analysis !== undefined && strategy === undefined) issues.push({ path: "analysis", message: "on Fleet Manager the analysis is measured at approval gates the client adds to the run's strategy: give the scenario a strategy" });
+  issues.push(...analysisGateIssues(strategy, scenario.analysis, scenario.strategy === undefined && scenario.updateStrategyId !== undefined ? `strategies.${scenario.updateStrategyId}.` : "strategy."));
   scenario.members.forEach((m, i) => {
     const simulation = m.simulation as { healthy?: boolean } | undefined;
     if ((m as { healthCheck?: unknown }).healthCheck !== undefined) issues.push({ path: `members[${i}].healthCheck`, message: "Fleet Manager cannot wait for a probe made from the client" });
@@ -126,6 +131,9 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
         fleet: {
           clock: emulator.clock,
           client,
+          keepSeen: false,
+          // Issue 31: the client measures the run's analyses on the simulated fleet's declared metrics.
+          measure: { probe: (member, url) => emulator.fleet.probe(member ?? { name: "" }, url), queryMetric: (query) => emulator.fleet.queryMetricNow(query) },
           nextReadAt: (now: number, nextPoll: number) => {
             const nextPass = pollsLikeAClient && emulator.fleet.hasOperationRunning(now) ? undefined : emulator.fleetManager.nextPassAt();
             return pollsLikeAClient ? Math.min(nextPoll, nextPass ?? nextPoll) : (nextPass ?? nextPoll);
@@ -139,6 +147,7 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       members: [],
       ...definition,
       ...updateChoiceOf(scenario),
+      ...(scenario.analysis === undefined ? {} : { analysis: scenario.analysis }),
       state: "Running",
       skip: [],
       approvals: [],

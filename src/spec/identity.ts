@@ -32,8 +32,29 @@ export function withoutApiVersion(backend: unknown): unknown {
   return { ...backend, azureFleet: rest };
 }
 
-/** An identity field as it counts: the backend without its api-version. */
+/**
+ * Issue 31: the analysis without its headers' values (tokens): rotating a token steers the same run,
+ * it does not make a new one. Anything that is not an analysis is returned as it is.
+ */
+export function withoutHeaderValues(analysis: unknown): unknown {
+  if (analysis === null || typeof analysis !== "object" || !Array.isArray((analysis as { templates?: unknown }).templates)) return analysis;
+  const strip = (provider: unknown): unknown => {
+    if (provider === null || typeof provider !== "object") return provider;
+    const headers = (provider as { headers?: unknown }).headers;
+    return Array.isArray(headers) ? { ...provider, headers: headers.map((h: unknown) => (h !== null && typeof h === "object" ? { ...h, value: undefined } : h)) } : provider;
+  };
+  const templates = (analysis as { templates: unknown[] }).templates.map((t) => {
+    if (t === null || typeof t !== "object") return t;
+    const provider = (t as { provider?: Record<string, unknown> }).provider;
+    if (provider === null || typeof provider !== "object") return t;
+    return { ...t, provider: Object.fromEntries(Object.entries(provider).map(([k, v]) => [k, strip(v)])) };
+  });
+  return { ...analysis, templates };
+}
+
+/** An identity field as it counts: the backend without its api-version, the analysis without its tokens. */
 export function identityValue(field: string, value: unknown): unknown {
+  if (field === "analysis") return withoutHeaderValues(value);
   return field === "backend" ? withoutApiVersion(value) : value;
 }
 

@@ -10,8 +10,10 @@ import { SkipTargetSchema } from "../model/skip";
 import { UpdateRunStrategySchema, unknownApprovals } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
 import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from "../model/autoUpgrade";
+import { AnalysisSchema } from "../model/analysis";
 import { FLEET_CHILD_NAME, FleetIdSchema, MAX_FLEET_CHILD_NAME } from "../backends/azureFleet/fleetId";
 import { unsupportedInRun } from "../backends/azureFleet/unsupported";
+import { reservedGateNames } from "../backends/azureFleet/analysisGates";
 import { CLIENT_FLEET_API_VERSIONS } from "../backends/azureFleet/wire";
 import { containsUnknown, dropIssuesUnderUnknowns } from "./unknowns";
 
@@ -139,6 +141,8 @@ export const UpdateRunInputsSchema = z.strictObject({
   managedClusterUpdate: ManagedClusterUpdateSchema.optional(),
   /** Issue 22: generate `managedClusterUpdate` at the run's start from an upgrade channel (docs/rules.md §18). */
   autoUpgradeProfile: AutoUpgradeProfileSchema.optional(),
+  /** Issue 31: health analysis after members, before stages and through their soaks (docs/health-analysis.md). */
+  analysis: AnalysisSchema.optional(),
   state: z.enum(RUN_STATES, { error: `must be one of ${RUN_STATES.join(", ")}` }).default("Running"),
   skip: z.array(SkipTargetSchema).default([]),
   timeoutMinutes: callMinutes().default(DEFAULT_TIMEOUT_MINUTES),
@@ -153,7 +157,7 @@ export const UpdateRunInputsSchema = z.strictObject({
 export type UpdateRunInputs = Omit<z.infer<typeof UpdateRunInputsSchema>, "managedClusterUpdate" | "autoUpgradeProfile"> & UpdateChoice;
 
 /** Inputs that change what the run is: a change of any of them is a new run (replace). */
-export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile"] as const;
+export const RUN_IDENTITY_FIELDS = ["runName", "backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile", "analysis"] as const;
 /**
  * Inputs applied to the same run in place. `webhook` is where the next calls deliver events: not what
  * the run is, so a new URL or token neither replaces the run nor reaches its identity or journal.
@@ -181,14 +185,18 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
   const issues = parsed.success ? [] : toFieldIssues(parsed.error);
   if (!containsUnknown(inputs)) issues.push(...updateChoiceIssues(inputs));
   if (parsed.success && !containsUnknown(inputs)) {
-    const { strategy, members, backend } = parsed.data;
+    const { strategy, members, backend, analysis } = parsed.data;
     // On azureFleet the run's members are the fleet's (a program may list none): the strategy is
     // checked against them when they are read (`checkFleetRun`); here only the list itself.
-    const { issues: cross, excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) });
-    issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => i.path.startsWith("members"))));
+    const { issues: cross, excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(analysis === undefined ? {} : { analysis }) });
+    // An analysis's stages are the inline strategy's (a referenced one's are checked once it is read).
+    const checkedNow = (path: string) => path.startsWith("members") || (strategy !== undefined && path.startsWith("analysis"));
+    issues.push(...(backend.azureFleet === undefined ? cross : cross.filter((i) => checkedNow(i.path))));
     // Issue 19: a skip naming nothing in the run is refused here, before the run opens its backend
     // or journal (a refused run touches no file). On azureFleet the fleet's members and strategy are
     // read later, and Fleet Manager names what it cannot skip.
+    // Issue 31: a display name kept for the gates the client adds for analysis on Fleet Manager.
+    issues.push(...reservedGateNames(strategy, "strategy."));
     if (backend.azureFleet === undefined) issues.push(...unknownSkipTargets(members, strategy, excluded, parsed.data.skip, "skip"));
     // A strategy kept in Fleet (`updateStrategyId`) is read at the run's Check, which names unknown approvals then.
     const approvalsKnownLater = strategy === undefined && parsed.data.updateStrategyId !== undefined && backend.azureFleet !== undefined;
@@ -210,7 +218,16 @@ export function checkRunInputs(raw: Record<string, unknown>): FieldIssue[] {
         issues.push({ path: "runName", message: `names the fleet's update run: lowercase letters, digits and '-', at most ${MAX_FLEET_CHILD_NAME} characters, got '${name}'` });
       }
       const { apiVersion } = backend.azureFleet;
-      issues.push(...unsupportedInRun({ members, ...(strategy === undefined ? {} : { strategy }), ...(apiVersion === undefined ? {} : { apiVersion }), autoUpgradeProfile: parsed.data.autoUpgradeProfile }));
+      issues.push(
+        ...unsupportedInRun({
+          members,
+          ...(strategy === undefined ? {} : { strategy }),
+          ...(strategyId === undefined ? {} : { updateStrategyId: strategyId }),
+          ...(apiVersion === undefined ? {} : { apiVersion }),
+          autoUpgradeProfile: parsed.data.autoUpgradeProfile,
+          ...(analysis === undefined ? {} : { analysis }),
+        }),
+      );
     }
     if (backend.azure !== undefined) {
       members.forEach((m, i) => {

@@ -151,10 +151,10 @@ describe("gates in Fleet's status", () => {
 
   it("map to the gate resources Fleet names, and only Pending ones named by approvals are approved, each once", () => {
     expect([...gateResources(gated).entries()]).toEqual([
-      ["canary/after/0", { resourceName: "aaaa", state: "Pending" }],
-      ["canary/after/1", { resourceName: "bbbb", state: "Completed" }],
-      ["canary/c/before/0", { resourceName: "cccc", state: "Completed" }],
-      ["prod/before/0", { resourceName: "dddd", state: "NotStarted" }],
+      ["canary/after/0", { resourceName: "aaaa", state: "Pending", analysis: false }],
+      ["canary/after/1", { resourceName: "bbbb", state: "Completed", analysis: false }],
+      ["canary/c/before/0", { resourceName: "cccc", state: "Completed", analysis: false }],
+      ["prod/before/0", { resourceName: "dddd", state: "NotStarted", analysis: false }],
     ]);
     expect(gatesToApprove(["canary/after/0", "canary/after/1", "prod/before/0", "canary/after/0", "nowhere/after/0"], gated)).toEqual(["aaaa"]);
     expect(gatesToApprove([], gated)).toEqual([]);

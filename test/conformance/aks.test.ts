@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { AKS_RECORDINGS, RECORDINGS, skipReason, unmodelled, type Answering } from "./aksRecordings";
-import { describeDifference, explain, readCassette, replay, type InteractionReport, type KnownDifference } from "./support";
+import { describeDifference, explain, filesNotAsSourced, readCassette, replay, type InteractionReport, type KnownDifference } from "./support";
 
 let emulator: ArmEmulator | undefined;
 afterEach(async () => {
@@ -48,7 +48,20 @@ function answering(reports: InteractionReport[]): Answering {
   };
 }
 
+/** AKS Long Term Support, which the emulator does not model: the support plans a minor offers and LTS patches' upgrades across several minors. */
+const LTS_REASON =
+  "AKS Long Term Support is not modelled: minors offer AKSLongTermSupport beside KubernetesOfficial, and LTS patches (1.27.10x, 1.28.10x, 1.29.x) upgrade across several minors; the emulator offers KubernetesOfficial only, each patch upgrading at most one minor ahead";
+
+/** The replayed interactions' differences of one kind, by interaction. */
+function differencesOf(reports: InteractionReport[], kinds: readonly string[]): string[] {
+  return reports.flatMap((r) => r.differences.filter((d) => kinds.includes(d.kind)).map((d) => `#${d.interaction} ${describeDifference(d)}`));
+}
+
 describe("AKS recordings replayed against the ARM emulator", () => {
+  test("the fixtures are the recordings SOURCES.md names (sha256)", () => {
+    expect(filesNotAsSourced(AKS_RECORDINGS, Object.values(RECORDINGS).map((r) => r.file))).toEqual([]);
+  });
+
   test("node image upgrade of a cluster: 202 with both LRO headers, the cluster Succeeded while its pool is UpgradingNodeImageVersion", async () => {
     const reports = await replayRecording("nodeImageCluster");
     expect(reports.map((r) => r.outcome).filter((o) => o === "skipped")).toHaveLength(2);
@@ -92,16 +105,65 @@ describe("AKS recordings replayed against the ARM emulator", () => {
     const writesSkipped = "the recording writes the configuration (PUT, then DELETE), which the emulator serves read-only from its fleet file; its reads then differ";
     expectExplained(reports, [
       ...unmodelled(at),
-      {
-        interactions: at.clusters,
-        kind: "emulatorOnly",
-        at: /(^|\.)eTag$/,
-        reason: "AKS answers eTag (cluster and pool) from api-version 2023-08-01 on; this body was recorded in July 2023. The emulator keeps it: our ARM backend writes with If-Match",
-      },
       { interactions: [17], kind: "recordedOnly", at: "value[0]", reason: writesSkipped },
       { interactions: [19], kind: "status", at: "", reason: writesSkipped },
       { interactions: [19], kind: "recordedOnly", at: /^(id|name|properties)$/, reason: writesSkipped },
       { interactions: [19], kind: "emulatorOnly", at: "error", reason: writesSkipped },
     ]);
   }, 120_000);
+
+  test("a node pool stopped and started through powerState.code: 200 Stopping (already Stopped) then Succeeded; 200 Starting then Succeeded; Azure-AsyncOperation only", async () => {
+    const reports = await replayRecording("nodePoolStopStart");
+    // #13 reads the list's (empty) second page: no pool body to differ in.
+    const at = answering(reports);
+    at.pools = at.pools.filter((i) => i !== 13);
+    const addedLater = "the recording adds pool c000003 after this read (its creation is skipped); the emulator's cluster has it from the start";
+    expectExplained(reports, [
+      ...unmodelled(at),
+      { interactions: [11], kind: "emulatorOnly", at: "properties.agentPoolProfiles[1]", reason: addedLater },
+      { interactions: [12], kind: "emulatorOnly", at: "value[1]", reason: addedLater },
+      {
+        interactions: [12, 21, 28],
+        kind: "recordedOnly",
+        at: "nextLink",
+        reason: "AKS pages the pool list (a nextLink with a skipToken, then an empty page); the emulator answers every pool on one page",
+      },
+      { interactions: [13], kind: "emulatorOnly", at: /^value\[\d\]$/, reason: "the recording's second page (its skipToken) is empty; the emulator ignores the skipToken and answers the whole list again" },
+    ]);
+    // The stop (#23) and the start (#30): status, header, enum and operation all as AKS answered.
+    for (const [index, state, power] of [[23, "Stopping", "Stopped"], [30, "Starting", "Running"]] as const) {
+      const put = reports[index];
+      expect([put?.method, put?.recordedStatus, put?.emulatorStatus]).toEqual(["PUT", 200, 200]);
+      expect(put?.emulatorBody).toMatchObject({ properties: { provisioningState: state, powerState: { code: power } } });
+    }
+    expect(differencesOf(reports, ["status", "header", "enum", "operation"])).toEqual([]);
+    // Read after each operation ended: Succeeded, and the pool's power as asked.
+    expect(reports[27]?.emulatorBody).toMatchObject({ properties: { provisioningState: "Succeeded", powerState: { code: "Stopped" }, count: 0 } });
+    expect(reports[35]?.emulatorBody).toMatchObject({ properties: { provisioningState: "Succeeded", powerState: { code: "Running" } } });
+  }, 180_000);
+
+  test("a version upgrade through az aks upgrade (2025): the PUT answers 200 Upgrading with the target already current on cluster and pool, Azure-AsyncOperation only, polled to Succeeded", async () => {
+    const reports = await replayRecording("versionUpgrade2025");
+    const at = answering(reports);
+    expectExplained(reports, [
+      ...unmodelled(at),
+      { interactions: [0, 1], kind: "recordedOnly", at: /capabilities\.supportPlan\[1\]$|patchVersions\["1\.(27|28|29)\.\d+"\]\.upgrades\[\d+\]$/, reason: LTS_REASON },
+    ]);
+    expect(differencesOf(reports, ["status", "header", "enum", "operation"])).toEqual([]);
+    // The kubernetesVersions list as AKS ordered it: newest minor first, 1.33 a preview, 1.31 the default.
+    const versions = (reports[0]?.emulatorBody as { values: Array<{ version: string; isPreview?: boolean; isDefault?: boolean }> }).values;
+    expect(versions.map((v) => v.version)).toEqual(["1.33", "1.32", "1.31", "1.30", "1.29", "1.28", "1.27"]);
+    expect(versions.filter((v) => v.isPreview === true).map((v) => v.version)).toEqual(["1.33"]);
+    expect(versions.filter((v) => v.isDefault === true).map((v) => v.version)).toEqual(["1.31"]);
+    // The upgrade PUT (#18): Upgrading, the target already current on the control plane and the pool.
+    expect(reports[18]?.emulatorBody).toMatchObject({
+      properties: {
+        provisioningState: "Upgrading",
+        kubernetesVersion: "1.33.0",
+        currentKubernetesVersion: "1.33.0",
+        agentPoolProfiles: [{ provisioningState: "Upgrading", orchestratorVersion: "1.33.0", currentOrchestratorVersion: "1.33.0" }],
+      },
+    });
+    expect(reports[51]?.emulatorBody).toMatchObject({ properties: { provisioningState: "Succeeded", currentKubernetesVersion: "1.33.0" } });
+  }, 180_000);
 });

@@ -2,9 +2,11 @@
  * Issue 24: the SDKs generated from schema.json with Pulumi's own code generators
  * (`scripts/gen-sdks.sh`, v3.248.0's pkg/v3/codegen), each built with its own toolchain here, and each
  * then used: a probe program (`test/e2e/sdks/`) declares an UpdateStrategy and an UpdateRun through the
- * SDK under its mocks and reports what the SDK registered. The SDKs are generated into a scratch folder
- * on every run, never committed. .NET is not here: the machine has no `dotnet`, and Pulumi's .NET
- * generator (github.com/pulumi/pulumi-dotnet) is not served by the module proxy (docs/provider-plugin.md).
+ * SDK under its mocks and reports what the SDK registered. Issue 33: the SDKs are the committed ones
+ * (`sdk/`, which `npm run sdks:check` holds to what schema.json generates: test/e2e/sdkCheck.e2e.test.ts),
+ * copied to a scratch folder so their builds write nothing into the checkout. .NET is not here: the
+ * machine has no `dotnet`, and Pulumi's .NET generator (github.com/pulumi/pulumi-dotnet) is not served
+ * by the module proxy (docs/provider-plugin.md).
  *
  * Cold (empty Go module and pip caches) the Go build downloads Pulumi's Go SDK's dependencies and
  * the Python environment installs `pulumi` from PyPI, both cached outside the repo for the next run.
@@ -87,7 +89,7 @@ function registrations(output: string): unknown {
   return JSON.parse(line.replace(/^PROBE /, ""));
 }
 
-describe.skipIf(!realCliAvailable())("the SDKs generated from schema.json", () => {
+describe.skipIf(!realCliAvailable())("the committed SDKs, generated from schema.json", () => {
   let out: string;
   const timings: Record<string, number> = {};
   const timed = <T>(step: string, work: () => T): T => {
@@ -101,10 +103,15 @@ describe.skipIf(!realCliAvailable())("the SDKs generated from schema.json", () =
 
   beforeAll(() => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), "fleet-update-sdks-"));
-    const generated = timed("generate", () => run("bash", [path.join(REPO_ROOT, "scripts", "gen-sdks.sh"), "--out", out, "nodejs", "python", "go"]));
-    expect(generated.code, failure(generated)).toBe(0);
-    expect(generated.stdout.trim()).toBe(out);
-  }, 10 * 60_000);
+    // The committed files only: not a build a developer left in sdk/ (node_modules, bin/, egg-info).
+    const listed = run("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", "sdk"]);
+    expect(listed.code, failure(listed)).toBe(0);
+    for (const file of listed.stdout.split("\0").filter(Boolean)) {
+      fs.mkdirSync(path.join(out, path.dirname(path.relative("sdk", file))), { recursive: true });
+      fs.copyFileSync(path.join(REPO_ROOT, file), path.join(out, path.relative("sdk", file)));
+    }
+    expect(fs.readdirSync(out).sort()).toEqual(["go", "nodejs", "python"]);
+  }, 60_000);
 
   afterAll(() => {
     process.stderr.write(`sdks e2e timings (ms): ${JSON.stringify(timings)}\n`);
@@ -147,13 +154,15 @@ describe.skipIf(!realCliAvailable())("the SDKs generated from schema.json", () =
     expect(py.run).toMatch(/\bauto_upgrade_profile: pulumi\.Input/);
   });
 
-  it("each SDK asks for the plugin at the schema's version (what a tarball installs)", () => {
+  it("each SDK asks for the plugin at the schema's version (what a tarball installs), from the schema's download URL", () => {
     const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+    const plugin = { resource: true, name: "fleet-update", version, server: (schema as unknown as { pluginDownloadURL: string }).pluginDownloadURL };
+    expect(plugin.server).toMatch(/^github:\/\/api\.github\.com\/[\w.-]+\/pulumi-fleet-update$/);
     const nodePkg = JSON.parse(fs.readFileSync(path.join(out, "nodejs", "package.json"), "utf8")) as { version: string; pulumi: unknown };
     expect(nodePkg.version).toBe(version);
-    expect(nodePkg.pulumi).toEqual({ resource: true, name: "fleet-update", version });
+    expect(nodePkg.pulumi).toEqual(plugin);
     for (const file of [path.join(out, "python", "pulumi_fleet_update", "pulumi-plugin.json"), path.join(out, "go", "fleetupdate", "pulumi-plugin.json")]) {
-      expect(JSON.parse(fs.readFileSync(file, "utf8")), file).toEqual({ resource: true, name: "fleet-update", version });
+      expect(JSON.parse(fs.readFileSync(file, "utf8")), file).toEqual(plugin);
     }
   });
 
@@ -203,10 +212,9 @@ describe.skipIf(!realCliAvailable())("the SDKs generated from schema.json", () =
     // The CLI's build flags, so Go's build cache already holds the Pulumi SDK's packages; the local
     // toolchain, never one go.mod might name.
     const env = { GOFLAGS: "-trimpath -buildvcs=false", GOTOOLCHAIN: "local" };
-    // The generated go.mod requires the oldest Pulumi SDK the generator supports; build against the
-    // CLI's, then let Go write go.sum (from the module proxy, cached in Go's module cache).
-    const pinned = timed("goModules", () => run("go", ["get", "github.com/pulumi/pulumi/sdk/v3@v3.248.0"], { cwd: dir, env }));
-    expect(pinned.code, failure(pinned)).toBe(0);
+    // The SDK's go.mod requires the CLI's Pulumi SDK (tools/pulumi-cli/gensdk pins it); Go writes go.sum
+    // (from the module proxy, cached in Go's module cache).
+    expect(fs.readFileSync(path.join(dir, "go.mod"), "utf8")).toMatch(/^require github\.com\/pulumi\/pulumi\/sdk\/v3 v3\.248\.0$/m);
     const tidy = timed("goModules", () => run("go", ["mod", "tidy"], { cwd: dir, env }));
     expect(tidy.code, failure(tidy)).toBe(0);
     const built = timed("goBuild", () => run("go", ["build", "./..."], { cwd: dir, env }));
@@ -214,7 +222,13 @@ describe.skipIf(!realCliAvailable())("the SDKs generated from schema.json", () =
     const vetted = timed("goVet", () => run("go", ["vet", "./..."], { cwd: dir, env }));
     expect(vetted.code, failure(vetted)).toBe(0);
 
-    fs.copyFileSync(path.join(PROBES, "probe_test.go"), path.join(dir, "fleetupdate", "probe_test.go"));
+    // The probe imports the SDK by the module path go.mod names (package.json's repository).
+    const module = /^module (\S+)$/m.exec(fs.readFileSync(path.join(dir, "go.mod"), "utf8"))![1]!;
+    const probeGo = fs.readFileSync(path.join(PROBES, "probe_test.go"), "utf8").replace(/"[^"\s]+\/sdk\/go\/fleetupdate"/, `"${module}/fleetupdate"`);
+    fs.writeFileSync(path.join(dir, "fleetupdate", "probe_test.go"), probeGo);
+    // The mocks beside it, in the probe's package.
+    const mocksGo = fs.readFileSync(path.join(PROBES, "mocks_test.go"), "utf8").replace(/^package \w+$/m, "package fleetupdate_test");
+    fs.writeFileSync(path.join(dir, "fleetupdate", "mocks_test.go"), mocksGo);
     const probe = timed("probeGo", () => run("go", ["test", "-count=1", "-run", "^TestProbe$", "-v", "./fleetupdate/"], { cwd: dir, env }));
     expect(probe.code, failure(probe)).toBe(0);
     probed.go = registrations(probe.stdout);

@@ -77,43 +77,51 @@ describe("PUT managedClusters/{name}", () => {
   });
 
   test("only kubernetesVersion changing is a ControlPlaneOnly upgrade; the first answer is Upgrading with LRO headers", async () => {
-    const res = await raw(emulator, "PUT", clusterPath("epsilon"), { body: { location: "eastus", properties: { kubernetesVersion: "1.31.2" } } });
-    expect(res.status).toBe(200); // nothing changes: no operation
-    expect(res.headers["azure-asyncoperation"]).toBeUndefined();
+    // Its own emulator, slower than the suite's: the operation must still be InProgress when it is read
+    // right after the PUT, on a loaded machine too (10 simulated minutes = 3 s here).
+    const emulator = await startTestEmulator({ msPerSimulatedMinute: 300 });
+    try {
+      const res = await raw(emulator, "PUT", clusterPath("epsilon"), { body: { location: "eastus", properties: { kubernetesVersion: "1.31.2" } } });
+      expect(res.status).toBe(200); // nothing changes: no operation
+      expect(res.headers["azure-asyncoperation"]).toBeUndefined();
 
-    const cluster = await raw(emulator, "GET", clusterPath("alpha"));
-    const body = structuredClone(cluster.body);
-    body.properties.kubernetesVersion = "1.32.0";
-    const started = await raw(emulator, "PUT", clusterPath("alpha"), { body });
-    expect(started.status).toBe(200);
-    // As AKS answers (test/fixtures/recordings/aks/test_aks_snapshot.yaml): the current version is the target from the start.
-    expect(started.body.properties).toMatchObject({ provisioningState: "Upgrading", kubernetesVersion: "1.32.0", currentKubernetesVersion: "1.32.0" });
-    expect(started.body.properties.agentPoolProfiles[0].provisioningState).toBe("Succeeded");
-    expect(started.headers["azure-asyncoperation"]).toBe(`${emulator.url}/subscriptions/${SUBSCRIPTION}/providers/Microsoft.ContainerService/locations/westeurope/operations/op-alpha-1?api-version=2026-06-01`);
-    // A PUT's answer carries Azure-AsyncOperation only; the result URL is still served.
-    expect(started.headers.location).toBeUndefined();
-    const resultUrl = `${emulator.url}/subscriptions/${SUBSCRIPTION}/providers/Microsoft.ContainerService/locations/westeurope/operationresults/op-alpha-1?api-version=2026-06-01`;
-    expect(Number(started.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      const cluster = await raw(emulator, "GET", clusterPath("alpha"));
+      const body = structuredClone(cluster.body);
+      body.properties.kubernetesVersion = "1.32.0";
+      const started = await raw(emulator, "PUT", clusterPath("alpha"), { body });
+      expect(started.status).toBe(200);
+      // As AKS answers (test/fixtures/recordings/aks/test_aks_snapshot.yaml): the current version is the target from the start.
+      expect(started.body.properties).toMatchObject({ provisioningState: "Upgrading", kubernetesVersion: "1.32.0", currentKubernetesVersion: "1.32.0" });
+      expect(started.body.properties.agentPoolProfiles[0].provisioningState).toBe("Succeeded");
+      expect(started.headers["azure-asyncoperation"]).toBe(`${emulator.url}/subscriptions/${SUBSCRIPTION}/providers/Microsoft.ContainerService/locations/westeurope/operations/op-alpha-1?api-version=2026-06-01`);
+      // A PUT's answer carries Azure-AsyncOperation only; the result URL is still served.
+      expect(started.headers.location).toBeUndefined();
+      const resultUrl = `${emulator.url}/subscriptions/${SUBSCRIPTION}/providers/Microsoft.ContainerService/locations/westeurope/operationresults/op-alpha-1?api-version=2026-06-01`;
+      expect(Number(started.headers["retry-after"])).toBeGreaterThanOrEqual(1);
 
-    const status = await raw(emulator, "GET", String(started.headers["azure-asyncoperation"]));
-    expect(status.status).toBe(200);
-    expect(status.body).toMatchObject({ name: "op-alpha-1", status: "InProgress" });
-    expect(status.body.startTime).toMatch(/Z$/);
-    expect(status.body.endTime).toBeUndefined();
-    expect(status.headers["retry-after"]).toBeDefined();
-    const pending = await raw(emulator, "GET", resultUrl);
-    expect(pending.status).toBe(202);
-    expect(pending.headers.location).toBe(resultUrl);
-    expect(pending.headers["retry-after"]).toBeDefined();
+      const status = await raw(emulator, "GET", String(started.headers["azure-asyncoperation"]));
+      expect(status.status).toBe(200);
+      expect(status.body).toMatchObject({ name: "op-alpha-1", status: "InProgress" });
+      expect(status.body.startTime).toMatch(/Z$/);
+      expect(status.body.endTime).toBeUndefined();
+      expect(status.headers["retry-after"]).toBeDefined();
+      const pending = await raw(emulator, "GET", resultUrl);
+      expect(pending.status).toBe(202);
+      expect(pending.headers.location).toBe(resultUrl);
+      expect(pending.headers["retry-after"]).toBeDefined();
 
-    await new Promise((resolve) => setTimeout(resolve, 150)); // 10 simulated minutes at 10 ms each
-    const done = await raw(emulator, "GET", String(started.headers["azure-asyncoperation"]));
-    expect(done.body).toMatchObject({ status: "Succeeded", endTime: expect.stringMatching(/Z$/) });
-    const result = await raw(emulator, "GET", resultUrl);
-    expect(result.status).toBe(200);
-    expect(result.body.properties).toMatchObject({ provisioningState: "Succeeded", currentKubernetesVersion: "1.32.0" });
-    expect(result.body.properties.agentPoolProfiles[0].currentOrchestratorVersion).toBe("1.31.2");
-    expect(emulator.fleet.operationLog().find((op) => op.operationId === "op-alpha-1")?.kind).toBe("ControlPlaneOnly");
+      const startAt = emulator.fleet.toState().clusters.alpha?.operations[0]?.startAt as number;
+      await emulator.clock.sleepUntil(startAt + 11 * 60_000); // past its 10 simulated minutes
+      const done = await raw(emulator, "GET", String(started.headers["azure-asyncoperation"]));
+      expect(done.body).toMatchObject({ status: "Succeeded", endTime: expect.stringMatching(/Z$/) });
+      const result = await raw(emulator, "GET", resultUrl);
+      expect(result.status).toBe(200);
+      expect(result.body.properties).toMatchObject({ provisioningState: "Succeeded", currentKubernetesVersion: "1.32.0" });
+      expect(result.body.properties.agentPoolProfiles[0].currentOrchestratorVersion).toBe("1.31.2");
+      expect(emulator.fleet.operationLog().find((op) => op.operationId === "op-alpha-1")?.kind).toBe("ControlPlaneOnly");
+    } finally {
+      await emulator.close();
+    }
   });
 
   test("a PUT while an upgrade runs → 409 OperationNotAllowed", async () => {

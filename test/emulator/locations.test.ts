@@ -11,11 +11,11 @@ afterAll(async () => {
   await emulator.close();
 });
 
-test("kubernetesVersions lists what the region offers now, by minor, with upgrades one minor ahead", async () => {
+test("kubernetesVersions lists what the region offers now, by minor, newest first as AKS does, with upgrades one minor ahead", async () => {
   const list = await sdkClient(emulator).managedClusters.listKubernetesVersions("westeurope");
-  expect(list.values?.map((v) => v.version)).toEqual(["1.30", "1.31", "1.32"]); // 1.33.1 comes in 2099
+  expect(list.values?.map((v) => v.version)).toEqual(["1.32", "1.31", "1.30"]); // 1.33.1 comes in 2099
   expect(list.values?.[1]).toMatchObject({ version: "1.31", isDefault: true, capabilities: { supportPlan: ["KubernetesOfficial"] }, patchVersions: { "1.31.2": { upgrades: ["1.32.0"] } } });
-  expect(list.values?.[0]?.patchVersions).toEqual({ "1.30.5": { upgrades: ["1.31.2"] } });
+  expect(list.values?.[2]?.patchVersions).toEqual({ "1.30.5": { upgrades: ["1.31.2"] } });
   const unknown = await raw(emulator, "GET", `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.ContainerService/locations/mars/kubernetesVersions`);
   expect(unknown.status).toBe(404);
   const spaced = await raw(emulator, "GET", `/subscriptions/${SUBSCRIPTION}/providers/Microsoft.ContainerService/locations/West%20Europe/kubernetesVersions`);

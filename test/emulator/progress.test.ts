@@ -58,7 +58,9 @@ test("through ARM: mid-upgrade GETs show the target as current from the start (a
       regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: IMAGE_OCT }, { version: IMAGE_NOV }] } },
       members: [{ name: "multi", region: "westeurope", kubernetesVersion: "1.31.2", nodePools: [pool("system"), pool("user"), pool("batch")], simulation: { upgradeMinutes: 40 } }],
     }),
-    msPerSimulatedMinute: 20,
+    // Each read must land inside a 10-minute phase: at 250 ms a simulated minute a read has 1.25 s of real
+    // time to arrive, enough on a loaded machine (the whole upgrade takes 10 s).
+    msPerSimulatedMinute: 250,
     throttling: false,
   });
   try {

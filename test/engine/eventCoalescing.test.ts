@@ -49,7 +49,8 @@ describe("one instant, one event per item", () => {
     await clock.sleepUntil(at(30));
     const second = UpdateRunEngine.resume(checkpoints[0]!, fleet, { onEvent: (e) => events.push(e) });
     await drive(second, clock);
-    expect(events.filter((e) => e.scope === "member").map(line)).toEqual([`${T(30)} member a NotStarted->Completed`]);
+    // Stamped with the upgrade's end as the fleet recorded it (docs/rules.md §20), not when it was seen.
+    expect(events.filter((e) => e.scope === "member").map(line)).toEqual([`${T(10)} member a NotStarted->Completed`]);
   });
 
   it("a stop and a start at one instant change nothing: no event, and nothing left undelivered", async () => {
@@ -88,7 +89,8 @@ describe("the order of events at one instant", () => {
     await clock.sleepUntil(at(120));
     const second = UpdateRunEngine.resume(snapshot, fleet, { onEvent: (e) => events.push(e) });
     await second.reconcile(at(120));
-    expect(events.filter((e) => e.scope === "member").map(line)).toEqual([`${T(120)} member long Running->Completed`, `${T(120)} member short Running->Completed`]);
+    // Each event carries its upgrade's own end (docs/rules.md §20); the order is the order of the starts.
+    expect(events.filter((e) => e.scope === "member").map(line)).toEqual([`${T(60)} member long Running->Completed`, `${T(10)} member short Running->Completed`]);
   });
 
   it("groups changing at one instant are reported in the stage's order, whichever of their members ended first", async () => {

@@ -44,7 +44,8 @@ describe("polling an upgrade", () => {
     const { result: done } = await result;
     // Started at 00:00 with the fleet's hint (00:03); told at 00:03 to look again "now": next look 00:04.
     expect(polls).toEqual(["2026-12-05T00:03:00Z", "2026-12-05T00:04:00Z"]);
-    expect(done.status.stages[0]!.groups[0]!.members[0]!.status).toMatchObject({ state: "Completed", completedTime: "2026-12-05T00:04:00Z" });
+    // Completed at the upgrade's end as the fleet recorded it (docs/rules.md §20), though seen at 00:04.
+    expect(done.status.stages[0]!.groups[0]!.members[0]!.status).toMatchObject({ state: "Completed", completedTime: "2026-12-05T00:03:00Z" });
   });
 
   it("no hint: the engine looks after its poll interval, then at the hint it is given", async () => {

@@ -98,7 +98,7 @@ describe("the member's probe", () => {
     const fleetText = scenario({ members: [member("a", { healthy: false })] });
     const parsed = parseScenario(fleetText);
     const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, new VirtualClock(Date.parse(parsed.start)));
-    expect(await fleet.probe({ name: "a" }, "https://x.test/")).toEqual({ ok: false, detail: "GET https://x.test/ answered 503 (simulated: healthy is false)" });
+    expect(await fleet.probe({ name: "a" }, "https://x.test/")).toEqual({ ok: false, detail: "GET https://x.test/ answered 503 (simulated: healthy is false)", status: 503 });
   });
 
   it("rejects a probe that is not an http(s) URL, with its path", () => {

@@ -1,7 +1,11 @@
 /** The webhook sink: in order, retried with growing pauses, bounded, never blocking, never leaking its URL's secrets. */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createServer, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebhookSink } from "../../src/events/webhook";
+import { WebhookOutboxError, webhookOutboxFile } from "../../src/events/webhookOutbox";
 import type { RunEvent } from "../../src/model/status";
 import { failFirst, startWebhookServer, type WebhookServer } from "./webhookServer";
 
@@ -106,5 +110,69 @@ describe("WebhookSink", () => {
   it("refuses a URL that is not http(s) without repeating it", () => {
     expect(() => new WebhookSink("ftp://host/s3cr3t")).toThrow(/^webhook: must be an http:\/\/ or https:\/\/ URL$/);
     expect(() => new WebhookSink("not a url s3cr3t")).toThrow(/^webhook: not a valid URL$/);
+  });
+});
+
+describe("WebhookSink with an outbox beside the run's journal (issue 30)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "webhook-outbox-"));
+  let n = 0;
+  const journalFile = () => path.join(dir, `run-${++n}.json`);
+
+  it("what a killed process had not delivered is sent first by the next one, with the same sequence numbers; events it had taken are not taken twice", async () => {
+    const journal = journalFile();
+    // The first process: the endpoint does not answer it, and it dies (stands still here: its first
+    // attempt never ends, and it is abandoned only at the end of the test).
+    let answer: number | "hang" = "hang";
+    server = await startWebhookServer(() => answer);
+    const first = new WebhookSink(server.url, { ...FAST, requestTimeoutMs: 120_000, flushTimeoutMs: 1 }, undefined, { journalFile: journal, append: false });
+    for (const e of [1, 2, 3].map(event)) first.write(e);
+    while (server.attempts.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    answer = 200;
+    const second = new WebhookSink(server.url, FAST, undefined, { journalFile: journal, append: true });
+    // The run journal's undelivered events: the last process had taken 2 and 3 already.
+    second.redeliver([event(2), event(3), event(4)]);
+    second.write(event(5));
+    expect(await second.close()).toEqual({ written: 5, problems: [] });
+    expect(server.delivered()).toEqual([1, 2, 3, 4, 5].map(event));
+    expect(server.attempts.slice(1).map((a) => a.sequence)).toEqual(["1", "2", "3", "4", "5"]);
+
+    // A third process has nothing left to send: every event is done.
+    const third = new WebhookSink(server.url, FAST, undefined, { journalFile: journal, append: true });
+    third.write(event(6));
+    await third.close();
+    expect(server.attempts.slice(1).map((a) => a.sequence)).toEqual(["1", "2", "3", "4", "5", "6"]);
+    await first.close();
+  });
+
+  it("a line torn by a kill is dropped; a new run starts its outbox afresh", async () => {
+    const journal = journalFile();
+    server = await startWebhookServer(() => 200);
+    const file = webhookOutboxFile(journal, server.url);
+    fs.writeFileSync(file, `${JSON.stringify(event(1))}\n${JSON.stringify(event(2)).slice(0, 20)}`);
+    const resumed = new WebhookSink(server.url, FAST, undefined, { journalFile: journal, append: true });
+    resumed.write(event(3));
+    await resumed.close();
+    expect(server.delivered()).toEqual([event(1), event(3)]);
+    expect(fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as unknown)).toEqual([event(1), event(3), { done: 1 }, { done: 2 }]);
+
+    const fresh = new WebhookSink(server.url, FAST, undefined, { journalFile: journal, append: false });
+    fresh.write(event(9));
+    await fresh.close();
+    expect(server.attempts.map((a) => a.sequence)).toEqual(["1", "2", "1"]);
+  });
+
+  it("an outbox with a line that cannot be read is refused, naming the file, and nothing is sent", async () => {
+    const journal = journalFile();
+    server = await startWebhookServer(() => 200);
+    fs.writeFileSync(webhookOutboxFile(journal, server.url), `not json\n${JSON.stringify(event(1))}\n`);
+    expect(() => new WebhookSink(server!.url, FAST, undefined, { journalFile: journal, append: true })).toThrow(WebhookOutboxError);
+    expect(() => new WebhookSink(server!.url, FAST, undefined, { journalFile: journal, append: true })).toThrow(/webhook outbox .*webhook-[0-9a-f]{12}\.jsonl: line 1 is not valid JSON/);
+    expect(server.attempts).toHaveLength(0);
+  });
+
+  it("the outbox's name carries a hash of the URL, never the URL or its token", () => {
+    const file = webhookOutboxFile("/runs/r.json", "https://hooks.example/services/s3cr3t?token=t0ken");
+    expect(file).toMatch(/^\/runs\/r\.webhook-[0-9a-f]{12}\.jsonl$/);
   });
 });

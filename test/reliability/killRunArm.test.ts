@@ -12,22 +12,20 @@
  * backwards. Needs `npm run build`.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { seededRandom } from "../../src/emulator/core/faults";
 import { parseOrThrow } from "../../src/model/common";
 import { FleetSchema } from "../../src/model/fleet";
-import { CLI, endedEarlyMessage, finalStatusProblems, killRepeatedly } from "./support/killDriver";
-import { checkEventJournal, checkFinalStatus, checkFleet, operationsFromSnapshot, readEventLines, type LayoutStage, NO_BROKEN_PROMISE } from "./support/killInvariants";
+import { armRunDirectory, CLI, endedEarlyMessage, finalStatusProblems, killRepeatedly } from "./support/killDriver";
+import { layoutStrategy, layoutMembers, armFleetDoc, checkEventJournal, checkFinalStatus, checkFleet, operationsFromSnapshot, readEventLines, type LayoutStage, NO_BROKEN_PROMISE } from "./support/killInvariants";
 
 const SEED = 19_0319;
 /** The last run, to the end, is killed if it has not ended by then (it takes seconds). */
 const FINAL_RUN_BOUND_MS = 60_000;
 const KILLS = 12;
 const SUBSCRIPTION = "99999999-2222-3333-4444-191919191919";
-const POOL = { name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: "AKSUbuntu-2204gen2containerd-202610.01.0" };
 const idOf = (name: string) => `/subscriptions/${SUBSCRIPTION}/resourceGroups/fleet-rg/providers/Microsoft.ContainerService/managedClusters/${name}`;
 
 const STAGES: LayoutStage[] = [
@@ -41,7 +39,7 @@ const STAGES: LayoutStage[] = [
     ],
   },
 ];
-const MEMBERS = STAGES.flatMap((s) => s.groups.flatMap((g) => g.members.map((name) => ({ name, group: g.name }))));
+const MEMBERS = layoutMembers(STAGES);
 
 let emulator: ArmEmulator;
 let dir = "";
@@ -49,28 +47,14 @@ let dir = "";
 beforeAll(async () => {
   if (!fs.existsSync(CLI)) throw new Error("dist/ has no CLI: run `npm run build` first");
   const random = seededRandom(SEED ^ 0x5eed);
-  const fleet = parseOrThrow(FleetSchema, {
-    regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: "AKSUbuntu-2204gen2containerd-202611.24.0" }] } },
-    // 8–16-minute upgrades: 3.6–7.2 real seconds each.
-    members: MEMBERS.map(({ name }) => ({ name, region: "westeurope", kubernetesVersion: "1.31.2", nodePools: [POOL], simulation: { upgradeMinutes: 8 + Math.floor(random() * 9) } })),
-  });
+  // 8–16-minute upgrades: 3.6–7.2 real seconds each.
+  const fleet = parseOrThrow(FleetSchema, armFleetDoc(MEMBERS.map((m) => m.name), () => 8 + Math.floor(random() * 9)));
   emulator = await startArmEmulator({ fleet, msPerSimulatedMinute: 450, throttling: false, subscriptionId: SUBSCRIPTION, resourceGroup: "fleet-rg" });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "kill-run-arm-"));
-  fs.writeFileSync(path.join(dir, "ca.pem"), emulator.certificatePem);
-  fs.writeFileSync(
-    path.join(dir, "rollout.json"),
-    JSON.stringify({
-      members: MEMBERS.map(({ name, group }) => ({ name, group, clusterResourceId: idOf(name) })),
-      strategy: {
-        stages: STAGES.map((s) => ({
-          name: s.name,
-          ...(s.maxConcurrency === undefined ? {} : { maxConcurrency: String(s.maxConcurrency) }),
-          groups: s.groups.map((g) => ({ name: g.name, maxConcurrency: String(g.maxConcurrency) })),
-        })),
-      },
-      managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
-    }),
-  );
+  dir = armRunDirectory("kill-run-arm-", emulator.certificatePem, {
+    members: MEMBERS.map(({ name, group }) => ({ name, group, clusterResourceId: idOf(name) })),
+    strategy: layoutStrategy(STAGES),
+    managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
+  });
 }, 60_000);
 
 afterAll(async () => {

@@ -19,7 +19,7 @@ import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { seededRandom } from "../../src/emulator/core/faults";
 import { CLI, endedEarlyMessage, finalStatusProblems, killRepeatedly } from "./support/killDriver";
-import { checkEventJournal, checkFinalStatus, checkFleet, operationsFromStateFile, readEventLines, type LayoutStage, NO_BROKEN_PROMISE } from "./support/killInvariants";
+import { layoutStrategy, checkEventJournal, checkFinalStatus, checkFleet, operationsFromStateFile, readEventLines, type LayoutStage, NO_BROKEN_PROMISE } from "./support/killInvariants";
 import { readFleetState } from "../../src/backends/simulator/stateFile";
 
 const SEED = 19_2026_12;
@@ -85,14 +85,7 @@ function fleetDoc(members: readonly MemberDoc[]) {
 function specDoc(members: readonly MemberDoc[]) {
   return {
     members: members.map((m) => ({ name: m.name, group: m.group })),
-    strategy: {
-      stages: STAGES.map((s) => ({
-        name: s.name,
-        ...(s.maxConcurrency === undefined ? {} : { maxConcurrency: String(s.maxConcurrency) }),
-        ...(s.afterStageWaitInSeconds === undefined ? {} : { afterStageWaitInSeconds: s.afterStageWaitInSeconds }),
-        groups: s.groups.map((g) => ({ name: g.name, maxConcurrency: String(g.maxConcurrency) })),
-      })),
-    },
+    strategy: layoutStrategy(STAGES),
     managedClusterUpdate: { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } },
   };
 }

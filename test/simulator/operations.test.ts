@@ -13,7 +13,7 @@ describe("a busy cluster", () => {
   it("refuses a second start while its own upgrade runs, and shows that upgrade as active", async () => {
     const { sim, clock } = setup(cluster("a"));
     const started = await sim.startUpgrade({ name: "a" }, controlPlaneOnly("1.32.0"));
-    expect(started).toEqual({ operationId: "op-a-1", checkAgainAt: T0 + 10 * MINUTE });
+    expect(started).toEqual({ operationId: "op-a-1", checkAgainAt: T0 + 10 * MINUTE, startedAt: T0 });
     expect((await sim.getCluster({ name: "a" })).activeOperation).toEqual({ operationId: "op-a-1", expectedEndAt: T0 + 10 * MINUTE });
 
     await clock.sleepUntil(T0 + 9 * MINUTE);
@@ -24,7 +24,7 @@ describe("a busy cluster", () => {
 
     await clock.sleepUntil(T0 + 10 * MINUTE);
     expect((await sim.getCluster({ name: "a" })).activeOperation).toBeUndefined();
-    await expect(sim.startUpgrade({ name: "a" }, nodeImageOnly({ system: IMAGE_NOV }))).resolves.toEqual({ operationId: "op-a-2", checkAgainAt: T0 + 20 * MINUTE });
+    await expect(sim.startUpgrade({ name: "a" }, nodeImageOnly({ system: IMAGE_NOV }))).resolves.toEqual({ operationId: "op-a-2", checkAgainAt: T0 + 20 * MINUTE, startedAt: T0 + 10 * MINUTE });
   });
 
   it("shows an operation started elsewhere (busyUntil) and refuses starts until it has passed", async () => {
@@ -38,7 +38,7 @@ describe("a busy cluster", () => {
     expect((await sim.getCluster({ name: "a" })).activeOperation).toEqual({ expectedEndAt: busyUntil });
     await clock.sleepUntil(busyUntil);
     expect((await sim.getCluster({ name: "a" })).activeOperation).toBeUndefined();
-    await expect(sim.startUpgrade({ name: "a" }, controlPlaneOnly("1.32.0"))).resolves.toEqual({ operationId: "op-a-1", checkAgainAt: busyUntil + 10 * MINUTE });
+    await expect(sim.startUpgrade({ name: "a" }, controlPlaneOnly("1.32.0"))).resolves.toEqual({ operationId: "op-a-1", checkAgainAt: busyUntil + 10 * MINUTE, startedAt: busyUntil });
   });
 });
 
@@ -54,7 +54,8 @@ describe("operation lifecycle", () => {
     expect((await sim.getCluster({ name: "a" })).kubernetesVersion).toBe("1.31.2");
 
     await clock.sleepUntil(end);
-    expect(await sim.getOperation({ name: "a" }, operationId)).toEqual({ status: "Succeeded" });
+    // Its own record's times (docs/rules.md §20).
+    expect(await sim.getOperation({ name: "a" }, operationId)).toEqual({ status: "Succeeded", startedAt: T0, endedAt: end });
     expect(await sim.getCluster({ name: "a" })).toEqual({
       region: "westeurope",
       kubernetesVersion: "1.32.0",
@@ -123,7 +124,7 @@ describe("failing upgrades", () => {
     await clock.sleepUntil(T0 + 20 * MINUTE - 1);
     expect((await sim.getOperation({ name: "a" }, operationId)).status).toBe("InProgress");
     await clock.sleepUntil(T0 + 20 * MINUTE);
-    expect(await sim.getOperation({ name: "a" }, operationId)).toEqual({ status: "Failed", error: { code: "UpgradeFailed", message: "drain timed out" } });
+    expect(await sim.getOperation({ name: "a" }, operationId)).toEqual({ status: "Failed", error: { code: "UpgradeFailed", message: "drain timed out" }, startedAt: T0, endedAt: T0 + 20 * MINUTE });
     expect(await sim.getCluster({ name: "a" })).toEqual(before);
     expect(sim.snapshot().clusters[0]?.operations).toEqual([
       { operationId: "op-a-1", kind: "Full", startTime: "2026-12-05T00:00:00Z", endTime: "2026-12-05T00:20:00Z", result: "Failed" },
@@ -134,7 +135,7 @@ describe("failing upgrades", () => {
     const { sim, clock } = setup(cluster("a", { simulation: { fail: {} } }));
     const { operationId } = await sim.startUpgrade({ name: "a" }, controlPlaneOnly("1.32.0"));
     await clock.sleepUntil(T0 + 10 * MINUTE);
-    expect(await sim.getOperation({ name: "a" }, operationId)).toEqual({ status: "Failed", error: { code: "UpgradeFailed", message: "the upgrade failed" } });
+    expect(await sim.getOperation({ name: "a" }, operationId)).toEqual({ status: "Failed", error: { code: "UpgradeFailed", message: "the upgrade failed" }, startedAt: T0, endedAt: T0 + 10 * MINUTE });
   });
 });
 

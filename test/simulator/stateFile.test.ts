@@ -38,7 +38,7 @@ describe("state file round trip", () => {
     await firstRun();
     const sim = loadSimulatedFleet(makeFleet(cluster("a")), new VirtualClock(T0 + 60 * MINUTE), stateFile);
     expect(await sim.getCluster({ name: "a" })).toMatchObject({ kubernetesVersion: "1.32.0", nodePools: [{ orchestratorVersion: "1.32.0", nodeImageVersion: IMAGE_NOV }] });
-    expect(await sim.getOperation({ name: "a" }, "op-a-1")).toEqual({ status: "Succeeded" });
+    expect(await sim.getOperation({ name: "a" }, "op-a-1")).toEqual({ status: "Succeeded", startedAt: T0, endedAt: T0 + 10 * MINUTE });
     const expectedLog = [{ operationId: "op-a-1", kind: "Full", startTime: "2026-12-05T00:00:00Z", endTime: "2026-12-05T00:10:00Z", result: "Succeeded" }];
     expect(sim.snapshot().clusters[0]?.operations).toEqual(expectedLog);
 
@@ -69,7 +69,7 @@ describe("state file round trip", () => {
   it("ends a restored upgrade the way it was set to end when it started", async () => {
     await firstRun(makeFleet(cluster("a", { simulation: { fail: { code: "Boom", message: "drain timed out" } } })));
     const sim = loadSimulatedFleet(makeFleet(cluster("a")), new VirtualClock(T0 + 10 * MINUTE), stateFile);
-    expect(await sim.getOperation({ name: "a" }, "op-a-1")).toEqual({ status: "Failed", error: { code: "Boom", message: "drain timed out" } });
+    expect(await sim.getOperation({ name: "a" }, "op-a-1")).toEqual({ status: "Failed", error: { code: "Boom", message: "drain timed out" }, startedAt: T0, endedAt: T0 + 10 * MINUTE });
     expect((await sim.getCluster({ name: "a" })).kubernetesVersion).toBe("1.31.2");
   });
 

@@ -13,6 +13,11 @@
  * the cluster is read first, and a step found under way, done or ended is followed, not repeated
  * (`stepWriter.ts`).
  *
+ * Issue 30: a member's times are its operations' as ARM recorded them (docs/rules.md §20): its start is
+ * its first step's `startTime`, read from the operation's status (the `Azure-AsyncOperation` URL,
+ * `operationStatus.ts`) once started; its end, its last step's `endTime`. Every answer's `Date` and
+ * every such instant is handed to `armClock`, the clock the run's own instants are taken on.
+ *
  * ARM throttles a subscription (reads: 250 at once, then 25 a second); the SDK waits out a 429's
  * `Retry-After` and retries. To keep reads few, `startUpgrade` reuses the engine's read of the cluster
  * made just before it, and a region's offer is read once per reconcile pass (`regionOffers.ts`). A
@@ -29,6 +34,7 @@ import { armError } from "./errors";
 import { AZURE_PUBLIC_CLOUD, RegionOffers } from "./regionOffers";
 import { goalNames, nextStep, stepName, type Step } from "./steps";
 import { writeStep } from "./stepWriter";
+import { armClockPolicy, OperationStatuses } from "./operationStatus";
 
 
 export interface AzureBackendOptions {
@@ -56,6 +62,11 @@ export interface AzureBackendOptions {
   /** Real ms before the first retry of a 5xx or a dropped connection (default 1 s), doubling up to `maxRetryDelayInMs` (default 64 s). */
   retryDelayInMs?: number;
   maxRetryDelayInMs?: number;
+  /**
+   * Issue 30: told each instant ARM's answers show its clock reached — the `Date` of every answer, an
+   * operation's recorded start and end (`ServerClock.reached`).
+   */
+  armClock?: { reached(instant: number): void };
 }
 
 /** An aborted upgrade (`provisioningState` Canceled, ARM's abort) fails its member with this code. */
@@ -64,6 +75,11 @@ export const UPGRADE_ABORTED = "UpgradeAborted";
 interface Followed {
   startedAt: number;
   steps: number;
+  /**
+   * The operation of the step started last, when this process knows it is the last one there was
+   * (it started the upgrade, or saw every step since): its `endTime` is the member's end.
+   */
+  lastStep: string | undefined;
 }
 
 const MAX_STEPS = 50;
@@ -81,6 +97,7 @@ export class AzureBackend implements ClusterBackend {
   private readonly clients = new Map<string, ContainerServiceClient>();
   private readonly writeClients = new Map<string, ContainerServiceClient>();
   private readonly offers: RegionOffers;
+  private readonly operations: OperationStatuses;
   /** The cluster as `getCluster` last read it, per cluster id, for the `startUpgrade` that follows. */
   private readonly lastRead = new Map<string, { cluster: ManagedCluster; at: number }>();
   private readonly followed = new Map<string, Followed>();
@@ -96,6 +113,7 @@ export class AzureBackend implements ClusterBackend {
       endpoint: (options.endpoint ?? AZURE_PUBLIC_CLOUD).replace(/\/+$/, ""),
     };
     this.offers = new RegionOffers(source, options.customNodeImageVersions);
+    this.operations = new OperationStatuses({ ...source, ...(options.armClock === undefined ? {} : { reached: (instant: number) => options.armClock?.reached(instant) }) });
   }
 
   async getCluster(member: MemberRef): Promise<ClusterInfo> {
@@ -112,6 +130,15 @@ export class AzureBackend implements ClusterBackend {
     return info;
   }
 
+  /** One read of `member`'s cluster, for ARM's clock (`armClock`): any answer will do, a refusal too. */
+  async syncClock(member: MemberRef): Promise<void> {
+    try {
+      await this.read(this.idOf(member));
+    } catch {
+      // The answer's `Date` was seen all the same; what is wrong with the cluster, the run says when it gets there.
+    }
+  }
+
   getRegionOffer(region: string): Promise<RegionOffer> {
     return this.offers.offer(region);
   }
@@ -123,14 +150,16 @@ export class AzureBackend implements ClusterBackend {
     checkStartable(id, cluster);
     const step = nextStep(cluster, request);
     const operationId = step === undefined ? `noop-${id.name}-${now}` : await this.run(id, cluster, request, step);
-    this.followed.set(operationId, { startedAt: now, steps: 1 });
+    this.followed.set(operationId, { startedAt: now, steps: 1, lastStep: operationId });
+    // ARM's record of the start is read when the upgrade ends (`endOf`): a start costs no read more.
     return { operationId, checkAgainAt: this.nextPoll(now, now) };
   }
 
   async getOperation(member: MemberRef, operationId: string, request?: UpgradeRequest): Promise<OperationState> {
     const id = this.idOf(member);
     const now = this.options.clock.now();
-    const followed = this.followed.get(operationId) ?? { startedAt: now, steps: 1 };
+    // Not followed by this process (it resumed the run): the member's operation is its last step only if it has no other.
+    const followed = this.followed.get(operationId) ?? { startedAt: now, steps: 1, lastStep: request !== undefined && singleStep(request) ? operationId : undefined };
     this.followed.set(operationId, followed);
     const inProgress: OperationState = { status: "InProgress", checkAgainAt: this.nextPoll(followed.startedAt, now) };
     const cluster = await this.read(id);
@@ -140,13 +169,13 @@ export class AzureBackend implements ClusterBackend {
     if (clusterBusy(cluster)) return inProgress;
     const failedPool = pools.find((p) => p.provisioningState === "Failed");
     if (cluster.provisioningState === "Failed" || failedPool !== undefined) {
-      return { status: "Failed", error: { code: "UpgradeFailed", message: `managed cluster ${id.name}${failedPool === undefined ? "" : ` (node pool ${failedPool.name})`} ended in provisioningState Failed` } };
+      return { status: "Failed", error: { code: "UpgradeFailed", message: `managed cluster ${id.name}${failedPool === undefined ? "" : ` (node pool ${failedPool.name})`} ended in provisioningState Failed` }, ...(await this.endOf(id, cluster, operationId, followed)) };
     }
     const step = request === undefined ? undefined : nextStep(cluster, request);
     if (step === undefined) {
       // The engine reads the cluster next to check the member's health: this read is that fresh.
       this.rememberRead(id, cluster, now);
-      return { status: "Succeeded" };
+      return { status: "Succeeded", ...(await this.endOf(id, cluster, operationId, followed)) };
     }
     const canceled = abortedUpgrade(id, cluster);
     if (canceled !== undefined) return { status: "Failed", error: canceled };
@@ -154,7 +183,7 @@ export class AzureBackend implements ClusterBackend {
     // Stopped between two steps: the next one cannot start.
     if (cluster.powerState?.code === "Stopped") return { status: "Failed", error: { code: CLUSTER_STOPPED, message: clusterStoppedMessage(id.name) } };
     try {
-      await this.run(id, cluster, request as UpgradeRequest, step);
+      followed.lastStep = await this.run(id, cluster, request as UpgradeRequest, step);
     } catch (e) {
       if (!(e instanceof BackendError)) throw e;
       // Someone else's operation got in between two steps: wait for it, then go on.
@@ -178,8 +207,21 @@ export class AzureBackend implements ClusterBackend {
     const step = startedStep(cluster, request);
     if (step === undefined) return undefined;
     const operationId = stepName(id.name, step);
-    this.followed.set(operationId, { startedAt: since, steps: 1 });
+    // Its steps before this one (if any) are not known: its end is when it is seen to end.
+    this.followed.set(operationId, { startedAt: since, steps: 1, lastStep: undefined });
     return { operationId, checkAgainAt: now };
+  }
+
+  /**
+   * When the member's upgrade began and ended, as ARM recorded them (docs/rules.md §20): the start of
+   * its first step (the member's operation), the end of its last, when that step is known. An end with
+   * no record (an operation adopted under its step's name) is the instant ARM's answer showed it, on
+   * ARM's clock as its answers tell it; a start with none is left out (the engine keeps the instant it asked).
+   */
+  private async endOf(id: ManagedClusterId, cluster: ManagedCluster, operationId: string, followed: Followed): Promise<{ startedAt?: number; endedAt: number }> {
+    const last = followed.lastStep === undefined ? undefined : await this.operations.status(id, cluster.location, followed.lastStep);
+    const first = followed.lastStep === operationId ? last : await this.operations.status(id, cluster.location, operationId);
+    return { ...(first?.startedAt === undefined ? {} : { startedAt: first.startedAt }), endedAt: last?.endedAt ?? this.options.clock.now() };
   }
 
   /** Start one step as an ARM long-running operation, applied once (`stepWriter.ts`); returns its operation id. */
@@ -250,6 +292,7 @@ export class AzureBackend implements ClusterBackend {
       client = new ContainerServiceClient(this.options.credential, id.subscriptionId, {
         ...(this.options.endpoint === undefined ? {} : { endpoint: this.options.endpoint }),
         ...(this.options.trustedCaPem === undefined ? {} : { tlsOptions: { ca: this.options.trustedCaPem } }),
+        ...(this.options.armClock === undefined ? {} : { additionalPolicies: [{ policy: armClockPolicy((instant) => this.options.armClock?.reached(instant)), position: "perRetry" as const }] }),
         retryOptions: {
           maxRetries: use === "reads" ? maxRetries : 0,
           ...(retryDelayInMs === undefined ? {} : { retryDelayInMs }),
@@ -269,6 +312,12 @@ export class AzureBackend implements ClusterBackend {
       throw credentialProblem(e) ?? armError(e).toBackendError();
     }
   }
+}
+
+/** Whether `request` takes one ARM operation at most: the versions alone (a Full upgrade moves the images with them), or one pool's image. */
+function singleStep(request: UpgradeRequest): boolean {
+  const images = Object.keys(request.nodeImageVersions).length;
+  return request.kubernetesVersion === undefined ? images <= 1 : request.type === "Full" || images === 0;
 }
 
 function readKey(id: ManagedClusterId): string {

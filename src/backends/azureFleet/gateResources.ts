@@ -6,6 +6,7 @@
  * when Fleet takes an approval.
  */
 import { gateId } from "../../model/strategy";
+import { isAnalysisGate } from "./analysisGates";
 import type { FleetClient } from "./fleetClient";
 import type { WireGatesStatus, WireRunStatus } from "./wire";
 
@@ -17,6 +18,8 @@ export interface FleetGateRef {
    */
   resourceName: string;
   state: string;
+  /** Issue 31: one the client added for analysis (`analysisGates.ts`), approved only when its analysis passes. */
+  analysis: boolean;
 }
 
 /** Each gate of the run's status, by our id. */
@@ -26,7 +29,7 @@ export function gateResources(status: WireRunStatus | undefined): Map<string, Fl
     for (const timing of ["before", "after"] as const) {
       (timing === "before" ? item.beforeGates : item.afterGates)?.forEach((g, i) => {
         const resourceName = g.gateId?.split("/").at(-1) ?? "";
-        out.set(gateId(stage, group, timing, i), { resourceName, state: g.status?.state ?? "NotStarted" });
+        out.set(gateId(stage, group, timing, i), { resourceName, state: g.status?.state ?? "NotStarted", analysis: isAnalysisGate(g.displayName) });
       });
     }
   };
@@ -37,14 +40,17 @@ export function gateResources(status: WireRunStatus | undefined): Map<string, Fl
   return out;
 }
 
-/** The gate resources to approve now: those `approvals` names that are Pending, each once. */
+/**
+ * The gate resources to approve now: those `approvals` names that are Pending, each once. A gate the
+ * client added for analysis is never among them, whatever `approvals` says (Check refuses its id).
+ */
 export function gatesToApprove(approvals: readonly string[], status: WireRunStatus | undefined): string[] {
   // Called at every read while following: no approvals, no walk of the status.
   if (approvals.length === 0) return [];
   const gates = gateResources(status);
   const names = approvals.flatMap((id) => {
     const gate = gates.get(id);
-    return gate !== undefined && gate.state === "Pending" && gate.resourceName !== "" ? [gate.resourceName] : [];
+    return gate !== undefined && !gate.analysis && gate.state === "Pending" && gate.resourceName !== "" ? [gate.resourceName] : [];
   });
   return [...new Set(names)];
 }

@@ -11,7 +11,11 @@
  *   2026-06-02-preview, sent to Fleet there with Fleet's own field names (`toFleet.ts`);
  * - a member's `labels` in the run (`members[].labels`): at no version — on Fleet the labels a selector
  *   reads are the fleet members' own (`fleets/{f}/members`, `properties.labels`), set on the member;
- * - a health probe (`members[].healthCheck`): at no version (Fleet cannot wait for a probe made from the client);
+ * - a health probe (`members[].healthCheck`): at no version (Fleet cannot wait for a probe made from the client
+ *   before a member counts as Completed; `analysis.afterMember` with a `web` template is measured at the
+ *   member's group's gate instead, `analysisGates.ts`);
+ * - `analysis` (issue 31) without a strategy (the client adds its gates to the strategy it sends), or
+ *   with a place that has no room left for the client's gate (`analysisGateIssues`).
  * - `autoUpgradeProfile` (issue 22, docs/rules.md §18): a profile put disabled and `generateUpdateRun`,
  *   which 2025-04-01-preview lacks; the `TargetKubernetesVersion` channel from 2026-06-01.
  *
@@ -22,7 +26,9 @@ import type { FieldIssue } from "../../model/common";
 import type { Member } from "../../model/member";
 import { isImplicitGroup, type Gate, type UpdateRunStrategy } from "../../model/strategy";
 import type { AutoUpgradeProfile } from "../../model/autoUpgrade";
+import type { Analysis } from "../../model/analysis";
 import { DEFAULT_FLEET_API_VERSION, FIRST_VERSION_WITH, FLEET_API_FEATURES, type ClientFleetApiVersion } from "./wire";
+import { analysisGateIssues } from "./analysisGates";
 
 /** Where the api-version in use was chosen, as the refusals name it. */
 export const API_VERSION_FIELD = "backend.azureFleet.apiVersion";
@@ -72,14 +78,21 @@ export function unsupportedInStrategy(strategy: UpdateRunStrategy | undefined, p
   return issues;
 }
 
-/** Refusals for an `UpdateRun` on the azureFleet backend: its strategy and update at its api-version, its members' labels and probes. */
-export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; members: readonly Member[]; apiVersion?: ClientFleetApiVersion; autoUpgradeProfile?: AutoUpgradeProfile }): FieldIssue[] {
+/**
+ * Refusals for an `UpdateRun` on the azureFleet backend: its strategy and update at its api-version,
+ * its members' labels and probes, and what its analysis needs of the strategy (issue 31).
+ */
+export function unsupportedInRun(input: { strategy?: UpdateRunStrategy; updateStrategyId?: string; members: readonly Member[]; apiVersion?: ClientFleetApiVersion; autoUpgradeProfile?: AutoUpgradeProfile; analysis?: Analysis }): FieldIssue[] {
   const issues = unsupportedInStrategy(input.strategy, "strategy.", input.apiVersion);
   if (input.autoUpgradeProfile !== undefined) issues.push(...unsupportedProfile(input.autoUpgradeProfile, input.apiVersion ?? DEFAULT_FLEET_API_VERSION));
+  issues.push(...analysisGateIssues(input.strategy, input.analysis, "strategy."));
+  if (input.analysis !== undefined && input.strategy === undefined && input.updateStrategyId === undefined) {
+    issues.push({ path: "analysis", message: "on Fleet Manager the analysis is measured at approval gates the client adds to the run's strategy: give the run a strategy (or an updateStrategyId)" });
+  }
   input.members.forEach((m, i) => {
     if (m.labels !== undefined) issues.push({ path: `members[${i}].labels`, message: "on Fleet Manager a member's labels are the fleet member's own: set them on the fleet member, not in the run" });
     if (m.healthCheck !== undefined) {
-      issues.push({ path: `members[${i}].healthCheck`, message: "Fleet Manager runs the update server-side and cannot wait for a probe made from the client before a member counts as Completed: remove it or use the azure backend" });
+      issues.push({ path: `members[${i}].healthCheck`, message: "Fleet Manager runs the update server-side and cannot wait for a probe made from the client before a member counts as Completed: use analysis.afterMember with a web template (measured at the member's group's gate), or the azure backend" });
     }
   });
   return issues;

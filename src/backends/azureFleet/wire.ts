@@ -152,6 +152,8 @@ export interface WireUpdateRun {
   id?: string;
   name?: string;
   eTag?: string;
+  /** ARM's: when the run was made (a run deleted and made again under its name has the same id). */
+  systemData?: { createdAt?: string };
   properties?: {
     provisioningState?: string;
     updateStrategyId?: string;

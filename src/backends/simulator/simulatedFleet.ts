@@ -10,6 +10,8 @@ import {
   type ClusterBackend,
   type ClusterInfo,
   type MemberRef,
+  type MetricAnswer,
+  type MetricQuery,
   type NodePoolInfo,
   type OfferedVersion,
   type OperationState,
@@ -25,6 +27,8 @@ import { CLUSTER_STOPPED, NOT_FOUND, OPERATION_NOT_ALLOWED, UPGRADE_ABORTED } fr
 import { FLEET_STATE_FORMAT, initialClusterState, runningOperation, type ClusterState, type FleetState, type OperationRecord } from "./fleetState";
 import { clusterSnapshot, operationLogEntry, toIsoInstant, type FleetSnapshot, type OperationLogEntry } from "./snapshot";
 import { latestImagesByPart } from "./latestImages";
+import { clusterSeries, evaluateSelector, type Series } from "./metrics";
+import { shownProbeUrl } from "../../model/analysis";
 import { applyUpgrade, checkUpgradeRequest, type ClusterVersions } from "./upgradeRules";
 
 /** docs/rules.md §7: an upgrade takes 10 minutes unless the cluster's `simulation.upgradeMinutes` says otherwise. */
@@ -122,6 +126,10 @@ export class SimulatedFleet implements ClusterBackend {
     return this.probeNow(member, url);
   }
 
+  async queryMetric(query: MetricQuery): Promise<MetricAnswer> {
+    return this.queryMetricNow(query);
+  }
+
   /**
    * This fleet as a backend whose calls answer with the value itself (`Answer` in `engine/backend.ts`):
    * what `simulate` and `plan` give the engine, which then spends no promise on a call (issue 13).
@@ -133,6 +141,7 @@ export class SimulatedFleet implements ClusterBackend {
     getOperation: (member, operationId) => this.operationNow(member, operationId),
     findStartedUpgrade: (member, request, since) => this.startedUpgradeNow(member, request, since),
     probe: (member, url) => this.probeNow(member, url),
+    queryMetric: (query) => this.queryMetricNow(query),
   };
 
   clusterNow(member: MemberRef): ClusterInfo {
@@ -166,7 +175,7 @@ export class SimulatedFleet implements ClusterBackend {
       try {
         const op = this.acceptUpgrade(this.cluster(member.name), asked, request.latestNodeImages === true, now);
         this.startCalls.push({ member: member.name, at: now, request: asked, outcome: { operationId: op.operationId } });
-        return { operationId: op.operationId, checkAgainAt: op.endAt };
+        return { operationId: op.operationId, checkAgainAt: op.endAt, startedAt: op.startAt };
       } catch (error) {
         if (error instanceof BackendError) this.startCalls.push({ member: member.name, at: now, request: asked, outcome: { error: { code: error.code, message: error.message } } });
         throw error;
@@ -181,9 +190,11 @@ export class SimulatedFleet implements ClusterBackend {
         throw new BackendError(NOT_FOUND, `The Resource 'Microsoft.ContainerService/managedClusters/${member.name}/operations/${operationId}' was not found.`);
       }
       if (op.result === undefined) return { status: "InProgress", checkAgainAt: op.endAt };
-      if (op.result === "Failed") return { status: "Failed", error: { ...(op.failWith ?? { code: "UpgradeFailed", message: "the upgrade failed" }) } };
-      if (op.result === "Canceled") return { status: "Failed", error: { code: UPGRADE_ABORTED, message: `the upgrade of managed cluster ${member.name} was aborted before it reached its target` } };
-      return { status: "Succeeded" };
+      // The operation log's own times (docs/rules.md §20).
+      const times = { startedAt: op.startAt, endedAt: op.endAt };
+      if (op.result === "Failed") return { status: "Failed", error: { ...(op.failWith ?? { code: "UpgradeFailed", message: "the upgrade failed" }) }, ...times };
+      if (op.result === "Canceled") return { status: "Failed", error: { code: UPGRADE_ABORTED, message: `the upgrade of managed cluster ${member.name} was aborted before it reached its target` }, ...times };
+      return { status: "Succeeded", ...times };
     });
   }
 
@@ -193,18 +204,36 @@ export class SimulatedFleet implements ClusterBackend {
   startedUpgradeNow(member: MemberRef, request: UpgradeRequest, since: number): StartedOperation | undefined {
     return this.answer(() => {
       const op = this.cluster(member.name).state.operations.find((o) => o.startAt >= since && sameUpgrade(o.request, request));
-      return op === undefined ? undefined : { operationId: op.operationId, checkAgainAt: op.endAt };
+      return op === undefined ? undefined : { operationId: op.operationId, checkAgainAt: op.endAt, startedAt: op.startAt };
     });
   }
 
-  /** Issue 5: the simulated probe answers from `simulation.healthy`. */
+  /** Issue 5: the simulated probe answers from `simulation.healthy` (a probe for no member, a stage's: 200). */
   probeNow(member: MemberRef, url: string): ProbeResult {
     return this.answer(() => {
-      const { description } = this.cluster(member.name);
-      return description.simulation?.healthy === false
-        ? { ok: false, detail: `GET ${url} answered 503 (simulated: healthy is false)` }
-        : { ok: true, detail: `GET ${url} answered 200 (simulated)` };
+      const entry = member.name === "" ? undefined : this.cluster(member.name);
+      const shown = shownProbeUrl(url);
+      return entry?.description.simulation?.healthy === false
+        ? { ok: false, detail: `GET ${shown} answered 503 (simulated: healthy is false)`, status: 503 }
+        : { ok: true, detail: `GET ${shown} answered 200 (simulated)`, status: 200 };
     });
+  }
+
+  /** Issue 31: a query over the clusters' declared metrics at the fleet's now (instant selectors only). */
+  queryMetricNow(query: MetricQuery): MetricAnswer {
+    // A past instant (`at`) is answered from the clusters' history, as Prometheus answers from its samples.
+    return this.answer((now) => evaluateSelector(query.query, this.seriesNow(Math.min(query.at ?? now, now))));
+  }
+
+  /** Issue 31: every cluster's series now (what the emulator's `/metrics` serves). */
+  series(): Series[] {
+    return this.answer((now) => this.seriesNow(now));
+  }
+
+  private seriesNow(now: number): Series[] {
+    const out: Series[] = [];
+    for (const { description, state } of this.clusters.values()) out.push(...clusterSeries(description, state, now));
+    return out;
   }
 
   /** docs/rules.md §7 `clusters`: every cluster's versions and operation log, in declaration order. */

@@ -56,17 +56,20 @@ export function upgradeTargets(from: string, available: string[]): string[] {
 /** Body of `GET locations/{location}/kubernetesVersions`: minors, each with its patches and their upgrades. */
 export function kubernetesVersionList(region: Region, now: number): { values: unknown[] } {
   const available = availableKubernetesVersions(region, now);
-  const minors = [...new Set(available.map(minorOf))];
-  const defaultMinor = minors.length >= 2 ? minors[minors.length - 2] : minors[0];
+  // Newest first, as AKS lists them (the recorded June 2025 westus2 list: 1.33, 1.32, ..., 1.27).
+  const minors = [...new Set(available.map(minorOf))].reverse();
+  const isPreviewMinor = (minor: string) => available.filter((v) => minorOf(v) === minor).every((patch) => isPreviewVersion(region, patch));
+  // The default is the newest generally available minor but one (recorded: 1.31 while 1.32 is GA and 1.33 a preview).
+  const generallyAvailable = minors.filter((minor) => !isPreviewMinor(minor));
+  const defaultMinor = generallyAvailable[1] ?? generallyAvailable[0] ?? minors[0];
   return {
     values: minors.map((minor) => {
       const patchVersions: Record<string, { upgrades: string[] }> = {};
       for (const patch of available.filter((v) => minorOf(v) === minor)) patchVersions[patch] = { upgrades: upgradeTargets(patch, available) };
-      // A minor is a preview while every patch of it is (as ARM lists 1.33 with `isPreview: true`).
-      const preview = Object.keys(patchVersions).every((patch) => isPreviewVersion(region, patch));
       return {
         version: minor,
-        ...(preview ? { isPreview: true } : {}),
+        // A minor is a preview while every patch of it is (as ARM lists 1.33 with `isPreview: true`).
+        ...(isPreviewMinor(minor) ? { isPreview: true } : {}),
         ...(minor === defaultMinor ? { isDefault: true } : {}),
         capabilities: { supportPlan: ["KubernetesOfficial"] },
         patchVersions,

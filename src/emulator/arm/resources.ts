@@ -120,7 +120,8 @@ export function osOf(nodeImageVersion: string): { osType: "Linux" | "Windows"; o
 /** Pool properties shared by `agentPoolProfiles[]` and the agent pool resource. */
 function poolProperties(view: ClusterView, pool: NodePool, index: number): Record<string, unknown> {
   return {
-    count: 3,
+    // A stopped pool has no nodes: AKS answers count 0 from the stop's start, the count back on start (recorded).
+    count: poolPowerState(view, pool).code === "Stopped" ? 0 : 3,
     vmSize: "Standard_D4ds_v5",
     osDiskSizeGB: 128,
     maxPods: 110,

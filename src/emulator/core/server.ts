@@ -12,6 +12,7 @@ import { ArmError, armErrorBody } from "./armErrors";
 import { SERVER_ERROR_BODIES, type FaultInjector } from "./faults";
 import type { RequestLog, RequestLogEntry } from "./requestLog";
 import { matchRoute } from "./router";
+import { exposition } from "../../backends/simulator/metrics";
 import { ARM_READ_LIMITS, ARM_WRITE_LIMITS, remainingHeader, requestKind, throttledMessage, type SubscriptionThrottle } from "./throttling";
 
 export interface FrontDoor {
@@ -37,11 +38,20 @@ async function serve(door: FrontDoor, req: IncomingMessage, res: ServerResponse)
   const method = (req.method ?? "GET").toUpperCase();
   const url = new URL(req.url ?? "/", "https://emulator");
   const path = url.pathname;
+  // Issue 31: the simulated clusters' metrics for a real Prometheus to scrape. Not ARM: never
+  // throttled, faulted nor logged with ARM's requests.
+  if (method === "GET" && path === "/metrics") {
+    const text = exposition(door.ctx.sim.series());
+    res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8", "content-length": Buffer.byteLength(text) });
+    res.end(text);
+    return;
+  }
   const rawBody = await readBody(req);
   const kind = requestKind(method);
   const subscriptionId = /^\/subscriptions\/([^/]+)/i.exec(path)?.[1] ?? "";
+  // ARM's `Date` is ARM's clock: here, the emulator's (simulated) one (issue 30: clients take the run's instants on it).
   const answer = (reply: ArmReply, remaining: number, fault?: RequestLogEntry["fault"]) =>
-    send(res, reply, { [remainingHeader(kind)]: String(remaining) }, req, () => door.log.record({ method, path, status: reply.status, ...(fault ? { fault } : {}) }));
+    send(res, reply, { [remainingHeader(kind)]: String(remaining), Date: new Date(door.ctx.clock.now()).toUTCString() }, req, () => door.log.record({ method, path, status: reply.status, ...(fault ? { fault } : {}) }));
 
   const latency = door.faults?.latency() ?? 0;
   if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));

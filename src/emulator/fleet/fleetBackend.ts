@@ -4,6 +4,9 @@
  * (`ArmClusters`, from the ARM part): a cluster being deleted or canceling an aborted upgrade is busy
  * (the engine waits, Pending), a deleted one is gone (`NotFound`). Fleet members map to clusters by
  * their `clusterResourceId`'s last segment, as Fleet does.
+ *
+ * Fleet's run keeps its own instants — when its engine started a member and saw it end — so the
+ * operation log's times (docs/rules.md §20, for a client on ARM) are not handed on.
  */
 import { BackendError, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
 import { NOT_FOUND } from "../../backends/simulator/errorCodes";
@@ -40,14 +43,19 @@ export class EmulatedClusterBackend implements ClusterBackend {
     if (busy !== undefined) {
       throw new BackendError(OPERATION_NOT_ALLOWED, `an ARM ${busy} operation is in progress on managed cluster '${ref.name}'`);
     }
-    return this.clusters.sim.startUpgrade(ref, request);
+    const { startedAt: _recorded, ...started } = await this.clusters.sim.startUpgrade(ref, request);
+    return started;
   }
 
-  getOperation(member: MemberRef, operationId: string): Promise<OperationState> {
-    return this.clusters.sim.getOperation(this.cluster(member), operationId);
+  async getOperation(member: MemberRef, operationId: string): Promise<OperationState> {
+    const { startedAt: _start, endedAt: _end, ...state } = await this.clusters.sim.getOperation(this.cluster(member), operationId);
+    return state;
   }
 
-  findStartedUpgrade(member: MemberRef, request: UpgradeRequest, since: number): Promise<StartedOperation | undefined> {
-    return this.clusters.sim.findStartedUpgrade(this.cluster(member), request, since);
+  async findStartedUpgrade(member: MemberRef, request: UpgradeRequest, since: number): Promise<StartedOperation | undefined> {
+    const found = await this.clusters.sim.findStartedUpgrade(this.cluster(member), request, since);
+    if (found === undefined) return undefined;
+    const { startedAt: _recorded, ...started } = found;
+    return started;
   }
 }

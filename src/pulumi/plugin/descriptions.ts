@@ -7,6 +7,9 @@
  * `backendArgs.ts`) and docs/rules.md.
  */
 
+import type { z } from "zod";
+import { AnalysisHeaderSchema, AnalysisProviderSchema, AnalysisSchema, AnalysisTemplateSchema, PrometheusProviderSchema, StageAnalysisSchema, WebProviderSchema } from "../../model/analysis";
+
 /** The name (`fleet-update:index:<Name>`) of the object type at `Owner.property`, else at `property`. */
 export const TYPE_NAMES: Record<string, string> = {
   "UpdateRun.backend": "Backend",
@@ -34,7 +37,52 @@ export const TYPE_NAMES: Record<string, string> = {
   appliedNodeImageVersions: "NodeImageVersion",
   skip: "SkipTarget",
   webhook: "Webhook",
+  // Issue 31: health analysis.
+  analysis: "Analysis",
+  templates: "AnalysisTemplate",
+  "AnalysisTemplate.provider": "AnalysisProvider",
+  "AnalysisProvider.web": "WebAnalysisProvider",
+  "AnalysisProvider.prometheus": "PrometheusAnalysisProvider",
+  headers: "AnalysisHeader",
+  "PrometheusAnalysisProvider.authentication": "PrometheusAuthentication",
+  "PrometheusAuthentication.azureIdentity": "AzureIdentityAuthentication",
+  "Analysis.stages": "StageAnalysis",
 };
+
+/**
+ * Issue 31: the analysis types are described once, in their zod schemas (`.meta({ description })`,
+ * `src/model/analysis.ts`); their entries here are read from there.
+ */
+const ANALYSIS_TYPES: ReadonlyArray<[string, z.ZodType]> = [
+  ["Analysis", AnalysisSchema],
+  ["AnalysisTemplate", AnalysisTemplateSchema],
+  ["AnalysisProvider", AnalysisProviderSchema],
+  ["WebAnalysisProvider", WebProviderSchema],
+  ["PrometheusAnalysisProvider", PrometheusProviderSchema],
+  ["AnalysisHeader", AnalysisHeaderSchema],
+  ["PrometheusAuthentication", PrometheusProviderSchema.shape.authentication],
+  ["AzureIdentityAuthentication", PrometheusProviderSchema.shape.authentication.unwrap().shape.azureIdentity],
+  ["StageAnalysis", StageAnalysisSchema],
+];
+
+/** The schema's own description, else (an optional field) its inner schema's. */
+function described(schema: z.ZodType): string {
+  const own = schema.meta()?.description as string | undefined;
+  if (own !== undefined) return own;
+  const inner = (schema as { unwrap?: () => z.ZodType }).unwrap;
+  return typeof inner === "function" ? described(inner.call(schema)) : "";
+}
+
+/** The object schema itself, an optional one unwrapped. */
+function objectOf(schema: z.ZodType): z.ZodObject {
+  const inner = (schema as { unwrap?: () => z.ZodType }).unwrap;
+  return "shape" in schema ? (schema as z.ZodObject) : objectOf((inner as () => z.ZodType).call(schema));
+}
+
+const ANALYSIS_TYPE_DESCRIPTIONS = Object.fromEntries(ANALYSIS_TYPES.map(([name, schema]) => [name, described(schema)]));
+const ANALYSIS_PROPERTY_DESCRIPTIONS = Object.fromEntries(
+  ANALYSIS_TYPES.flatMap(([name, schema]) => Object.entries(objectOf(schema).shape).map(([key, field]) => [`${name}.${key}`, described(field as z.ZodType)])),
+);
 
 export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
   UpdateRun:
@@ -44,6 +92,7 @@ export const RESOURCE_DESCRIPTIONS: Record<string, string> = {
 };
 
 export const TYPE_DESCRIPTIONS: Record<string, string> = {
+  ...ANALYSIS_TYPE_DESCRIPTIONS,
   Backend: "Where the clusters are: exactly one of `simulator`, `azure`, `azureFleet`.",
   StrategyBackend: "Keep the strategy in Fleet Manager too, as `fleets/{fleet}/updateStrategies/{resource name}`.",
   SimulatorBackend: "The embedded simulated fleet: a fleet file describing regions and clusters, and a state file beside it.",
@@ -103,7 +152,7 @@ export const PROPERTY_DESCRIPTIONS: Record<string, string> = {
   "AutoUpgradeProfile.longTermSupport": "With TargetKubernetesVersion only: allow a minor older than N-2 that AKS supports long-term.",
   "AutoUpgradeProfile.nodeImageSelection": "Which node images the generated update takes; default Latest.",
   "AutoUpgradeNodeImageSelection.type": "Latest or Consistent.",
-  "UpdateRun.fleetRun": "`azureFleet` only: the ARM id of the fleet's update run, and the skip entries already sent to it (each is sent once).",
+  "UpdateRun.fleetRun": "`azureFleet` only: the ARM id of the fleet's update run, the skip entries already sent to it (each is sent once), the analyses measured at the gates the client added (`analysis`) and, when one failed, why the client stopped the run (`halt`).",
   // UpdateStrategy.
   "UpdateStrategy.stages": "The stages, in order.",
   "UpdateStrategy.backend": "Keep the strategy in Fleet Manager too (created, updated with its eTag, deleted on destroy).",
@@ -171,4 +220,6 @@ export const PROPERTY_DESCRIPTIONS: Record<string, string> = {
   "NodeImageVersion.version": "A node image version, e.g. `AKSUbuntu-2204gen2containerd-202611.24.0`.",
   "SkipTarget.type": "Member, Group, Stage, or AfterStageWait (named by its stage).",
   "SkipTarget.name": "The name of the member, group or stage.",
+  ...ANALYSIS_PROPERTY_DESCRIPTIONS,
+  "UpdateRun.analysis": `${described(AnalysisSchema)} Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.`,
 };

@@ -5,12 +5,11 @@
  * server listens on from its first line of stdout, which `@pulumi/pulumi/provider`'s `main` prints:
  * nothing else may write to stdout before it.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { main } from "@pulumi/pulumi/provider";
 import { fleetUpdateProvider } from "./provider";
 import { packageSchema } from "./schema";
 import { readRequestsWithoutPropertiesAreEmpty } from "./importRequest";
+import { readPackageJson } from "./publishing";
 
 /** The engine's address among the plugin's arguments, as `@pulumi/pulumi/provider` parses them. */
 export function engineAddressOf(args: readonly string[]): string | undefined {
@@ -24,8 +23,7 @@ export function engineAddressOf(args: readonly string[]): string | undefined {
 
 /** The package's version (package.json), which is the plugin's and the schema's. */
 export function packageVersion(): string {
-  const file = path.join(__dirname, "..", "..", "..", "package.json");
-  return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
+  return readPackageJson().version;
 }
 
 /** Serves the plugin until the engine is done with it (the shim `bin/pulumi-resource-fleet-update` calls this). */

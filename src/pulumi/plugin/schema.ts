@@ -18,6 +18,7 @@ import { StrategyBackendSchema } from "../strategyProvider";
 import { UPDATE_RUN_SECRET_OUTPUTS } from "../updateRun";
 import { PROPERTY_DESCRIPTIONS, RESOURCE_DESCRIPTIONS, TYPE_DESCRIPTIONS, TYPE_NAMES } from "./descriptions";
 import { PACKAGE_NAME } from "./provider";
+import { publishingOf, readPackageJson, type Publishing } from "./publishing";
 
 /** A JSON Schema node as `z.toJSONSchema` writes one (the parts we read). */
 interface JsonNode {
@@ -64,7 +65,11 @@ export interface PackageSchema {
   description: string;
   keywords: string[];
   license: string;
-  repository?: string;
+  homepage: string;
+  repository: string;
+  publisher: string;
+  logoUrl: string;
+  pluginDownloadURL: string;
   types: Record<string, ObjectTypeSpec>;
   resources: Record<string, ResourceSpec>;
   meta: { supportPack: boolean };
@@ -72,19 +77,27 @@ export interface PackageSchema {
 }
 
 /**
- * What Pulumi's code generators need beyond the resources, for the SDKs `scripts/gen-sdks.sh` (or
- * `pulumi package gen-sdk`) writes from this schema. `supportPack` makes each SDK carry the schema's
- * version — so a program asks the engine for the plugin of that version, the one a tarball installs
- * (docs/provider-plugin.md) — and the Go SDK its own go.mod. The Node package is named apart from this
- * package (whose dynamic resources keep `pulumi-fleet-update`) and from Pulumi's `@pulumi/` scope; the
- * Go import path matches the folder the generator writes (its default, `example.com/…/fleet-update`,
- * does not).
+ * What Pulumi's code generators need beyond the resources, for the SDKs `npm run sdks` (or
+ * `pulumi package gen-sdk`) writes from this schema; every name comes from package.json
+ * (`publishing.ts`). `supportPack` makes each SDK carry the schema's version — so a program asks the
+ * engine for the plugin of that version, the one a release's tarball installs (docs/releasing.md) —
+ * and the Go SDK its own go.mod. The Node SDK is named apart from this package (whose dynamic
+ * resources keep `pulumi-fleet-update`) and from Pulumi's `@pulumi/` scope; the Python distribution is
+ * the package's name in Python's spelling; the Go module lives in the repository, under `sdk/go`, as
+ * `go get` finds it from a tag `sdk/go/v<version>`.
  */
-export const SDK_LANGUAGE_SETTINGS = {
-  nodejs: { packageName: "pulumi-fleet-update-sdk" },
-  python: { packageName: "pulumi_fleet_update" },
-  go: { importBasePath: "pulumi-fleet-update/sdk/go/fleetupdate" },
-} as const;
+export function sdkLanguageSettings(publishing: Publishing) {
+  const repository = new URL(publishing.repository);
+  const readme = (language: string) =>
+    `The ${language} SDK of the Pulumi package \`${PACKAGE_NAME}\`: staged, maintenance-window-aware upgrades of AKS fleets (UpdateStrategy, UpdateRun).\n\n` +
+    `It needs the provider plugin, which Pulumi downloads from the project's GitHub releases, and ${publishing.node} to run it: ` +
+    `${publishing.repository}/blob/main/docs/installation-configuration.md\n`;
+  return {
+    nodejs: { packageName: `${publishing.npmName}-sdk`, respectSchemaVersion: true, typescriptVersion: publishing.typescript, readme: readme("Node.js") },
+    python: { packageName: publishing.npmName.replace(/-/g, "_"), respectSchemaVersion: true, pyproject: { enabled: true }, readme: readme("Python") },
+    go: { importBasePath: `${repository.host}${repository.pathname}/sdk/go/fleetupdate`, respectSchemaVersion: true },
+  } as const;
+}
 
 const ANY: PropertySpec = { $ref: "pulumi.json#/Any" };
 
@@ -213,8 +226,11 @@ function runProperties(inputs: Record<string, PropertySpec>): Record<string, Pro
   return { ...inputs, ...Object.fromEntries(described) };
 }
 
-/** The package schema for this version of the package. Throws `SchemaProblems` naming every gap. */
-export function packageSchema(version: string): PackageSchema {
+/**
+ * The package schema for this version of the package, published where package.json says. Throws
+ * `SchemaProblems` naming every gap.
+ */
+export function packageSchema(version: string, publishing: Publishing = publishingOf(readPackageJson())): PackageSchema {
   const writer = new SchemaWriter();
 
   const runIn = writer.properties("UpdateRun", jsonSchemaOf(UpdateRunResourceInputs), "UpdateRun");
@@ -234,6 +250,11 @@ export function packageSchema(version: string): PackageSchema {
 
   const healthCheck = writer.types[token("HealthCheck")] as ObjectTypeSpec | undefined;
   if (healthCheck?.properties.url !== undefined) healthCheck.properties.url.secret = true;
+  // Issue 31: a header's value may be a token, a web probe's URL may hold one.
+  const header = writer.types[token("AnalysisHeader")] as ObjectTypeSpec | undefined;
+  if (header?.properties.value !== undefined) header.properties.value.secret = true;
+  const web = writer.types[token("WebAnalysisProvider")] as ObjectTypeSpec | undefined;
+  if (web?.properties.url !== undefined) web.properties.url.secret = true;
   // Issue 24: a webhook's bearer token is a secret; so may its URL be (a token in its path or query).
   const webhook = writer.types[token("Webhook")] as ObjectTypeSpec | undefined;
   for (const name of ["url", "token"]) if (webhook?.properties[name] !== undefined) webhook.properties[name].secret = true;
@@ -245,11 +266,20 @@ export function packageSchema(version: string): PackageSchema {
 
   return {
     name: PACKAGE_NAME,
-    displayName: "Fleet update",
+    displayName: "AKS Fleet Update",
     version,
     description: "Staged, maintenance-window-aware upgrades of AKS fleets: UpdateStrategy and UpdateRun, on a simulated fleet, real AKS through ARM, or Azure Kubernetes Fleet Manager.",
-    keywords: ["pulumi", "aks", "kubernetes", "fleet", "category/cloud"],
+    // What the Pulumi Registry reads (docs/_index.md is its overview page): `kind/native` — a provider
+    // of its own, not bridged from Terraform; the plugin is downloaded from the project's GitHub
+    // releases (`github://` finds `pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz` under tag
+    // `v<version>`), so `pulumi up` fetches it itself when a program's SDK asks for it.
+    keywords: ["pulumi", "aks", "kubernetes", "fleet", "category/cloud", "kind/native"],
     license: "Apache-2.0",
+    homepage: publishing.repository,
+    repository: publishing.repository,
+    publisher: publishing.org,
+    logoUrl: `https://raw.githubusercontent.com/${publishing.org}/${publishing.repo}/main/docs/logo.png`,
+    pluginDownloadURL: `github://api.github.com/${publishing.org}/${publishing.repo}`,
     types: writer.types,
     resources: {
       [token("UpdateRun")]: {
@@ -268,6 +298,6 @@ export function packageSchema(version: string): PackageSchema {
       },
     },
     meta: { supportPack: true },
-    language: SDK_LANGUAGE_SETTINGS,
+    language: sdkLanguageSettings(publishing),
   };
 }

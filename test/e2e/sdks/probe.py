@@ -3,21 +3,7 @@ import json
 import sys
 
 import pulumi
-
-registered = []
-
-
-class Mocks(pulumi.runtime.Mocks):
-    def new_resource(self, args: pulumi.runtime.MockResourceArgs):
-        registered.append({"type": args.typ, "name": args.name, "inputs": args.inputs})
-        state = dict(args.inputs)
-        if args.typ == "fleet-update:index:UpdateStrategy":
-            state["strategy"] = {"stages": args.inputs["stages"]}
-        return [f"{args.name}-id", state]
-
-    def call(self, args: pulumi.runtime.MockCallArgs):
-        return {}
-
+from fleet_mocks import Mocks, registered  # beside this file
 
 pulumi.runtime.set_mocks(Mocks(), project="sdk-probe", stack="dev", preview=False)
 

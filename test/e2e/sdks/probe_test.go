@@ -1,44 +1,16 @@
-// The Go SDK's probe (see README.md): copied into the generated module and run with `go test`.
+// The Go SDK's probe (see README.md): copied into the SDK's module with mocks_test.go and run with `go test`.
 package fleetupdate_test
 
 import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"sync"
 	"testing"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"pulumi-fleet-update/sdk/go/fleetupdate"
+	"github.com/fleet-update/pulumi-fleet-update/sdk/go/fleetupdate"
 )
-
-type registration struct {
-	Type   string                 `json:"type"`
-	Name   string                 `json:"name"`
-	Inputs map[string]interface{} `json:"inputs"`
-}
-
-type mocks struct {
-	mu         sync.Mutex
-	registered []registration
-}
-
-func (m *mocks) NewResource(args pulumi.MockResourceArgs) (string, resource.PropertyMap, error) {
-	m.mu.Lock()
-	m.registered = append(m.registered, registration{args.TypeToken, args.Name, args.Inputs.Mappable()})
-	m.mu.Unlock()
-	state := args.Inputs.Copy()
-	if args.TypeToken == "fleet-update:index:UpdateStrategy" {
-		state["strategy"] = resource.NewObjectProperty(resource.PropertyMap{"stages": args.Inputs["stages"]})
-	}
-	return args.Name + "-id", state, nil
-}
-
-func (m *mocks) Call(pulumi.MockCallArgs) (resource.PropertyMap, error) {
-	return resource.PropertyMap{}, nil
-}
 
 func TestProbe(t *testing.T) {
 	m := &mocks{}

@@ -24,7 +24,7 @@ function everyProperty(): Array<[string, PropertySpec]> {
 }
 
 describe("the fleet-update package schema", () => {
-  it("schema.json is what the code writes (else: npm run build && node scripts/gen-schema.js)", () => {
+  it("schema.json is what the code writes (else: npm run sdks)", () => {
     const committed = JSON.parse(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8")) as unknown;
     expect(committed).toEqual(JSON.parse(JSON.stringify(schema)));
   });
@@ -42,10 +42,19 @@ describe("the fleet-update package schema", () => {
     expect(state.description).toContain("One of: `Running`, `Stopped`, `NotStarted`.");
   });
 
-  it("marks as secret the outputs that can hold one: the engine's state, the webhook, a member's probe URL, a webhook's URL and token", () => {
+  it("marks as secret the outputs that can hold one: the engine's state, the webhook, a member's probe URL, a webhook's URL and token, the analysis, its headers' values and web URLs", () => {
     const secret = everyProperty().filter(([, spec]) => spec.secret === true).map(([where]) => where);
     expect(secret.sort()).toEqual(
-      ["fleet-update:index:UpdateRun engineState", "fleet-update:index:UpdateRun webhook", "fleet-update:index:HealthCheck.url", "fleet-update:index:Webhook.url", "fleet-update:index:Webhook.token"].sort(),
+      [
+        "fleet-update:index:UpdateRun engineState",
+        "fleet-update:index:UpdateRun webhook",
+        "fleet-update:index:UpdateRun analysis",
+        "fleet-update:index:HealthCheck.url",
+        "fleet-update:index:Webhook.url",
+        "fleet-update:index:Webhook.token",
+        "fleet-update:index:AnalysisHeader.value",
+        "fleet-update:index:WebAnalysisProvider.url",
+      ].sort(),
     );
   });
 
@@ -53,7 +62,7 @@ describe("the fleet-update package schema", () => {
     const run = schema.resources["fleet-update:index:UpdateRun"]!;
     // UpdateRunArgs (src/pulumi/updateRun.ts); the run's name is the resource's.
     expect(Object.keys(run.inputProperties).sort()).toEqual(
-      ["backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile", "state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes", "projectDir", "webhook"].sort(),
+      ["backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile", "state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes", "projectDir", "webhook", "analysis"].sort(),
     );
     // Exactly one of managedClusterUpdate and autoUpgradeProfile (docs/rules.md §18): neither is required alone.
     expect(run.requiredInputs.sort()).toEqual(["backend", "members"]);

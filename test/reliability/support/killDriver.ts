@@ -5,10 +5,20 @@
  * wall-clock delay after launch. Nothing here asserts time: the delays only choose where to kill.
  */
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { UpdateRunStatus } from "../../../src/model/status";
 
 export const CLI = path.resolve(__dirname, "../../../dist/cli/main.js");
+
+/** A fresh working directory for runs against the ARM emulator: its certificate as `ca.pem`, the run spec as `rollout.json`. */
+export function armRunDirectory(prefix: string, certificatePem: string, spec: unknown): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.writeFileSync(path.join(dir, "ca.pem"), certificatePem);
+  fs.writeFileSync(path.join(dir, "rollout.json"), JSON.stringify(spec));
+  return dir;
+}
 
 export type KillPoint =
   /** After the `nth` member `→ Running` line of this process, `delayMs` later (0: in the same tick). */
@@ -68,6 +78,40 @@ export function runAndKill(cwd: string, args: readonly string[], point: KillPoin
     child.on("close", (code, signal) => {
       for (const t of timers) clearTimeout(t);
       // Killed only if the signal got there first: a command that had just ended is not a kill.
+      resolve({ outcome: signal === "SIGKILL" ? { killed: true, how: killedHow ?? "SIGKILL" } : { killed: false, code }, stdout, stderr });
+    }),
+  );
+}
+
+/**
+ * Issue 30: launch the command in `cwd` and SIGKILL it at the first moment `when` says (checked on
+ * every stderr chunk and every millisecond), or at `boundMs` after launch so a run that never gets
+ * there fails its test instead of hanging it.
+ */
+export function runAndKillWhen(cwd: string, args: readonly string[], when: (stderr: string) => boolean, boundMs: number): Promise<Attempt> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  let killedHow: string | undefined;
+  const kill = (how: string) => {
+    if (killedHow !== undefined || child.exitCode !== null || child.signalCode !== null) return;
+    killedHow = how;
+    child.kill("SIGKILL");
+  };
+  const look = () => {
+    if (when(stderr)) kill("when asked");
+  };
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+    look();
+  });
+  const poll = setInterval(look, 1);
+  const bound = setTimeout(() => kill(`${boundMs} ms after launch (bound)`), boundMs);
+  return new Promise((resolve) =>
+    child.on("close", (code, signal) => {
+      clearInterval(poll);
+      clearTimeout(bound);
       resolve({ outcome: signal === "SIGKILL" ? { killed: true, how: killedHow ?? "SIGKILL" } : { killed: false, code }, stdout, stderr });
     }),
   );

@@ -26,6 +26,32 @@ export interface LayoutStage {
   groups: Array<{ name: string; maxConcurrency: number; members: string[] }>;
 }
 
+/** The members of a layout, each with its group. */
+export function layoutMembers(stages: readonly LayoutStage[]): Array<{ name: string; group: string }> {
+  return stages.flatMap((s) => s.groups.flatMap((g) => g.members.map((name) => ({ name, group: g.name }))));
+}
+
+/** A layout's strategy as a run spec writes it. */
+export function layoutStrategy(stages: readonly LayoutStage[]) {
+  return {
+    stages: stages.map((s) => ({
+      name: s.name,
+      ...(s.maxConcurrency === undefined ? {} : { maxConcurrency: String(s.maxConcurrency) }),
+      ...(s.afterStageWaitInSeconds === undefined ? {} : { afterStageWaitInSeconds: s.afterStageWaitInSeconds }),
+      groups: s.groups.map((g) => ({ name: g.name, maxConcurrency: String(g.maxConcurrency) })),
+    })),
+  };
+}
+
+/** A one-region fleet of clusters at 1.31.2, one pool each, each upgrade `minutes()` simulated minutes long. */
+export function armFleetDoc(names: readonly string[], minutes: () => number) {
+  const pool = { name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: "AKSUbuntu-2204gen2containerd-202610.01.0" };
+  return {
+    regions: { westeurope: { kubernetesVersions: [{ version: "1.31.2" }, { version: "1.32.0" }], nodeImages: [{ version: "AKSUbuntu-2204gen2containerd-202611.24.0" }] } },
+    members: names.map((name) => ({ name, region: "westeurope", kubernetesVersion: "1.31.2", nodePools: [pool], simulation: { upgradeMinutes: minutes() } })),
+  };
+}
+
 /** The simulated fleet's state file (`<fleet file>.state.json`) as a flat operation log. */
 export function operationsFromStateFile(state: {
   clusters: Record<string, { operations: Array<{ operationId: string; startAt: number; endAt: number; result?: string }> }>;
