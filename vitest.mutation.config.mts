@@ -24,7 +24,16 @@ export default defineConfig({
     include: ["test/engine/**/*.test.ts", "test/model/**/*.test.ts", "test/simulation/**/*.test.ts", "test/maintenanceWindow.test.ts"],
     // The crash-point properties test the run journal (src/drivers) across crashes; they take longer than
     // every other test here together. The engine's part, adopting interrupted starts, has its own tests.
-    exclude: ["test/engine/crashPoints.property.test.ts", "**/node_modules/**"],
+    // The example-scenario tests read ../shared/scenarios, outside the repository and so outside Stryker's
+    // sandbox; they come back once they read a copy inside it (issue 32).
+    exclude: [
+      "test/engine/crashPoints.property.test.ts",
+      "test/engine/scenarios.test.ts",
+      "test/engine/answerAtOnce.test.ts",
+      "test/model/scenario.test.ts",
+      "test/simulation/chain.test.ts",
+      "**/node_modules/**",
+    ],
     testTimeout: 60_000,
     env: { PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? "40" },
     sequence: { sequencer: QuickFirst },
