@@ -105,6 +105,7 @@ describe("a stage's pre-check", () => {
       error: { code: "PreCheckFailed", message: `Pre-check of stage 'rest': Analysis 'err' failed: err{cluster="c2"} = 0.2 for member c2, not result < 0.05 (1 failed of 1, failureLimit 0).` },
     });
     expect(o.ops("c2")).toEqual([]);
+    expect(o.group("rest").status).toEqual({ state: "NotStarted" });
   });
 
   it("measures only the members about to be upgraded: one the user skipped is not measured", async () => {
@@ -154,6 +155,21 @@ describe("afterMember from the run and from a stage", () => {
     ]);
     expect(runs[1]?.measurements[0]).toMatchObject({ query: 'err{cluster="c1"}', value: 0.01 });
     expect(o.member("c2").analysisRuns?.map((a) => a.template)).toEqual(["err"]);
+  });
+
+  it("a declared template named health-check is measured for members without a healthCheck of their own, and in a stage's soak", async () => {
+    const named = "{name: health-check, provider: {web: {url: 'https://status.example/declared'}}}";
+    const o = await simulate(
+      rollout(
+        [{ name: "c1", group: "canary", healthCheck: "{url: 'https://c1.example/healthz', settleSeconds: 0, intervalSeconds: 60, retries: 0}" }, { name: "c2", group: "rest" }],
+        ["templates:", `  - ${named}`, "afterMember: [health-check]", "stages:", "  - {name: canary, soak: [health-check]}"],
+      ),
+    );
+    // c1's own healthCheck is its health-check; c2 takes the declared one.
+    expect(o.member("c1").analysisRuns?.map((a) => a.query)).toEqual(["https://c1.example/healthz"]);
+    expect(o.member("c2").analysisRuns?.map((a) => [a.query, a.phase])).toEqual([["https://status.example/declared", "Successful"]]);
+    expect(soakOf(o, "canary", "health-check")).toMatchObject({ query: "https://status.example/declared", phase: "Successful" });
+    expect(o.run.state).toBe("Completed");
   });
 
   it("a query naming a member's labels is filled with that member's labels", async () => {
