@@ -11,6 +11,7 @@ import type { ClusterBackend } from "../../src/engine/backend";
 import { VirtualClock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
+import { runAnalysis } from "../../src/engine/plan";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 import { parseScenario, resolveScenarioStrategy } from "../../src/model/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
@@ -224,5 +225,25 @@ describe("an analysis that cannot be measured", () => {
     expect(status.stages[0]?.analysisRuns?.[0]).toMatchObject({ phase: "Error", finishedAt: T(15), message: "template 'err' is no longer declared in the run's analysis" });
     expect(status.stages[0]?.status.error?.message).toBe("Soak of stage 'canary': Analysis 'err' could not be measured: template 'err' is no longer declared in the run's analysis (0 errors in a row, consecutiveErrorLimit 0).");
     expect(status.status.state).toBe("Failed");
+  });
+
+  it("a resumed run whose inputs add a template to a soak under way starts it at the resumed pass, beside the one under way", async () => {
+    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 1")}`, "stages:", "  - {name: canary, soak: [err]}"]));
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const analysis = parsed.analysis!;
+    const first = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis }, fleet);
+    first.start(clock.now());
+    await drive(first, clock, { until: Date.parse(T(12)) });
+    const more = { ...analysis, stages: [{ name: "canary", soak: ["err", "lat"] }] };
+    const second = UpdateRunEngine.resume({ ...first.snapshot(), declaredAnalysis: runAnalysis(more, parsed.members) }, fleet);
+    await drive(second, clock);
+    const soaks = second.status().stages[0]?.analysisRuns?.filter((a) => a.kind === "soak").map((a) => [a.template, a.phase, a.startedAt]);
+    // The first process stopped at 00:10, its soak's first measurement taken; the next pass is at 00:10.
+    expect(soaks).toEqual([
+      ["err", "Successful", T(10)],
+      ["lat", "Successful", T(10)],
+    ]);
+    expect(second.status().status.state).toBe("Completed");
   });
 });
