@@ -110,10 +110,6 @@ export function shownQuery(template: AnalysisTemplate): string {
   return template.provider.prometheus?.query ?? shownProbeUrl(template.provider.web?.url ?? "");
 }
 
-export function isRunning(analysis: AnalysisRunState): boolean {
-  return analysis.phase === "Running";
-}
-
 /** Failed, Inconclusive or Error: every one counts as a failure of the analysis. */
 export function hasFailed(analysis: AnalysisRunState): boolean {
   return analysis.phase === "Failed" || analysis.phase === "Inconclusive" || analysis.phase === "Error";

@@ -117,14 +117,16 @@ type StageKind = Exclude<AnalysisKind, "afterMember">;
 
 /**
  * One step of a stage's `preCheck` or `soak` analyses at `now`; returns whether they have all passed
- * (true when the stage declares none, or there is no member to measure). A failure halts the run
- * (`refreshStage` then fails the stage with the analysis's error).
+ * (true when the stage declares none and has none under way, or there is no member to measure). A
+ * failure halts the run (`refreshStage` then fails the stage with the analysis's error). One under way
+ * whose use the run's inputs no longer declare (a resumed run given other inputs) is stepped all the
+ * same, and ends in Error (`stepAnalyses`), rather than being waited for forever.
  */
 export function passStageAnalyses(ctx: EngineContext, stage: StageRunState, kind: StageKind, now: number, soakEndsAt?: number): Answer<boolean> {
   const names = stageUses(ctx, stage.name)?.[kind] ?? [];
-  if (names.length === 0) return true;
-  const members = stageScope(ctx, stage, kind);
   const analyses = (stage.analysis ?? []).filter((a) => a.kind === kind);
+  if (names.length === 0 && analyses.length === 0) return true;
+  const members = stageScope(ctx, stage, kind);
   if (members.length === 0 && analyses.length === 0) return true;
   const missing = names.filter((name) => !analyses.some((a) => a.template === name));
   if (missing.length > 0) {

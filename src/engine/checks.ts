@@ -10,12 +10,12 @@
 import { compareDotted } from "../model/nodeImage";
 import type { ManagedClusterUpdate } from "../model/update";
 import type { ClusterInfo, RegionOffer, UpgradeRequest } from "./backend";
-import { availability, imageAtTarget, poolImageTarget, type PoolImageTarget } from "./nodeImages";
+import { availability, imageToApply, poolImageTarget, type PoolImageTarget } from "./nodeImages";
 import { relevantWindow, type WindowTracker } from "./priority";
 import { isoInstant as iso } from "../model/instants";
 
 export type StartDecision =
-  | { kind: "skip"; atTarget: boolean; message: string }
+  | { kind: "skip"; message: string }
   | { kind: "pending"; message: string; checkAgainAt?: number; /** Pending only until its window opens at `checkAgainAt`. */ windowClosed?: true }
   | { kind: "start"; request: UpgradeRequest };
 
@@ -33,7 +33,10 @@ export function decideStart(ctx: CheckContext): StartDecision {
   const { update, cluster, offer, now } = ctx;
   const type = update.upgrade.type;
   const target = update.upgrade.kubernetesVersion;
-  const images = cluster.nodePools.map((pool) => ({ pool, target: poolImageTarget(update, ctx.selectedNodeImageVersions, pool, offer, now) }));
+  const images = cluster.nodePools.map((pool) => {
+    const imageTarget = poolImageTarget(update, ctx.selectedNodeImageVersions, pool, offer, now);
+    return { pool, target: imageTarget, apply: imageToApply(pool, imageTarget) };
+  });
 
   // Versions that may be an operation's target, not what runs (ARM mid-upgrade): wait for it before judging.
   if (cluster.activeOperation !== undefined && cluster.versionsUnsettled === true) return otherOperation(cluster.activeOperation);
@@ -43,27 +46,26 @@ export function decideStart(ctx: CheckContext): StartDecision {
   const atOrPast = (version: string) => target === undefined || compareDotted(version, target) >= 0;
   const controlPlaneAtTarget = atOrPast(cluster.kubernetesVersion);
   const poolsAtVersion = cluster.nodePools.every((p) => atOrPast(p.orchestratorVersion));
-  const imagesAtTarget = images.every(({ pool, target: t }) => t.kind !== "noConsistentVersion" && imageAtTarget(pool, t));
+  const imagesAtTarget = images.every(({ target: t, apply }) => t.kind !== "noConsistentVersion" && apply === undefined);
   if (type === "ControlPlaneOnly" && controlPlaneAtTarget) {
-    return { kind: "skip", atTarget: true, message: `Already at target: control plane runs Kubernetes ${cluster.kubernetesVersion}${cluster.kubernetesVersion === target ? "" : `, newer than the target ${target}`}.` };
+    return { kind: "skip", message: `Already at target: control plane runs Kubernetes ${cluster.kubernetesVersion}${cluster.kubernetesVersion === target ? "" : `, newer than the target ${target}`}.` };
   }
   // Full over a cluster at or past the target everywhere, and past it somewhere: its versions stay
   // (nothing is moved backwards); only images behind their target move (docs/behaviour.md).
   const versionsPastTarget =
     type === "Full" && controlPlaneAtTarget && poolsAtVersion && [cluster.kubernetesVersion, ...cluster.nodePools.map((p) => p.orchestratorVersion)].some((v) => compareDotted(v, target as string) > 0);
   if (type === "Full" && controlPlaneAtTarget && poolsAtVersion && imagesAtTarget) {
-    return { kind: "skip", atTarget: true, message: `Already at target: ${fullVersionsText(cluster, target as string, versionsPastTarget)} with the target node images.` };
+    return { kind: "skip", message: `Already at target: ${fullVersionsText(cluster, target as string, versionsPastTarget)} with the target node images.` };
   }
   if (type === "NodeImageOnly" && imagesAtTarget) {
-    return { kind: "skip", atTarget: true, message: "Already at target: every node pool runs the target node image." };
+    return { kind: "skip", message: "Already at target: every node pool runs the target node image." };
   }
 
   // Consistent selection found no version for a pool's family.
-  const missing = images.find((i): i is { pool: typeof i.pool; target: Extract<PoolImageTarget, { kind: "noConsistentVersion" }> } => i.target.kind === "noConsistentVersion");
+  const missing = images.find((i): i is typeof i & { target: Extract<PoolImageTarget, { kind: "noConsistentVersion" }> } => i.target.kind === "noConsistentVersion");
   if (missing !== undefined) {
     return {
       kind: "skip",
-      atTarget: false,
       message: `Node pool '${missing.pool.name}' uses image family ${missing.target.family}, for which no version is available in every region of the run (Consistent selection).`,
     };
   }
@@ -73,10 +75,10 @@ export function decideStart(ctx: CheckContext): StartDecision {
     const k8s = availability(offer.kubernetesVersions, target, now);
     if (!k8s.now) return notYetAvailable(`Kubernetes version ${target}`, cluster.region, k8s.at);
   }
-  for (const { pool, target: t } of images) {
-    if (t.kind !== "version" || imageAtTarget(pool, t)) continue;
-    const image = availability(offer.nodeImages, t.version, now);
-    if (!image.now) return notYetAvailable(`Node image ${t.version}`, cluster.region, image.at);
+  for (const { apply } of images) {
+    if (apply === undefined) continue;
+    const image = availability(offer.nodeImages, apply, now);
+    if (!image.now) return notYetAvailable(`Node image ${apply}`, cluster.region, image.at);
   }
 
   // Maintenance window.
@@ -93,11 +95,10 @@ export function decideStart(ctx: CheckContext): StartDecision {
   if (cluster.activeOperation !== undefined) return otherOperation(cluster.activeOperation);
 
   const nodeImageVersions: Record<string, string> = {};
-  for (const { pool, target: t } of images) {
-    if (t.kind === "version" && !imageAtTarget(pool, t)) nodeImageVersions[pool.name] = t.version;
-  }
-  // Latest (docs/behaviour.md): a pool re-imaged later in this upgrade may take a newer image than named here.
-  const latest = type !== "ControlPlaneOnly" && (update.nodeImageSelection?.type ?? "Latest") === "Latest" && Object.keys(nodeImageVersions).length > 0;
+  for (const { pool, apply } of images) if (apply !== undefined) nodeImageVersions[pool.name] = apply;
+  // Latest (docs/behaviour.md): a pool re-imaged later in this upgrade may take a newer image than named
+  // here. (A ControlPlaneOnly upgrade names no image: its pools have no image target.)
+  const latest = (update.nodeImageSelection?.type ?? "Latest") === "Latest" && Object.keys(nodeImageVersions).length > 0;
   // Past the target: only the images move, as a NodeImageOnly upgrade (a Full one would ask for a downgrade).
   const requestType = versionsPastTarget ? "NodeImageOnly" : type;
   const version = target === undefined || versionsPastTarget ? {} : { kubernetesVersion: target };

@@ -34,7 +34,7 @@ export function startRun(ctx: EngineContext, now: number): void {
   ctx.tally.markAllDirty(run);
   delete run.haltReason;
   // A run that failed because no version qualified generates again (docs/rules.md §18).
-  if (run.updateError !== undefined) run.updateError = undefined;
+  run.updateError = undefined;
   if (run.startTime === undefined) run.startTime = now;
   for (const stage of run.stages) {
     for (const group of stage.groups) {

@@ -61,20 +61,17 @@ export function nextGateOpening(gates: GateRunState[] | undefined, now: number):
  * one not reached yet passes when it is. Approving twice changes nothing.
  */
 export function approveGates(ctx: EngineContext, gateIds: readonly string[], now: number): void {
-  const byId = new Map<string, { gate: GateRunState; touch: () => void }>();
-  for (const { gate, stage, group } of allGates(ctx.run)) {
-    byId.set(gate.gateId, { gate, touch: () => (group === undefined ? stage.groups.forEach((g) => ctx.touch(g)) : ctx.touch(group)) });
-  }
+  const byId = new Map<string, GateRunState>();
+  for (const { gate } of allGates(ctx.run)) byId.set(gate.gateId, gate);
   const unknown = gateIds.filter((id) => !byId.has(id));
   if (unknown.length > 0) throw new ApprovalRefusedError(unknown);
   const approvals = (ctx.run.approvals ??= {});
   for (const id of gateIds) {
-    if (approvals[id] === undefined) approvals[id] = now;
-    const found = byId.get(id) as { gate: GateRunState; touch: () => void };
-    if (found.gate.state === "Pending") {
-      ctx.transitions.transition(found.gate, "Completed", now, "gate", id, "Approved.");
-      found.touch();
-    }
+    approvals[id] ??= now;
+    const gate = byId.get(id) as GateRunState;
+    // Its group is aggregated again through the gate's own transition (`RunTally`), and the next pass
+    // reaches the gate as passed: nothing else needs touching.
+    if (gate.state === "Pending") ctx.transitions.transition(gate, "Completed", now, "gate", id, "Approved.");
   }
 }
 

@@ -9,8 +9,10 @@ import { resetPendingGates } from "./gates";
 /** docs/rules.md §3.7/§3.8: no member starts from now on; Pending members go back to NotStarted. */
 export function startHalt(ctx: EngineContext, reason: "stop" | "failure", now: number): void {
   const run = ctx.run;
-  if (run.control === "Halting" || run.control === "Halted") {
-    if (reason === "failure") run.haltReason = "failure";
+  if (run.control === "Halting") {
+    // A stop needs a running run (`stopRun`): what reaches a halt under way is a failure, and the run
+    // ends Failed, not Stopped (docs/rules.md §3.7).
+    run.haltReason = "failure";
     return;
   }
   run.control = "Halting";

@@ -15,8 +15,8 @@ interface Entry {
 
 export class InFlight implements Iterable<MemberPlace> {
   private readonly places = new Map<MemberPlace, number>();
-  private readonly byMember = new Map<object, MemberPlace>();
-  private readonly heap = new MinHeap<Entry>((a, b) => a.at - b.at || a.seq - b.seq);
+  /** By `at` only: `due` puts what it takes back in the order the places were added. */
+  private readonly heap = new MinHeap<Entry>((a, b) => a.at - b.at);
   /** The `at` each place is queued under now; heap entries under another `at` are stale. */
   private readonly queuedAt = new Map<MemberPlace, number>();
   private readonly perGroup = new Map<GroupRunState, number>();
@@ -30,7 +30,6 @@ export class InFlight implements Iterable<MemberPlace> {
   add(place: MemberPlace): void {
     if (this.places.has(place)) return;
     this.places.set(place, this.nextSeq++);
-    this.byMember.set(place.member, place);
     this.perGroup.set(place.group, (this.perGroup.get(place.group) ?? 0) + 1);
     this.perStage.set(place.stage, (this.perStage.get(place.stage) ?? 0) + 1);
     this.reschedule(place);
@@ -38,7 +37,6 @@ export class InFlight implements Iterable<MemberPlace> {
 
   delete(place: MemberPlace): void {
     if (!this.places.delete(place)) return;
-    this.byMember.delete(place.member);
     this.queuedAt.delete(place);
     this.perGroup.set(place.group, (this.perGroup.get(place.group) as number) - 1);
     this.perStage.set(place.stage, (this.perStage.get(place.stage) as number) - 1);
@@ -87,10 +85,6 @@ export class InFlight implements Iterable<MemberPlace> {
 
   runningInStage(stage: StageRunState): number {
     return this.perStage.get(stage) ?? 0;
-  }
-
-  has(place: MemberPlace): boolean {
-    return this.places.has(place);
   }
 
   [Symbol.iterator](): Iterator<MemberPlace> {

@@ -77,7 +77,7 @@ export function poolImageTarget(
   return selection === "Consistent" ? { kind: "noConsistentVersion", family } : { kind: "none" };
 }
 
-/** At or past the target image: nothing to do for this pool's image. */
-export function imageAtTarget(pool: NodePoolInfo, target: PoolImageTarget): boolean {
-  return target.kind !== "version" || compareImageVersions(pool.nodeImageVersion, target.version) >= 0;
+/** The image this pool moves to, or undefined: no target, or the pool is at or past it (never moved back). */
+export function imageToApply(pool: NodePoolInfo, target: PoolImageTarget): string | undefined {
+  return target.kind === "version" && compareImageVersions(pool.nodeImageVersion, target.version) < 0 ? target.version : undefined;
 }

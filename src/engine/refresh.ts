@@ -49,7 +49,6 @@ function addGateStates(counts: StateCounts, gates: GateRunState[] | undefined): 
 export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: number): void {
   const members = ctx.tally.memberCounts(group);
   const failed = members.Failed;
-  const allFinished = members.Completed + members.Skipped + members.Failed === members.total;
   // Within tolerance (issue 5) a failed member counts as finished; one more fails the group.
   const children = { ...members };
   if (failed > 0 && !groupExceedsWith(group, failed)) {
@@ -63,8 +62,10 @@ export function refreshGroup(ctx: EngineContext, group: GroupRunState, now: numb
     children.Skipped++;
     children.total++;
   }
+  // An after-gate not reached yet is NotStarted, which changes nothing while members still work
+  // (a gate is only ever NotStarted, Pending, Completed or Skipped: gates.ts).
   addGateStates(children, group.beforeGates);
-  if (allFinished) addGateStates(children, group.afterGates);
+  addGateStates(children, group.afterGates);
   const state = aggregateCounts(children, group.startTime !== undefined, haltPhase(ctx));
   const error = state === "Failed" ? summarize(group.members.filter((m) => m.state === "Failed").map((m) => ({ name: m.name, error: m.error })), "Member") : undefined;
   ctx.transitions.transition(group, state, now, "group", group.name, undefined, error, endsNow(group, state) ? endOf(group, state, groupEnds(group), now) : undefined);
@@ -75,12 +76,13 @@ export function refreshStage(ctx: EngineContext, stage: StageRunState, now: numb
   const groups = ctx.tally.groupCounts(stage);
   const children = { ...groups };
   const groupsDone = groups.Completed + groups.Skipped === groups.total && groups.Skipped !== groups.total;
-  // The wait and the after-gates count once they matter: they keep a stage whose groups are done from completing.
+  // The wait counts once it matters: it keeps a stage whose groups are done from completing (before
+  // then a wait Stopped by an earlier halt would make a stage of Pending groups look Running).
   if (hasWait(stage) && groupsDone) {
     children[stage.wait.state]++;
     children.total++;
   }
-  if (groupsDone) addGateStates(children, stage.afterGates);
+  addGateStates(children, stage.afterGates);
   addGateStates(children, stage.beforeGates);
   // A stage's own tolerance (issue 5) can fail it even when each group is within its own.
   // A group past its tolerance is a Failed child already; the stage's own limit is summed only if set.

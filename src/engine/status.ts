@@ -78,7 +78,7 @@ function notStartedReason(run: RunState, current: StageRunState | undefined, sta
   if (run.control === "NotStarted") return "The run has not been started.";
   if (run.control === "Halting") return "Not started: the run is stopping.";
   if (run.control === "Halted") {
-    return run.state === "Failed" || run.haltReason === "failure"
+    return run.haltReason === "failure"
       ? "Not started: the run failed before this member was reached."
       : "Not started: the run was stopped before this member was reached.";
   }

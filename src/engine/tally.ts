@@ -45,7 +45,7 @@ export class RunTally {
   private readonly parents = new Map<Timed, Parent>();
   /** Groups whose members, gates, start or halt phase changed since their last aggregation. */
   private readonly dirty = new Map<StageRunState, Set<GroupRunState>>();
-  /** Called when a member enters NotStarted or Pending from elsewhere, or goes back from Pending to NotStarted: it is a candidate again. */
+  /** Called when a member enters NotStarted (a retry, a halt): it is a candidate again. */
   onCandidate: ((member: MemberRunState, group: GroupRunState) => void) | undefined;
 
   constructor(run: RunState) {
@@ -86,8 +86,9 @@ export class RunTally {
         if (to === "Failed") this.stageFailed.set(parent.stage, (this.stageFailed.get(parent.stage) as number) + 1);
         this.markDirty(parent.stage, parent.group);
         // Any move to NotStarted counts, a halt's Pending → NotStarted too: a member parked until its
-        // window opens (readyQueue.ts) is decided again after a start. Pending counts unless from NotStarted.
-        if (to === "NotStarted" || (to === "Pending" && from !== "NotStarted")) this.onCandidate?.(node as MemberRunState, parent.group);
+        // window opens (readyQueue.ts) is decided again after a start. (A member becomes Pending only
+        // from NotStarted, while the group decides it.)
+        if (to === "NotStarted") this.onCandidate?.(node as MemberRunState, parent.group);
         return;
       }
       case "group": {

@@ -31,7 +31,7 @@ export function groupExceedsWith(group: GroupRunState, failures: number): boolea
 
 /** The stage's own limit, when it sets one, is past with `failures` failed members (unset: no limit beyond its groups'). */
 export function stageOwnLimitExceededWith(stage: StageRunState, failures: number): boolean {
-  return stage.maxAllowedFailures !== undefined && failures > stage.maxAllowedFailures;
+  return failures > (stage.maxAllowedFailures ?? Number.POSITIVE_INFINITY);
 }
 
 /** A group of the stage exceeded its tolerance, or the stage its own; failures are counted already (the engine keeps the counts as states change). */

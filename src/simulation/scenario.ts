@@ -40,7 +40,7 @@ const CROSS_CHECKED: PropertyKey[][] = [
   ["until"],
   ["regions"],
   ["updateStrategyId"],
-  ["analysis"],
+  ["analysis", "stages", "*", "name"],
   ["members", "*", "name"],
   ["members", "*", "group"],
   ["members", "*", "region"],

@@ -18,7 +18,7 @@ import { ValidationError } from "../../src/model/issues";
 import { parseScenario } from "../../src/simulation/scenario";
 import { buildPlan } from "../../src/plan/buildPlan";
 import { worldFromScenario } from "../../src/plan/fromScenario";
-import { IMAGE, member, scenario, simulate } from "./helpers";
+import { IMAGE, member, scenario, simulate, startAt, stopAt } from "./helpers";
 
 /** Two regions: westeurope's newest minor is 1.32, eastus's 1.33. */
 const REGIONS = {
@@ -113,6 +113,17 @@ describe("no qualifying version", () => {
     expect(out.report.generatedUpdate?.upgrade.kubernetesVersion).toBe("1.31.5");
     expect(out.run.state).toBe("Completed");
     expect(out.run.error).toBeUndefined();
+  });
+});
+
+describe("a run that failed to generate, started and stopped at once", () => {
+  it("is Stopped, not Failed again: the start took the old generation error away", async () => {
+    const ONE_MINOR = { westeurope: { kubernetesVersions: ["1.32.0", "1.32.1"], nodeImages: [IMAGE.NOV] } };
+    const out = await simulate(
+      scenario({ regions: ONE_MINOR, members: [member("a-1")], autoUpgradeProfile: "{channel: Stable}", actions: [startAt("2026-12-05T01:00:00Z"), stopAt("2026-12-05T01:00:00Z")] }),
+    );
+    expect(out.transitions("run", "scenario")).toEqual(["2026-12-05T00:00:00Z NotStarted->Failed", "2026-12-05T01:00:00Z Failed->Stopped"]);
+    expect(out.run).toEqual({ state: "Stopped", startTime: "2026-12-05T00:00:00Z", completedTime: "2026-12-05T01:00:00Z" });
   });
 });
 

@@ -103,6 +103,64 @@ describe("maxAllowedFailures", () => {
     expect(o.run.state).toBe("Completed");
   });
 
+  it("a percentage is a limit too: one failure past it fails the group, halts the run, and the error names the member", async () => {
+    // "25%" of 5 members = 1.25 → 2 failures tolerated; the third (c, ending at 00:30) is one too many.
+    const o = await simulate(
+      scenario({
+        members: ["a", "b", "c", "d", "e"].map((name) => member(name, { group: "g", ...(name <= "c" ? { fail: `${name} broke` } : {}) })),
+        strategy: '{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "25%"}]}]}',
+      }),
+    );
+    expect(o.transitions("group", "g")).toEqual([`${START} NotStarted->Running`, `${T(30)} Running->Failed`]);
+    expect(o.group("g").status.error).toEqual({ code: "UpgradeFailed", message: "Member 'a' failed: a broke (and 2 more)" });
+    expect(o.member("d").status.state).toBe("NotStarted");
+  });
+
+  it("a stage's own percentage counts over all its members: \"40%\" of 5 is 2, and a third failure anywhere in the stage fails it", async () => {
+    const o = await simulate(
+      scenario({
+        members: [
+          member("a", { group: "g1", fail: "boom" }),
+          member("b", { group: "g1" }),
+          member("c", { group: "g2", fail: "boom" }),
+          member("d", { group: "g2", fail: "boom" }),
+          member("e", { group: "g2" }),
+        ],
+        strategy: '{stages: [{name: s, maxAllowedFailures: "40%", groups: [{name: g1, maxAllowedFailures: "100%"}, {name: g2, maxAllowedFailures: "100%"}]}]}',
+      }),
+    );
+    expect(o.stage("s").status).toMatchObject({ state: "Failed", error: { code: "TooManyFailures", message: "3 members failed, more than the 2 stage 's' tolerates" } });
+    expect(o.member("e").status.state).toBe("NotStarted");
+  });
+
+  it('a stage tolerating "0" fails at its first failure, though the group tolerates it: "1 member failed"', async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g", fail: "boom" }), member("b", { group: "g" })],
+        strategy: '{stages: [{name: s, maxAllowedFailures: "0", groups: [{name: g, maxAllowedFailures: "1"}]}]}',
+      }),
+    );
+    expect(o.group("g").status.state).toBe("Stopped");
+    expect(o.stage("s").status).toMatchObject({ state: "Failed", completedTime: T(10), error: { code: "TooManyFailures", message: "1 member failed, more than the 0 stage 's' tolerates" } });
+    expect(o.run).toMatchObject({ state: "Failed", error: { code: "TooManyFailures", message: "Stage 's' failed: 1 member failed, more than the 0 stage 's' tolerates" } });
+    expect(o.member("b").status.state).toBe("NotStarted");
+  });
+
+  it("a failure retried by a start no longer counts against the stage: the stage that failed on it goes on", async () => {
+    // a fails once (the stage tolerates none), is retried at 01:00 and succeeds; b follows.
+    const o = await simulate(
+      scenario({
+        members: [`${member("a", { group: "g" }).slice(0, -1)}, simulation: {fail: {code: UpgradeFailed, message: boom, attempts: 1}}}`, member("b", { group: "g" })],
+        strategy: '{stages: [{name: s, maxAllowedFailures: "0", groups: [{name: g, maxAllowedFailures: "1"}]}]}',
+        actions: ["{at: 2026-12-05T01:00:00Z, start: true}"],
+      }),
+    );
+    expect(o.opStarts("a")).toEqual([START, T(60)]);
+    expect(o.opStarts("b")).toEqual([T(70)]);
+    expect(o.stage("s")).toMatchObject({ failureCount: 0, status: { state: "Completed" } });
+    expect(o.run.state).toBe("Completed");
+  });
+
   it.each([
     ["-1", "must be a whole number of failures"],
     ["abc", "must be a whole number of failures"],

@@ -1,0 +1,68 @@
+// @ts-check
+/**
+ * Mutation testing of the engine and the model, with the scenario files that left model/ for
+ * src/simulation/ (issue 34): `npm run mutation`. Not part of CI (it takes
+ * long); its scores are in docs/bench.md, "Mutation testing". Incremental: the results of the last run
+ * are kept in reports/stryker-incremental.json (not committed), so a re-run after a small change tests
+ * only the mutants whose code or covering tests changed. `npm run mutation -- --force` re-runs them all.
+ */
+
+/**
+ * Mutants that cannot change what a user sees (an equivalent mutant, or a cache shortcut that only
+ * costs time), one line each: the file, the exact source of the smallest expression or statement
+ * holding them (`within`: how an enclosing one begins, where `code` alone is not unique), and why.
+ * Every mutant inside `code` is ignored (Stryker's ignorers work on syntax nodes, not on single
+ * mutators). `mutation/equivalentIgnorer.mjs` applies the list and names entries that match nothing.
+ * @type {{ file: string; code: string; within?: string; reason: string }[]}
+ */
+export const equivalentMutants = [
+  // src/engine/halt.ts
+  { file: "src/engine/halt.ts", code: 'run.control === "Halting"', reason: "starting the halt again while Halting changes nothing (no member or gate is Pending then, and the reason is a failure either way): the early return only saves a walk over the run" },
+  { file: "src/engine/halt.ts", code: "false", within: 'if (run.control !== "Halting" || ctx.inFlight.size > 0) return false;', reason: "answering true when no halt ended only has every stage aggregated again, which changes nothing" },
+  // src/engine/engine.ts
+  { file: "src/engine/engine.ts", code: "this.ctx.inFlight.size === 0", reason: "nothing is in flight in a run that is NotStarted, Halted (a halt ends only when the last upgrade has: endHalt) or Completed/Skipped: the test is a safeguard" },
+  // src/engine/control.ts
+  { file: "src/engine/control.ts", code: 'run.state === "Completed"', within: 'if (run.control === "Running" || run.state === "Completed" || run.state === "Skipped") return;', reason: "starting a finished run changes nothing visible: no member is Failed in a Completed group, so nothing is retried and every stage stays done" },
+  { file: "src/engine/control.ts", code: 'run.state === "Skipped"', within: 'if (run.control === "Running" || run.state === "Completed" || run.state === "Skipped") return;', reason: "as above, for a run whose every stage was skipped" },
+  { file: "src/engine/control.ts", code: "member.request = undefined;", reason: "a retried member's last request is read by nothing before its next start writes a new one" },
+  { file: "src/engine/control.ts", code: "member.checkAgainAt = now;", reason: "a member in flight with no checkAgainAt is due at once (InFlight.reschedule), as at now" },
+  { file: "src/engine/control.ts", code: "member.verification = undefined;", reason: "a member that failed its health check has no verification left (endFollowing cleared it)" },
+  // src/engine/execute.ts
+  { file: "src/engine/execute.ts", code: "ctx.clusters.delete(member.name);", reason: "a cache: the member's cached read was already dropped when it started (markRunning), and verification reads are not kept" },
+  // src/engine/readyQueue.ts
+  { file: "src/engine/readyQueue.ts", code: "members.sort((a, b) => this.indexOf(a) - this.indexOf(b));", reason: "members become stale in declaration order wherever an uncached read could follow (a new or resumed run, a retry, a halt); others were read when decided: the order only orders cache hits, and each member is queued by its declaration index anyway" },
+  { file: "src/engine/readyQueue.ts", code: "until !== Number.POSITIVE_INFINITY", reason: "a change queued at Infinity never comes due: leaving it out only saves memory" },
+  { file: "src/engine/readyQueue.ts", code: 'm.state === "Pending"', within: "for (const m of this.deferred)", reason: "a member decided in this pass that is not Pending (started, skipped) can only make the group look again early, at an instant where nothing has changed" },
+  // src/engine/transitions.ts
+  { file: "src/engine/transitions.ts", code: "this.bufferedAt = undefined;", reason: "after a flush the buffer is empty: whether the next change at another instant flushes it first makes no difference" },
+  { file: "src/engine/transitions.ts", code: "if (this.buffer.size === 0) return;", reason: "flushing an empty buffer emits nothing either way: the early return only saves an empty copy" },
+  // src/engine/inFlight.ts: defensive guards the engine never reaches (it adds a place once, deletes it once, and a place's checkAgainAt only grows)
+  { file: "src/engine/inFlight.ts", code: "this.places.has(place)", within: "if (this.places.has(place)) return;", reason: "the engine adds each place once (when it starts running)" },
+  { file: "src/engine/inFlight.ts", code: "!this.places.delete(place)", reason: "the engine deletes each place once (endFollowing)" },
+  { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(place) === at", reason: "a place is rescheduled only after due() took it out (queuedAt cleared): the guard never holds; due() drops repeats anyway" },
+  { file: "src/engine/inFlight.ts", code: "seen.has(top.place)", reason: "a place has at most one live entry at an instant (reschedule and checkAgainAt only growing), so it is never met twice" },
+  { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(top.place) === top.at", within: "earliest(): number {", reason: "a stale entry reported as the earliest only wakes the engine early: that pass's due() discards it" },
+  // src/engine/tally.ts
+  { file: "src/engine/tally.ts", code: "set.size === 0", reason: "an empty dirty set sorts and clears to the same empty list: the early return only saves the copy" },
+];
+
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.mutation.config.mts" },
+  mutate: ["src/engine/**/*.ts", "src/model/**/*.ts", "src/simulation/scenario.ts", "src/simulation/chain.ts"],
+  coverageAnalysis: "perTest",
+  incremental: true,
+  incrementalFile: "reports/stryker-incremental.json",
+  // The machine has 2 cores, usually shared: one mutant at a time. `--concurrency 2` on a quiet machine.
+  concurrency: 1,
+  timeoutMS: 30_000,
+  ignorers: ["equivalent"],
+  plugins: ["@stryker-mutator/vitest-runner", "./mutation/equivalentIgnorer.mjs"],
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/index.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  thresholds: { high: 95, low: 90, break: null },
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: "always",
+};

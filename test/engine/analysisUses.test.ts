@@ -1,0 +1,249 @@
+/**
+ * docs/rules.md §19: where a run's analyses are used and what each use measures — a stage's pre-check
+ * and soak (several templates at once), afterMember from the run and from a stage, a member's
+ * healthCheck beside them, member labels in queries — and what a run says when an analysis cannot be
+ * measured at all. On the simulated fleet's declared metrics, on the virtual clock. Issue 34: these
+ * could be broken without a test failing.
+ */
+import { describe, expect, it } from "vitest";
+import { SimulatedFleet } from "../../src/backends/simulator";
+import type { ClusterBackend } from "../../src/engine/backend";
+import { VirtualClock } from "../../src/engine/clock";
+import { drive } from "../../src/engine/drive";
+import { UpdateRunEngine } from "../../src/engine/engine";
+import { runAnalysis } from "../../src/engine/plan";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
+import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
+import { runScenario } from "../../src/simulation/simulateScenario";
+import { IMAGE, Outcome, START, simulate } from "./helpers";
+
+const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");
+
+interface Cluster {
+  name: string;
+  group: string;
+  /** err before and after its upgrade. */
+  err?: [number, number];
+  /** lat before and after its upgrade. */
+  lat?: [number, number];
+  labels?: Record<string, string>;
+  healthCheck?: string;
+}
+
+/** A cluster of westeurope, upgraded (control plane) in 10 minutes, with its simulated metrics. */
+function cluster(c: Cluster): string {
+  const [err, errAfter] = c.err ?? [0.01, 0.01];
+  const [lat, latAfter] = c.lat ?? [1, 1];
+  const labels = c.labels === undefined ? "" : `labels: {${Object.entries(c.labels).map(([k, v]) => `${k}: ${v}`).join(", ")}}, `;
+  const check = c.healthCheck === undefined ? "" : `healthCheck: ${c.healthCheck}, `;
+  return (
+    `  - {name: ${c.name}, group: ${c.group}, ${labels}${check}region: westeurope, kubernetesVersion: 1.31.2, ` +
+    `nodePools: [{name: system, orchestratorVersion: 1.31.2, nodeImageVersion: ${IMAGE.OCT}}], ` +
+    `simulation: {metrics: [{name: err, value: ${err}, afterUpgrade: ${errAfter}}, {name: lat, value: ${lat}, afterUpgrade: ${latAfter}}]}}`
+  );
+}
+
+const ERR = `{name: err, provider: {prometheus: {address: "http://prometheus:9090", query: 'err{cluster="{{member.name}}"}'}}, interval: 5m, successCondition: result < 0.05}`;
+const LAT = (more = "") => `{name: lat, provider: {prometheus: {address: "http://prometheus:9090", query: 'lat{cluster="{{member.name}}"}'}}, interval: 5m, successCondition: result < 2${more}}`;
+
+/** Two stages, canary (group canary, a 10-minute wait) then rest (group rest). */
+function rollout(clusters: Cluster[], analysis: string[], actions: string[] = []): string {
+  return [
+    `start: ${START}`,
+    "regions:",
+    "  westeurope:",
+    "    kubernetesVersions: [{version: 1.31.2}, {version: 1.32.0}]",
+    `    nodeImages: [{version: ${IMAGE.OCT}}]`,
+    "members:",
+    ...clusters.map(cluster),
+    "strategy: {stages: [{name: canary, groups: [{name: canary}], afterStageWaitInSeconds: 600}, {name: rest, groups: [{name: rest}]}]}",
+    "managedClusterUpdate: {upgrade: {type: ControlPlaneOnly, kubernetesVersion: 1.32.0}}",
+    "analysis:",
+    ...analysis.map((line) => `  ${line}`),
+    ...(actions.length === 0 ? [] : ["actions:", ...actions.map((a) => `  - ${a}`)]),
+  ].join("\n");
+}
+
+const soakOf = (o: Outcome, stage: string, template: string) => o.stage(stage).analysisRuns?.find((a) => a.kind === "soak" && a.template === template);
+
+describe("a stage's soak with several templates", () => {
+  const uses = ["stages:", "  - {name: canary, soak: [err, lat]}"];
+
+  it("holds the stage until every one has passed: the longest decides when the next stage starts", async () => {
+    // c1 is upgraded 00:00–00:10; the wait runs 00:10–00:20: err takes 3 measurements (00:10, 00:15,
+    // 00:20), lat its count of 4 (to 00:25).
+    const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 4")}`, ...uses]));
+    expect(soakOf(o, "canary", "err")).toMatchObject({ phase: "Successful", count: 3, finishedAt: T(20) });
+    expect(soakOf(o, "canary", "lat")).toMatchObject({ phase: "Successful", count: 4, finishedAt: T(25) });
+    expect(o.stage("canary").status).toMatchObject({ state: "Completed", completedTime: T(25) });
+    expect(o.opStarts("c2")).toEqual([T(25)]);
+  });
+
+  it("one failing fails the stage and halts the run, though another passes: the members never reached say the run failed", async () => {
+    const o = await simulate(rollout([{ name: "c1", group: "canary", lat: [1, 5] }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT()}`, ...uses]));
+    expect(o.run).toMatchObject({ state: "Failed", completedTime: T(10) });
+    expect(o.stage("canary").status).toMatchObject({
+      state: "Failed",
+      error: { code: "AnalysisFailed", message: `Soak of stage 'canary': Analysis 'lat' failed: lat{cluster="c1"} = 5 for member c1, not result < 2 (1 failed of 1, failureLimit 0).` },
+    });
+    expect(o.transitions("analysis", "canary/soak/lat")).toEqual([`${T(10)} NotStarted->Running`, `${T(10)} Running->Failed`]);
+    expect(o.ops("c2")).toEqual([]);
+    expect(o.member("c2").message).toBe("Not started: the run failed before this member was reached.");
+  });
+
+  it("each analysis's start says what it measures, from when, and how many times", async () => {
+    const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 1, initialDelay: 2m")}`, ...uses]));
+    expect(o.eventsOf("analysis", "canary/soak/err")[0]).toMatchObject({ time: T(10), from: "NotStarted", to: "Running", message: `Measuring err{cluster="{{member.name}}"} from ${T(10)}, 3 measurements.` });
+    expect(o.eventsOf("analysis", "canary/soak/lat")[0]).toMatchObject({ time: T(10), message: `Measuring lat{cluster="{{member.name}}"} from ${T(12)}, 1 measurement.` });
+  });
+});
+
+describe("a stage's pre-check", () => {
+  it("a failure names the pre-check and its stage, and nothing of the stage starts", async () => {
+    const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.2, 0.2] }], ["templates:", `  - ${ERR}`, "stages:", "  - {name: rest, preCheck: [err]}"]));
+    expect(o.stage("rest").status).toMatchObject({
+      state: "Failed",
+      error: { code: "PreCheckFailed", message: `Pre-check of stage 'rest': Analysis 'err' failed: err{cluster="c2"} = 0.2 for member c2, not result < 0.05 (1 failed of 1, failureLimit 0).` },
+    });
+    expect(o.ops("c2")).toEqual([]);
+    expect(o.group("rest").status).toEqual({ state: "NotStarted" });
+  });
+
+  it("measures only the members about to be upgraded: one the user skipped is not measured", async () => {
+    const o = await simulate(
+      rollout(
+        [{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.2, 0.2] }, { name: "c3", group: "rest" }],
+        ["templates:", `  - ${ERR}`, "stages:", "  - {name: rest, preCheck: [err]}"],
+        [`{at: ${START}, skip: [{type: Member, name: c2}]}`],
+      ),
+    );
+    expect(o.stage("rest").analysisRuns?.[0]?.measurements.map((m) => m.query)).toEqual(['err{cluster="c3"}']);
+    expect(o.run.state).toBe("Completed");
+  });
+});
+
+describe("afterMember from the run and from a stage", () => {
+  it("a stage's afterMember applies to its own members only; a template named by both is measured once", async () => {
+    const o = await simulate(
+      rollout(
+        [{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }],
+        ["templates:", `  - ${ERR}`, `  - ${LAT()}`, "afterMember: [err]", "stages:", "  - {name: rest, afterMember: [lat, err]}"],
+      ),
+    );
+    expect(o.member("c1").analysisRuns?.map((a) => a.template)).toEqual(["err"]);
+    expect(o.member("c2").analysisRuns?.map((a) => a.template)).toEqual(["err", "lat"]);
+    expect(o.run.state).toBe("Completed");
+  });
+
+  it("an analysis with no stage uses: afterMember alone is measured, every stage goes on", async () => {
+    const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.01, 0.3] }], ["templates:", `  - ${ERR}`, "afterMember: [err]"]));
+    expect(o.member("c1").analysisRuns?.[0]).toMatchObject({ kind: "afterMember", phase: "Successful" });
+    expect(o.member("c2").status).toMatchObject({ state: "Failed", error: { code: "AnalysisFailed" } });
+    expect(o.stage("canary").analysisRuns ?? []).toEqual([]);
+  });
+
+  it("a member's healthCheck and a declared template are each measured by their own template", async () => {
+    const o = await simulate(
+      rollout(
+        [{ name: "c1", group: "canary", healthCheck: "{url: 'https://c1.example/healthz', settleSeconds: 0, intervalSeconds: 60, retries: 0}" }, { name: "c2", group: "rest" }],
+        ["templates:", `  - ${ERR}`, "afterMember: [err]"],
+      ),
+    );
+    const runs = o.member("c1").analysisRuns ?? [];
+    expect(runs.map((a) => [a.template, a.provider, a.query])).toEqual([
+      ["health-check", "web", "https://c1.example/healthz"],
+      ["err", "prometheus", 'err{cluster="{{member.name}}"}'],
+    ]);
+    expect(runs[1]?.measurements[0]).toMatchObject({ query: 'err{cluster="c1"}', value: 0.01 });
+    expect(o.member("c2").analysisRuns?.map((a) => a.template)).toEqual(["err"]);
+  });
+
+  it("a declared template named health-check is measured for members without a healthCheck of their own, and in a stage's soak", async () => {
+    const named = "{name: health-check, provider: {web: {url: 'https://status.example/declared'}}}";
+    const o = await simulate(
+      rollout(
+        [{ name: "c1", group: "canary", healthCheck: "{url: 'https://c1.example/healthz', settleSeconds: 0, intervalSeconds: 60, retries: 0}" }, { name: "c2", group: "rest" }],
+        ["templates:", `  - ${named}`, "afterMember: [health-check]", "stages:", "  - {name: canary, soak: [health-check]}"],
+      ),
+    );
+    // c1's own healthCheck is its health-check; c2 takes the declared one.
+    expect(o.member("c1").analysisRuns?.map((a) => a.query)).toEqual(["https://c1.example/healthz"]);
+    expect(o.member("c2").analysisRuns?.map((a) => [a.query, a.phase])).toEqual([["https://status.example/declared", "Successful"]]);
+    expect(soakOf(o, "canary", "health-check")).toMatchObject({ query: "https://status.example/declared", phase: "Successful" });
+    expect(o.run.state).toBe("Completed");
+  });
+
+  it("a query naming a member's labels is filled with that member's labels", async () => {
+    const query = `{name: team, provider: {prometheus: {address: "http://prometheus:9090", query: 'err{cluster="{{member.name}}", team="{{member.labels.team}}"}'}}, successCondition: result < 1, noData: Successful}`;
+    const o = await simulate(rollout([{ name: "c1", group: "canary", labels: { team: "blue" } }, { name: "c2", group: "rest" }], ["templates:", `  - ${query}`, "afterMember: [team]"]));
+    expect(o.member("c1").analysisRuns?.[0]?.measurements[0]?.query).toBe('err{cluster="c1", team="blue"}');
+    expect(o.member("c2").analysisRuns?.[0]?.measurements[0]?.query).toBe('err{cluster="c2", team=""}');
+  });
+});
+
+describe("an analysis that cannot be measured", () => {
+  it("a backend with no way to query or probe: each measurement is an Error saying so, and the analysis ends in Error", async () => {
+    const parsed = parseScenario(
+      rollout(
+        [{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }],
+        ["templates:", `  - ${ERR.replace("interval: 5m", "interval: 5m, consecutiveErrorLimit: 0")}`, "  - {name: up, provider: {web: {url: 'https://status.example/up'}}, consecutiveErrorLimit: 0}", "stages:", "  - {name: canary, preCheck: [err, up]}"],
+      ),
+    );
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const backend: ClusterBackend = {
+      getCluster: (m) => fleet.getCluster(m),
+      getRegionOffer: (region) => fleet.getRegionOffer(region),
+      startUpgrade: (m, request) => fleet.startUpgrade(m, request),
+      getOperation: (m, id) => fleet.getOperation(m, id),
+      findStartedUpgrade: (m, request, since) => fleet.findStartedUpgrade(m, request, since),
+    };
+    const { result } = await runScenario(parsed, { backend, clock, clusters: () => fleet.snapshot().clusters });
+    const [err, up] = result.status.stages[0]?.analysisRuns ?? [];
+    expect(err?.measurements[0]).toMatchObject({
+      phase: "Error",
+      message: 'err{cluster="c1"} could not be measured: nothing can query Prometheus with this backend (run it where the runtime measures, or declare the simulated fleet\'s metrics)',
+    });
+    expect(up?.measurements[0]).toMatchObject({ phase: "Error", message: "https://status.example/up could not be measured: nothing can probe https://status.example/up with this backend" });
+    expect(result.status.stages[0]?.status).toMatchObject({ state: "Failed", error: { code: "PreCheckFailed" } });
+  });
+
+  it("a resumed run whose inputs no longer declare a running analysis ends it in Error, saying so (it waited for it forever, waking at once)", async () => {
+    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, "stages:", "  - {name: canary, soak: [err]}"]));
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const input = { name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), ...(parsed.analysis === undefined ? {} : { analysis: parsed.analysis }) };
+    const first = UpdateRunEngine.create(input, fleet);
+    first.start(clock.now());
+    // Until the soak's second measurement is due (00:15): its first was taken at 00:10.
+    await drive(first, clock, { until: Date.parse(T(12)) });
+    expect(first.status().stages[0]?.analysisRuns?.[0]).toMatchObject({ phase: "Running", successful: 1 });
+    // The next process is given the run without its analysis (snapshots never hold it).
+    const second = UpdateRunEngine.resume(first.snapshot(), fleet);
+    await drive(second, clock);
+    const status = second.status();
+    expect(status.stages[0]?.analysisRuns?.[0]).toMatchObject({ phase: "Error", finishedAt: T(15), message: "template 'err' is no longer declared in the run's analysis" });
+    expect(status.stages[0]?.status.error?.message).toBe("Soak of stage 'canary': Analysis 'err' could not be measured: template 'err' is no longer declared in the run's analysis (0 errors in a row, consecutiveErrorLimit 0).");
+    expect(status.status.state).toBe("Failed");
+  });
+
+  it("a resumed run whose inputs add a template to a soak under way starts it at the resumed pass, beside the one under way", async () => {
+    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 1")}`, "stages:", "  - {name: canary, soak: [err]}"]));
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const analysis = parsed.analysis!;
+    const first = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis }, fleet);
+    first.start(clock.now());
+    await drive(first, clock, { until: Date.parse(T(12)) });
+    const more = { ...analysis, stages: [{ name: "canary", soak: ["err", "lat"] }] };
+    const second = UpdateRunEngine.resume({ ...first.snapshot(), declaredAnalysis: runAnalysis(more, parsed.members) }, fleet);
+    await drive(second, clock);
+    const soaks = second.status().stages[0]?.analysisRuns?.filter((a) => a.kind === "soak").map((a) => [a.template, a.phase, a.startedAt]);
+    // The first process stopped at 00:10, its soak's first measurement taken; the next pass is at 00:10.
+    expect(soaks).toEqual([
+      ["err", "Successful", T(10)],
+      ["lat", "Successful", T(10)],
+    ]);
+    expect(second.status().status.state).toBe("Completed");
+  });
+});
