@@ -21,7 +21,9 @@ class QuickFirst extends BaseSequencer {
  */
 export default defineConfig({
   test: {
-    include: ["test/engine/**/*.test.ts", "test/model/**/*.test.ts", "test/simulation/**/*.test.ts", "test/maintenanceWindow.test.ts"],
+    // The package schema's test reads every field's description (`.meta`) as schema.json and the SDKs
+    // give it to users: it judges the model's descriptions, a few milliseconds a run.
+    include: ["test/engine/**/*.test.ts", "test/model/**/*.test.ts", "test/simulation/**/*.test.ts", "test/maintenanceWindow.test.ts", "test/pulumi/plugin/schema.test.ts"],
     // The crash-point properties test the run journal (src/drivers) across crashes; they take longer than
     // every other test here together. The engine's part, adopting interrupted starts, has its own tests.
     // The example-scenario tests read ../shared/scenarios, outside the repository and so outside Stryker's
