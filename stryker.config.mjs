@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * Mutation testing of the engine and the model (issue 34): `npm run mutation`. Not part of CI (it takes
+ * Mutation testing of the engine and the model, with the scenario files that left model/ for
+ * src/simulation/ (issue 34): `npm run mutation`. Not part of CI (it takes
  * long); its scores are in docs/bench.md, "Mutation testing". Incremental: the results of the last run
  * are kept in reports/stryker-incremental.json (not committed), so a re-run after a small change tests
  * only the mutants whose code or covering tests changed. `npm run mutation -- --force` re-runs them all.
@@ -49,7 +50,7 @@ export const equivalentMutants = [
 export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.mts" },
-  mutate: ["src/engine/**/*.ts", "src/model/**/*.ts"],
+  mutate: ["src/engine/**/*.ts", "src/model/**/*.ts", "src/simulation/scenario.ts", "src/simulation/chain.ts"],
   coverageAnalysis: "perTest",
   incremental: true,
   incrementalFile: "reports/stryker-incremental.json",

@@ -1,10 +1,10 @@
 /**
  * A generated fleet-sized scenario for runs through the ARM emulator (`bench/arm.ts` and
- * `test/azure/throttling.test.ts`): `stages` × `groupsPerStage` groups × `membersPerGroup` members,
+ * `test/backends/azure/throttling.test.ts`): `stages` × `groupsPerStage` groups × `membersPerGroup` members,
  * one region, a Full upgrade 1.31.2 → 1.32.0 with the newest node image, every group with the same
  * `maxConcurrency`, every upgrade taking `upgradeMinutes`. Validated like a scenario file.
  */
-import { validateScenario, type Scenario } from "../src/model/scenario";
+import { validateScenario, type Scenario } from "../src/simulation/scenario";
 
 export interface FleetScenarioShape {
   stages: number;

@@ -14,7 +14,7 @@
 import { FLEET_SCENARIO_200, FLEET_SCENARIO_500_PACED, fleetScenario } from "./armScenario";
 import { simulateScenarioViaFleet } from "../src/simulation/viaFleetEmulator";
 import { readFileSync } from "node:fs";
-import { parseScenario, validateScenario } from "../src/model/scenario";
+import { parseScenario, validateScenario } from "../src/simulation/scenario";
 import { simulateScenario } from "../src/simulation/simulateScenario";
 import { LONG_HORIZON_FILE, ending } from "./longHorizonScenario";
 

@@ -5,7 +5,7 @@
  * both end the same (every state and every cluster's versions). Prints one JSON object.
  */
 import { readFileSync } from "node:fs";
-import { parseScenario } from "../src/model/scenario";
+import { parseScenario } from "../src/simulation/scenario";
 import { simulateScenario } from "../src/simulation/simulateScenario";
 import { simulateScenarioViaArm } from "../src/simulation/viaArmEmulator";
 import { LONG_HORIZON_FILE, ending } from "./longHorizonScenario";

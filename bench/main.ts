@@ -5,7 +5,7 @@
  * --json` as a whole process on scenario files of 10,000 and 100,000 members (`bench/simulate.ts`), the Pulumi
  * provider (`bench/provider.ts`), and a 200-member run through the Azure backend against the
  * throttling ARM emulator (`bench/arm.ts`), and the same fleet run by the emulator's Fleet Manager and
- * followed through the azureFleet client (`bench/fleet.ts`). Parts run one after another so they do not compete for
+ * followed through the azureFleet client (`bench/fleet.ts`), and `npm run test:unit` (`bench/testUnit.ts`). Parts run one after another so they do not compete for
  * the CPU; a run that does not complete fails the bench rather than print figures of a broken run.
  */
 import path from "node:path";
@@ -15,6 +15,7 @@ import { fleetFigures } from "./fleet";
 import { providerFigures } from "./provider";
 import { simulateFigures, labelSelectionFigures } from "./simulate";
 import { SHAPES } from "./scenarioShapes";
+import { testUnitFigures } from "./testUnit";
 import { TARGETS, formatJson, formatTable, type BenchFigures } from "./report";
 
 const DEFAULT_SIZES = [1_000, 10_000, 50_000];
@@ -53,6 +54,7 @@ function expectCompleted(figures: BenchFigures): void {
     ["the same fleet with its groups chosen by label (the same output as by name)", figures.labels.sameOutput ? "Completed" : "output differs"],
     ["Fleet Manager run, 500 members at maxConcurrency 20%", figures.fleet.paced.state],
     ["the long-horizon scenario through Fleet Manager (ends as in process)", figures.fleet.longHorizon.endsAsInProcess ? "Completed" : "ended otherwise than in process"],
+    ["npm run test:unit", figures.testUnit.failed === 0 ? "Completed" : `${figures.testUnit.failed} tests failed`],
   ];
   const broken = runs.filter(([, state]) => state !== "Completed");
   if (broken.length > 0) throw new Error(`runs did not complete: ${broken.map(([run, state]) => `${run}: ${state}`).join(", ")}`);
@@ -70,7 +72,8 @@ async function main(): Promise<void> {
   const provider = await providerFigures();
   const arm = await armFigures();
   const fleet = await fleetFigures();
-  const figures: BenchFigures = { engine, simulate, labels, provider, arm, fleet, targets: TARGETS };
+  const testUnit = await testUnitFigures();
+  const figures: BenchFigures = { engine, simulate, labels, provider, arm, fleet, testUnit, targets: TARGETS };
   expectCompleted(figures);
   process.stdout.write(`${args.includes("--json") ? formatJson(figures) : formatTable(figures)}\n`);
 }

@@ -6,7 +6,7 @@
  * (`bench/providerRun.ts`), which keeps the provider's stderr out of the table.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { updateRunProvider, updateStrategyProvider } from "../src/pulumi/providers";
+import { updateRunProvider, updateStrategyProvider } from "../src/pulumi/program/providers";
 import { runChild } from "./child";
 import type { ProviderRunFigures } from "./providerRun";
 import { round } from "./round";

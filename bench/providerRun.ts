@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { check, create } from "../src/pulumi/runProvider";
+import { check, create } from "../src/pulumi/provider/runProvider";
 import { reply } from "./child";
 import { benchFleetFile, benchRunInputs } from "./runInputs";
 

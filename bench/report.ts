@@ -4,6 +4,7 @@ import type { EngineFigures } from "./engine";
 import type { FleetFigures } from "./fleet";
 import type { ProviderFigures } from "./provider";
 import { SHAPE_LABELS, type LabelSelectionFigures, type SimulateFigures } from "./simulate";
+import type { TestUnitFigures } from "./testUnit";
 
 export interface BenchFigures {
   engine: EngineFigures[];
@@ -13,10 +14,12 @@ export interface BenchFigures {
   provider: ProviderFigures;
   arm: ArmFigures;
   fleet: FleetFigures;
+  /** Issue 32: `npm run test:unit`. */
+  testUnit: TestUnitFigures;
   targets: typeof TARGETS;
 }
 
-/** What the figures must stay within (README "## Benchmark"). */
+/** What the figures must stay within (docs/bench.md). */
 export const TARGETS = {
   engine10kWallSeconds: 5,
   engine10kPeakRssMb: 400,
@@ -27,6 +30,7 @@ export const TARGETS = {
   simulate100kWallSeconds: 10,
   simulate100kPeakRssMb: 1536,
   fleetPacedRequestsPerHour: 60,
+  testUnitWallSeconds: 60,
 } as const;
 
 /** `perMember`: wall time divided by the members, flat when the cost grows linearly. */
@@ -89,6 +93,12 @@ function rows(f: BenchFigures): Row[] {
     ["ARM run wall time", `${(a.wallMs / 1000).toFixed(1)} s`, "", `< ${TARGETS.armWallSeconds} s`],
     ["ARM requests per simulated hour of the run (direct ARM)", `${Math.round((a.requests.GET + a.requests.PUT + a.requests.POST) / (a.makespanMinutes / 60))}`, "", ""],
     ...fleetRows(f.fleet),
+    [
+      `\`npm run test:unit\`: ${count(f.testUnit.files)} files, ${count(f.testUnit.tests)} tests`,
+      `${f.testUnit.wallSeconds.toFixed(1)} s wall${f.testUnit.failed > 0 ? `; ${f.testUnit.failed} FAILED` : ""}`,
+      "",
+      `< ${TARGETS.testUnitWallSeconds} s`,
+    ],
   ];
 }
 
@@ -120,7 +130,7 @@ function fleetRows(fl: FleetFigures): Row[] {
   ];
 }
 
-/** A Markdown table, so the printed table can be pasted into the README as it is. */
+/** A Markdown table, so the printed table can be pasted into docs/bench.md as it is. */
 export function formatTable(figures: BenchFigures): string {
   const all: Row[] = [["figure", "measured", "per member", "target"], ...rows(figures)];
   const widths = [0, 1, 2, 3].map((c) => Math.max(...all.map((r) => r[c as 0 | 1 | 2 | 3].length)));

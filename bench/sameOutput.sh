@@ -13,7 +13,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 differ=0
 count=0
-for file in "$here"/../shared/scenarios/* "$here"/test/scenarios/* "$here"/examples/demo/scenario.yaml "$@"; do
+for file in "$here"/examples/scenarios/*.yaml "$here"/test/scenarios/* "$here"/examples/demo/scenario.yaml "$here"/examples/promotion/scenario.yaml "$@"; do
   [ -f "$file" ] || continue
   for command in simulate plan; do
     for build in old new; do

@@ -3,7 +3,7 @@
 // the official swagger definitions kept under test/fixtures/fleet-swagger/<version>/ (trimmed copies of
 // fleets.json; their README says from which commit). Run it after changing a fixture:
 //   node scripts/gen-fleet-wire.js
-// test/azureFleet/wireSwagger.test.ts checks the modules against the fixtures.
+// test/backends/azureFleet/wireSwagger.test.ts checks the modules against the fixtures.
 const fs = require("node:fs");
 const path = require("node:path");
 
@@ -12,7 +12,7 @@ const fixtures = path.join(root, "test/fixtures/fleet-swagger");
 const out = path.join(root, "src/backends/azureFleet/wire");
 
 /** Types the trimmed copies name without copying: ARM ids and versions are strings. */
-const NAMED_STRINGS = new Set(["KubernetesVersion", "FleetUpdateStrategyResourceId", "AutoUpgradeProfileId", "GateResourceId", "UpdateRunResourceId", "GateTargetId", "ClusterResourceId"]);
+const NAMED_STRINGS = new Set(["KubernetesVersion", "FleetUpdateStrategyResourceId", "AutoUpgradeProfileId", "GateResourceId", "UpdateRunResourceId", "GateTargetId", "ClusterResourceId", "ClusterMeshProfileResourceId"]);
 
 function moduleName(version) {
   return `v${version.replace(/-/g, "_")}`;
@@ -67,7 +67,7 @@ function generate(version) {
 
   const lines = [];
   lines.push("/**");
-  lines.push(` * Fleet Manager api-version ${version}: the update-run, update-strategy, skip, gate and auto-upgrade profile (and, where the fixture has them, fleet member) definitions of`);
+  lines.push(` * Fleet Manager api-version ${version}: the update-run, update-strategy, skip, gate and auto-upgrade profile and fleet member definitions of`);
   lines.push(" * its `fleets.json`, as zod schemas (strict: a field the version lacks is refused; read-only fields");
   lines.push(" * optional; request enums exact, read-only states extensible strings).");
   lines.push(" *");

@@ -6,5 +6,6 @@ export * from "./model";
 export * from "./engine";
 export * from "./backends/simulator";
 export { RealClock } from "./runtime/realClock";
+export * from "./simulation/scenario";
 export { simulateScenario, type SimulationReport, type SimulationResult } from "./simulation/simulateScenario";
 export * from "./pulumi";

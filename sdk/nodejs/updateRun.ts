@@ -37,7 +37,7 @@ export class UpdateRun extends pulumi.CustomResource {
     }
 
     /**
-     * Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+     * Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
      */
     declare public readonly analysis: pulumi.Output<outputs.Analysis | undefined>;
     /**
@@ -45,7 +45,7 @@ export class UpdateRun extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly appliedNodeImageVersions: pulumi.Output<outputs.NodeImageVersion[]>;
     /**
-     * Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
+     * Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
      */
     declare public readonly approvals: pulumi.Output<string[] | undefined>;
     /**
@@ -57,7 +57,7 @@ export class UpdateRun extends pulumi.CustomResource {
      */
     declare public readonly backend: pulumi.Output<outputs.Backend>;
     /**
-     * Members the run Completed whose clusters no longer report what it applied (rolled back, changed by hand), as the last `pulumi refresh` found them, each with what the cluster reports.
+     * Members the run Completed whose clusters no longer report what it applied (rolled back, changed by hand), as the last `pulumi refresh` found them, each with what the cluster reports. The run is not re-run: a new run puts them right.
      */
     declare public /*out*/ readonly drift: pulumi.Output<any[]>;
     /**
@@ -65,7 +65,7 @@ export class UpdateRun extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly engineState: pulumi.Output<any | undefined>;
     /**
-     * Members left out because their group is in no stage (or no group selects them), each with why.
+     * Members left out of the run, each with why: its group is in no stage, or no group's label selector (`memberSelector.byLabel`) selects it.
      */
     declare public /*out*/ readonly excludedMembers: pulumi.Output<any[]>;
     /**
@@ -85,15 +85,15 @@ export class UpdateRun extends pulumi.CustomResource {
      */
     declare public readonly managedClusterUpdate: pulumi.Output<outputs.ManagedClusterUpdate | undefined>;
     /**
-     * The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+     * The members taking part. A member no group takes — its group is in no stage, or no group's `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's members; listed ones are checked against the fleet.
      */
     declare public readonly members: pulumi.Output<outputs.Member[]>;
     /**
-     * The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's stage, group, priority class, predicted start and end, Pending periods, and the pre-flight findings — `fleet-update plan --json`'s object. Absent on Azure.
+     * The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's stage, group, priority class, predicted start and end, Pending periods, and the pre-flight findings — `fleet-update plan --json`'s object. Absent on Azure (run `fleet-update plan`).
      */
     declare public /*out*/ readonly plan: pulumi.Output<any | undefined>;
     /**
-     * The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
+     * The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder it was started in, which for a program without `main` is the project's). A change of this alone neither replaces nor updates the run.
      */
     declare public readonly projectDir: pulumi.Output<string | undefined>;
     /**
@@ -109,7 +109,7 @@ export class UpdateRun extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly selectedNodeImageVersions: pulumi.Output<string[]>;
     /**
-     * Items to skip, all at once: a Member, Group, Stage or AfterStageWait (by the stage's name). Only items not yet started are skipped, except an AfterStageWait counting down, which ends at once.
+     * Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named by its stage). Only items not yet started are skipped; naming a running item, or one the run does not have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once (a soak cut short).
      */
     declare public readonly skip: pulumi.Output<outputs.SkipTarget[] | undefined>;
     /**
@@ -133,7 +133,7 @@ export class UpdateRun extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly summary: pulumi.Output<any>;
     /**
-     * Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.
+     * Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a run not finished by then fails the update, and the next `pulumi up` continues it.
      */
     declare public readonly timeoutMinutes: pulumi.Output<number | undefined>;
     /**
@@ -230,11 +230,11 @@ export class UpdateRun extends pulumi.CustomResource {
  */
 export interface UpdateRunArgs {
     /**
-     * Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+     * Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
      */
     analysis?: pulumi.Input<inputs.AnalysisArgs | undefined>;
     /**
-     * Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
+     * Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
      */
     approvals?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -250,11 +250,11 @@ export interface UpdateRunArgs {
      */
     managedClusterUpdate?: pulumi.Input<inputs.ManagedClusterUpdateArgs | undefined>;
     /**
-     * The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+     * The members taking part. A member no group takes — its group is in no stage, or no group's `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's members; listed ones are checked against the fleet.
      */
     members: pulumi.Input<pulumi.Input<inputs.MemberArgs>[]>;
     /**
-     * The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
+     * The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder it was started in, which for a program without `main` is the project's). A change of this alone neither replaces nor updates the run.
      */
     projectDir?: pulumi.Input<string | undefined>;
     /**
@@ -262,7 +262,7 @@ export interface UpdateRunArgs {
      */
     returnAfterMinutes?: pulumi.Input<number | undefined>;
     /**
-     * Items to skip, all at once: a Member, Group, Stage or AfterStageWait (by the stage's name). Only items not yet started are skipped, except an AfterStageWait counting down, which ends at once.
+     * Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named by its stage). Only items not yet started are skipped; naming a running item, or one the run does not have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once (a soak cut short).
      */
     skip?: pulumi.Input<pulumi.Input<inputs.SkipTargetArgs>[] | undefined>;
     /**
@@ -274,7 +274,7 @@ export interface UpdateRunArgs {
      */
     strategy?: pulumi.Input<inputs.UpdateRunStrategyArgs | undefined>;
     /**
-     * Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.
+     * Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a run not finished by then fails the update, and the next `pulumi up` continues it.
      */
     timeoutMinutes?: pulumi.Input<number | undefined>;
     /**

@@ -6,11 +6,9 @@
  * then run the same command again; on Fleet Manager, in the fleet at once (docs/behaviour.md FM12).
  * (Pulumi users commit the gate id to `approvals` instead: a reviewed change.)
  */
-import { ValidationError } from "../model/common";
-import { LeaseHeldError } from "../runtime/fileLease";
 import { driverFor } from "../drivers/driverFor";
-import { GateRefusedError } from "../drivers/runDriver";
-import { InputError, readInput, printable } from "./input";
+import { readInput, printable } from "./input";
+import { refused } from "./refused";
 import { backendFromFlags, parseRunSpec, type BackendFlags } from "./runSpec";
 import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
 
@@ -31,19 +29,7 @@ export async function gateCommand(action: "list" | "approve", file: string, gate
     io.stdout(`${printable(await driver.approve(inputs, gateIds))}\n`);
     return 0;
   } catch (e) {
-    if (e instanceof ValidationError) {
-      for (const issue of e.issues) io.stderr(`${issue.path.startsWith("--") ? "" : `${file}: `}${printable(issue.path)}: ${printable(issue.message)}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    if (e instanceof GateRefusedError) {
-      for (const line of e.lines) io.stderr(`${printable(line)}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    if (e instanceof InputError || e instanceof LeaseHeldError) {
-      // A lease held by a live process: the run is being driven right now (issue 11).
-      io.stderr(`${printable(e.message)}\n`);
-      return EXIT_INVALID_INPUT;
-    }
-    throw e;
+    // A lease held by a live process: the run is being driven right now (issue 11).
+    return refused(e, file, io);
   }
 }

@@ -1,7 +1,7 @@
 /** Reading the CLI's input files: a path, or `-` for standard input. */
 import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
-import { ValidationError } from "../model/common";
+import { ValidationError } from "../model/issues";
 import { printable } from "../runtime/printable";
 
 export class InputError extends Error {}

@@ -5,7 +5,8 @@
  * one line per problem naming the field path (or the flag); otherwise 0, whatever the findings say.
  */
 import path from "node:path";
-import { MAX_HORIZON_DAYS, ValidationError } from "../model/common";
+import { MAX_HORIZON_DAYS } from "../model/limits";
+import { ValidationError } from "../model/issues";
 import { MAX_UPGRADE_MINUTES } from "../model/fleet";
 import { parsePlanInput, type PlanSource } from "../plan/input";
 import { planFromSource } from "../plan/planSource";

@@ -11,24 +11,17 @@
  * second Ctrl-C leaves at once.
  */
 import { fanOut, redeliverTo } from "../events/sink";
-import { SkipRefusedError } from "../engine/control";
-import { ApprovalRefusedError } from "../engine/gates";
-import { StateFileError } from "../backends/simulator/stateFile";
-import { FleetRequestError } from "../backends/azureFleet/fleetClient";
-import { LeaseHeldError } from "../runtime/fileLease";
-import { ValidationError } from "../model/common";
 import { driverFor } from "../drivers/driverFor";
-import { JournalError } from "../drivers/journal";
-import { SpecChangedError } from "../drivers/runChoice";
 import type { RunCall, RunReport } from "../drivers/runDriver";
 import { StopRequest } from "../drivers/stopRequest";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { closeEventSinks, openEventSinks } from "./eventSinks";
 import { InputError, readInput, printable } from "./input";
+import { refused } from "./refused";
 import { EXIT_INTERRUPTED, exitCodeFor, resultText } from "./runOutcome";
 import { PROGRESS_MODES, openProgress, type RunOptions, type RunProgress } from "./runProgress";
 import { backendFromFlags, parseRunSpec } from "./runSpec";
-import { EXIT_INVALID_INPUT, type CommandIO } from "./simulate";
+import type { CommandIO } from "./commandIO";
 
 export type { RunOptions } from "./runProgress";
 
@@ -122,43 +115,7 @@ function openingNote(inputs: UpdateRunInputs, call: RunCall): string {
     : `Starting run ${inputs.runName} (${call.id}); journal: ${call.whereKept}. Ctrl-C stops it gracefully.`;
 }
 
-/** What refused the run, told the user; the exit code. Anything else is a bug and is thrown. */
-function refused(e: unknown, file: string, io: CommandIO): number {
-  if (e instanceof ValidationError) {
-    // Flags are named as typed (`--backend: ...`); spec problems by the file and field path.
-    for (const issue of e.issues) io.stderr(issue.path.startsWith("--") ? `${issue.path}: ${printable(issue.message)}\n` : `${printable(fieldSource(issue.path, file))}: ${printable(issue.message)}\n`);
-    return EXIT_INVALID_INPUT;
-  }
-  if (e instanceof SpecChangedError) {
-    // The spec as a whole differs from the journal's run: named like any whole-document problem.
-    io.stderr(`${printable(file)}: (root): ${printable(e.message)}\n`);
-    return EXIT_INVALID_INPUT;
-  }
-  // A skip naming a running item (or an unknown gate) changes nothing: the spec must change.
-  if (e instanceof SkipRefusedError || e instanceof ApprovalRefusedError) {
-    io.stderr(`${printable(file)}: ${e instanceof SkipRefusedError ? "skip" : "approvals"}: ${printable(e.message)}\n`);
-    return EXIT_INVALID_INPUT;
-  }
-  if (e instanceof FleetRequestError && e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500 && e.statusCode !== 429) {
-    io.stderr(`${printable(file)}: Fleet Manager refused: ${printable(e.message)}\n`);
-    return EXIT_INVALID_INPUT;
-  }
-  // LeaseHeldError: another process drives this simulated fleet or this run; nothing was touched.
-  if (e instanceof LeaseHeldError || e instanceof InputError || e instanceof StateFileError || e instanceof JournalError || isFileError(e)) {
-    io.stderr(`${printable((e as Error).message)}\n`);
-    return EXIT_INVALID_INPUT;
-  }
-  throw e;
-}
 
-/** The fleet file's problems come back under the provider's field `backend.simulator.fleetFile`. */
-function fieldSource(fieldPath: string, file: string): string {
-  return fieldPath === "backend.simulator.fleetFile" ? "--backend" : `${file}: ${fieldPath}`;
-}
-
-function isFileError(e: unknown): boolean {
-  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === "string" && typeof (e as NodeJS.ErrnoException).path === "string";
-}
 
 /**
  * First Ctrl-C: the driver's stop (our engine: nothing new starts, in-flight upgrades are followed

@@ -5,9 +5,11 @@
  * same runs; problems are `ValidationError`s naming the spec's field path or the flag.
  */
 import path from "node:path";
-import { ValidationError, friendlyErrors, parseYamlMapping, toFieldIssues, type FieldIssue } from "../model/common";
-import { API_VERSION_FIELD } from "../backends/azureFleet/unsupported";
-import { BackendConfigSchema, UpdateRunInputsSchema, checkRunInputs, withFleetDefaults, type BackendConfig, type UpdateRunInputs } from "../spec/runSpec";
+import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/issues";
+import { parseYamlMapping } from "../model/textInput";
+import { API_VERSION_FIELD } from "../spec/fleet";
+import { BackendConfigSchema, UpdateRunInputsSchema, withFleetDefaults, type BackendConfig, type UpdateRunInputs } from "../spec/runSpec";
+import { checkRunInputs } from "../drivers/runInputs";
 
 export interface BackendFlags {
   /** `simulator:FLEET_FILE`, `azure` or `azure-fleet:FLEET_ID`. */

@@ -3,8 +3,8 @@
  * virtual clock, the events also going to a journal file or a webhook as they happen. Invalid input
  * exits 2 with one line per problem naming the field path; otherwise exit 0 whatever the run's end.
  */
-import { ValidationError } from "../model/common";
-import { parseAnyScenario, type ChainScenario } from "../model/chain";
+import { ValidationError } from "../model/issues";
+import { parseAnyScenario, type ChainScenario } from "../simulation/chain";
 import type { RunEvent } from "../model/status";
 import { simulateChain } from "../simulation/simulateChain";
 import { SCENARIO_RUN_NAME, simulateScenario } from "../simulation/simulateScenario";
@@ -16,8 +16,7 @@ import { EXIT_INVALID_INPUT, InputError, readInput, reportInputProblem, printabl
 import { renderTree } from "./render";
 import { writeJson } from "./jsonStream";
 import type { CommandIO } from "./commandIO";
-import { isClientFleetApiVersion, type ClientFleetApiVersion } from "../backends/azureFleet/wire";
-import { API_VERSION_WORDS } from "../spec/runSpec";
+import { API_VERSION_WORDS, isClientFleetApiVersion, type ClientFleetApiVersion } from "../spec/fleet";
 
 export type { CommandIO } from "./commandIO";
 

@@ -4,9 +4,9 @@
  * Azure, so a run on the simulated fleet starts without the Azure SDKs.
  */
 import type { BackendConfig } from "../spec/runSpec";
-import { EngineDriver } from "./engineDriver";
-import type { FleetDriverOptions } from "./fleetDriver";
-import { simulatorOpener } from "./openBackend";
+import { EngineDriver } from "./engine/engineDriver";
+import type { FleetDriverOptions } from "./fleet/fleetDriver";
+import { simulatorOpener } from "./engine/openBackend";
 import type { RunDriver } from "./runDriver";
 
 export interface DriverOptions {
@@ -19,7 +19,7 @@ export interface DriverOptions {
 export async function driverFor(backend: BackendConfig, options: DriverOptions = {}): Promise<RunDriver> {
   const baseDir = options.baseDir ?? process.cwd();
   if (backend.simulator !== undefined) return new EngineDriver(simulatorOpener(backend.simulator, baseDir));
-  if (backend.azure !== undefined) return new EngineDriver((await import("./openAzure")).azureOpener(backend.azure, baseDir));
-  const { FleetManagerDriver } = await import("./fleetDriver");
+  if (backend.azure !== undefined) return new EngineDriver((await import("./engine/openAzure")).azureOpener(backend.azure, baseDir));
+  const { FleetManagerDriver } = await import("./fleet/fleetDriver");
   return new FleetManagerDriver(backend.azureFleet, baseDir, options.fleet);
 }

@@ -15,13 +15,15 @@ import type { FailedMember } from "../engine/results";
 import type { RunState } from "../engine/runState";
 import type { AnalysisRunState } from "../engine/analysis";
 import type { RunSummary } from "../engine/summary";
-import type { FieldIssue } from "../model/common";
+import type { FieldIssue } from "../model/issues";
 import type { ExcludedMember } from "../model/run";
 import type { SkipTarget } from "../model/skip";
 import type { RunEvent, UpdateRunStatus, UpdateState } from "../model/status";
 import type { UpdateRunStrategy } from "../model/strategy";
 import type { ManagedClusterUpdate } from "../model/update";
-import type { SimulatorBackendConfig, UpdateRunInputs } from "../spec/runSpec";
+import type { Fleet } from "../model/fleet";
+import type { FleetState } from "../backends/simulator/fleetState";
+import type { UpdateRunInputs } from "../spec/runSpec";
 import type { StopRequest } from "./stopRequest";
 
 /** Who executes the run: our engine in this process, or Fleet Manager, which goes on without us. */
@@ -101,7 +103,8 @@ export type RunEnd = "settled" | "asked" | "gate" | "returned" | "deadline" | "i
 
 /**
  * The run as it stands: its status and what is derived from it. Less `id` and `executes`, these are
- * `UpdateRun`'s outputs (`src/pulumi/runOutputs.ts`), so each field's meaning is written once, here.
+ * `UpdateRun`'s outputs, each described once, in `UpdateRunOutputsSchema` (src/pulumi/surface.ts).
+ * `drift` is computed by `observe` (`pulumi refresh`) only, and never on Fleet Manager.
  */
 export interface RunView {
   id: string;
@@ -111,26 +114,13 @@ export interface RunView {
   strategySnapshot: UpdateRunStrategy;
   selectedNodeImageVersions: string[];
   excludedMembers: ExcludedMember[];
-  /** Members that failed: a retry run takes them as its `members`. */
   failedMembers: FailedMember[];
-  /** One image per family actually applied: a retry or promotion run takes them as `customNodeImageVersions`. */
   appliedNodeImageVersions: Array<{ version: string }>;
-  /**
-   * Members the run Completed whose clusters no longer report what it applied, as the last `observe`
-   * (`pulumi refresh`) found them: empty otherwise, and never computed on Fleet Manager.
-   */
   drift: MemberDrift[];
-  /**
-   * Engine driver: the engine's state to resume from (plain JSON), without the members' health checks;
-   * a secret output. Absent on Fleet Manager, which holds the run.
-   */
+  /** Engine driver only (plain JSON, without the members' health checks). */
   engineState?: RunState;
-  /** Fleet Manager driver: the fleet's update run (ARM id) and the skips already sent to it. */
+  /** Fleet Manager driver only. */
   fleetRun?: FleetRunRecord;
-  /**
-   * A run given an `autoUpgradeProfile`: the `managedClusterUpdate` its channel generated when it
-   * started (docs/rules.md §18); absent before, and for a run given its update.
-   */
   generatedUpdate?: ManagedClusterUpdate;
 }
 
@@ -191,11 +181,21 @@ export class GateRefusedError extends Error {
 }
 
 /**
- * What a plan of the run reads: the simulated fleet's files (local, cheap: planned even at
- * `pulumi preview`), or the members' clusters through a read-only backend.
+ * What a plan of the run reads: the simulated fleet as its files describe it now (local, cheap:
+ * planned even at `pulumi preview`; read, never written), or the members' clusters through a
+ * read-only backend.
  */
 export type PlanView =
-  | { reads: "fleetFile"; inputs: UpdateRunInputs; simulator: SimulatorBackendConfig }
+  | {
+      reads: "fleetFile";
+      inputs: UpdateRunInputs;
+      /** The fleet file as the run names it, for messages. */
+      fleetFile: string;
+      /** The fleet file's regions and clusters. */
+      fleet: Fleet;
+      /** The clusters as the state file has them, when there is one. */
+      state?: FleetState;
+    }
   | { reads: "clusters"; inputs: UpdateRunInputs; backend: ClusterBackend };
 
 export interface RunDriver {

@@ -1,6 +1,16 @@
 /** What an idle run waits for, read from its status: for the messages of a run that returned early. */
 import type { GateStatus, UpdateRunStatus } from "../model/status";
-import { isAnalysisGate } from "../backends/azureFleet/analysisGates";
+
+/**
+ * How the display names of the gates a Fleet Manager client adds for analysis start (issue 31,
+ * `fleet/analysisGates.ts`): the mark that tells them from a user's, in any status.
+ */
+export const ANALYSIS_GATE_PREFIX = "fleet-update analysis";
+
+/** Whether a gate (by its display name) is one the client added for analysis. */
+export function isAnalysisGate(displayName: string | null | undefined): boolean {
+  return typeof displayName === "string" && displayName.startsWith(ANALYSIS_GATE_PREFIX);
+}
 
 /** Every gate of a status, in the order a run reaches them: stage before, its groups' before and after, stage after. */
 export function statusGates(status: UpdateRunStatus): GateStatus[] {

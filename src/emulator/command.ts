@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { ValidationError, parseOrThrow } from "../model/common";
+import { ValidationError, parseOrThrow } from "../model/issues";
 import { FleetSchema, type Fleet } from "../model/fleet";
 import { startArmEmulator, type ArmEmulator, type ArmEmulatorOptions } from "./emulator";
 import type { EmulatorFlags } from "./commandOptions";

@@ -20,7 +20,7 @@ import {
   type WebProvider,
 } from "../model/analysis";
 import type { AnalysisRunStatus, MeasurementStatus } from "../model/status";
-import { isoInstant as iso } from "../model/common";
+import { isoInstant as iso } from "../model/instants";
 import { isPending, type Answer, type MemberRef, type MetricAnswer, type MetricQuery, type ProbeResult } from "./backend";
 
 export type AnalysisKind = "afterMember" | "preCheck" | "soak";

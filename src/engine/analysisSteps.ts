@@ -6,7 +6,7 @@
  * `healthCheck.ts` `verifyStep`.
  */
 import { healthCheckTemplate, HEALTH_CHECK_TEMPLATE, type AnalysisTemplate, type StageAnalysis } from "../model/analysis";
-import { isoInstant as iso } from "../model/common";
+import { isoInstant as iso } from "../model/instants";
 import { isPending, type Answer } from "./backend";
 import {
   failureText as analysisFailureText,

@@ -12,7 +12,7 @@ import type { ManagedClusterUpdate } from "../model/update";
 import type { ClusterInfo, RegionOffer, UpgradeRequest } from "./backend";
 import { availability, imageToApply, poolImageTarget, type PoolImageTarget } from "./nodeImages";
 import { relevantWindow, type WindowTracker } from "./priority";
-import { isoInstant as iso } from "../model/common";
+import { isoInstant as iso } from "../model/instants";
 
 export type StartDecision =
   | { kind: "skip"; message: string }

@@ -20,7 +20,7 @@ import { passStageAnalyses } from "./analysisSteps";
 import { nextMeasurement } from "./analysis";
 import { groupExceedsWith, stageExceedsWith } from "./tolerance";
 import { groupStart, latestEnd, stageStart } from "./times";
-import { isoInstant as iso } from "../model/common";
+import { isoInstant as iso } from "../model/instants";
 import { isDone, isFinished, runUpdate, type GroupRunState, type MemberRunState, type StageRunState } from "./runState";
 import type { GroupQueue, Rank } from "./readyQueue";
 import type { UpgradeType } from "../model/update";

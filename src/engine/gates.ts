@@ -6,7 +6,7 @@
  */
 import type { EngineContext } from "./context";
 import { allGates, isDone, type GateRunState } from "./runState";
-import { isoInstant } from "../model/common";
+import { isoInstant } from "../model/instants";
 import { nextScheduledStart } from "./scheduledStart";
 
 /** An approval naming gates this run does not have. Nothing was approved. */

@@ -7,7 +7,7 @@ import { isPending, type ClusterInfo, type UpgradeRequest } from "./backend";
 import type { EngineContext, MemberPlace } from "./context";
 import { compareImageVersions, imageFamily } from "../model/nodeImage";
 import { HEALTH_CHECK_TEMPLATE, shownProbeUrl } from "../model/analysis";
-import { isoInstant as iso } from "../model/common";
+import { isoInstant as iso } from "../model/instants";
 import { failureText, hasFailed, nextMeasurement, type AnalysisRunState } from "./analysis";
 import { ANALYSIS_FAILED, measuredMember, memberTemplates, startAnalyses, stepAnalyses, templateNamed } from "./analysisSteps";
 import type { MemberRunState } from "./runState";

@@ -2,7 +2,7 @@
  * When an AKS maintenance window is open. Pure functions: no I/O, no clock, no timers; instants are
  * epoch milliseconds (UTC).
  *
- * Semantics (product decisions, pinned by `test/maintenanceWindow.test.ts`):
+ * Semantics (product decisions, pinned by `test/engine/maintenanceWindow.test.ts`):
  *
  * - Local time. All schedule arithmetic happens in the window's local time, UTC + `utcOffset`
  *   (default `+00:00`; a fixed offset, no daylight saving). An occurrence on local date D opens at

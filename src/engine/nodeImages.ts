@@ -5,33 +5,19 @@
  * families are not re-imaged. An image is never moved backwards: a pool already at or past its target
  * counts as at target.
  */
-import { compareImageVersions, imageFamily } from "../model/nodeImage";
+import { compareImageVersions, imageFamily, isOfferedAt, newestImageAt } from "../model/nodeImage";
 import type { ManagedClusterUpdate } from "../model/update";
 import type { ClusterInfo, NodePoolInfo, OfferedVersion, RegionOffer } from "./backend";
-
-export function isOfferedNow(offered: OfferedVersion, now: number): boolean {
-  return offered.availableAt === undefined || offered.availableAt <= now;
-}
 
 /** When `version` is (or becomes) available in the offer: 0-like past instant, a future instant, or undefined = never listed. */
 export function availability(offers: readonly OfferedVersion[], version: string, now: number): { now: boolean; at?: number } {
   let at: number | undefined;
   for (const o of offers) {
     if (o.version !== version) continue;
-    if (isOfferedNow(o, now)) return { now: true };
+    if (isOfferedAt(o, now)) return { now: true };
     if (o.availableAt !== undefined && (at === undefined || o.availableAt < at)) at = o.availableAt;
   }
   return at === undefined ? { now: false } : { now: false, at };
-}
-
-/** Newest image of `family` offered now, or undefined. */
-export function newestOffered(offers: readonly OfferedVersion[], family: string, now: number): string | undefined {
-  let best: string | undefined;
-  for (const o of offers) {
-    if (!isOfferedNow(o, now) || imageFamily(o.version) !== family) continue;
-    if (best === undefined || compareImageVersions(o.version, best) > 0) best = o.version;
-  }
-  return best;
 }
 
 /**
@@ -56,7 +42,7 @@ export function selectConsistentVersions(
   for (const [family, regions] of regionsOf) {
     let common: Set<string> | undefined;
     for (const region of regions) {
-      const here = new Set(offerOf(region).nodeImages.filter((o) => isOfferedNow(o, now) && imageFamily(o.version) === family).map((o) => o.version));
+      const here = new Set(offerOf(region).nodeImages.filter((o) => isOfferedAt(o, now) && imageFamily(o.version) === family).map((o) => o.version));
       common = common === undefined ? here : new Set([...common].filter((v) => here.has(v)));
     }
     const newest = [...(common ?? [])].sort(compareImageVersions).pop();
@@ -82,7 +68,8 @@ export function poolImageTarget(
   const family = imageFamily(pool.nodeImageVersion);
   const selection = update.nodeImageSelection?.type ?? "Latest";
   if (selection === "Latest") {
-    const newest = newestOffered(offer.nodeImages, family, now);
+    // The one "latest at an instant" rule (model/nodeImage.ts), at the member's start.
+    const newest = newestImageAt(offer.nodeImages, family, now);
     return newest === undefined ? { kind: "none" } : { kind: "version", version: newest };
   }
   const pick = (selected ?? []).find((v) => imageFamily(v) === family);

@@ -4,7 +4,7 @@
  * listed (docs/rules.md §2). Validation itself lives in `src/model/`.
  */
 import { crossValidateRun, type ExcludedMember } from "../model/run";
-import { ValidationError } from "../model/common";
+import { ValidationError } from "../model/issues";
 import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, type UpdateRunStrategy } from "../model/strategy";
 import type { UpdateChoice } from "../model/autoUpgrade";
 import type { HealthCheck } from "../model/healthCheck";

@@ -100,7 +100,7 @@ export interface StageRunState extends Timed, Controlled {
 /**
  * Issue 31: the run's analysis as declared, and the labels of the members its queries may name.
  * Never stored (its headers and URLs may hold secrets): a resumed run is given it again from its
- * inputs (`src/drivers/healthChecks.ts`), as the members' health checks.
+ * inputs (`src/drivers/engine/healthChecks.ts`), as the members' health checks.
  */
 export interface RunAnalysis {
   spec: Analysis;

@@ -6,7 +6,7 @@ import type { ErrorDetail, GateStatus, MemberUpdateStatus, UpdateRunStatus, Upda
 import { hasWait } from "./refresh";
 import { isDone, type Controlled, type GateRunState, type GroupRunState, type MemberRunState, type RunState, type StageRunState, type Timed } from "./runState";
 import { groupFailureCount, stageFailureCount } from "./tolerance";
-import { isoInstant as iso } from "../model/common";
+import { isoInstant as iso } from "../model/instants";
 import { renderAnalysis } from "./analysis";
 
 export function renderStatus(run: RunState): UpdateRunStatus {

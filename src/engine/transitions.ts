@@ -21,7 +21,7 @@ function kept(event: RunEvent): boolean {
 /** States an item ends in: it gets a `completedTime`. */
 export const ENDED_STATES: ReadonlySet<UpdateState> = new Set(["Completed", "Skipped", "Failed", "Stopped"]);
 
-import { isoInstant as iso } from "../model/common";
+import { isoInstant as iso } from "../model/instants";
 
 /**
  * Records state changes and emits them as events. Changes made at one instant are coalesced per item

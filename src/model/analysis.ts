@@ -12,11 +12,12 @@
  *
  * Secrets: header values, a web URL's query and credentials, a Prometheus address's credentials may be
  * secrets. None of the analysis is stored in the engine's state (journal, `engineState`): a resumed run
- * takes it from its inputs again, as the health checks (`src/drivers/healthChecks.ts`); what is shown
+ * takes it from its inputs again, as the health checks (`src/drivers/engine/healthChecks.ts`); what is shown
  * goes through `shownProbeUrl` / `shownAddress`.
  */
 import { z } from "zod";
-import { NameSchema, orRequired, type FieldIssue } from "./common";
+import { NameSchema, orRequired } from "./values";
+import type { FieldIssue } from "./issues";
 import type { HealthCheck } from "./healthCheck";
 
 /**
@@ -64,9 +65,9 @@ export const AnalysisHeaderSchema = z
       .string({ error: orRequired("must be a header name") })
       .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, "must be an HTTP header name such as X-Scope-OrgID")
       .meta({ description: "The header's name." }),
-    value: z.string({ error: orRequired("must be a string") }).max(8_192, "must be at most 8192 characters").meta({ description: "The header's value; may be a secret: never shown, never stored." }),
+    value: z.string({ error: orRequired("must be a string") }).max(8_192, "must be at most 8192 characters").meta({ description: "The header's value; may be a secret: never shown, never stored.", secret: true }),
   })
-  .meta({ description: "An HTTP header sent with each measurement (Argo's `{key, value}`)." });
+  .meta({ objectType: { name: "AnalysisHeader", description: "An HTTP header sent with each measurement (Argo's `{key, value}`)." } });
 export type AnalysisHeader = z.infer<typeof AnalysisHeaderSchema>;
 
 const HeadersSchema = z.array(AnalysisHeaderSchema, { error: "must be a list of {key, value}" }).max(20, "at most 20 headers");
@@ -76,11 +77,11 @@ const TimeoutSchema = z.number({ error: "must be a number of seconds" }).int("mu
 /** Argo's `web` provider, as our HTTP probe: GET the URL; any 2xx answer is a Successful measurement. */
 export const WebProviderSchema = z
   .strictObject({
-    url: HttpUrlSchema.meta({ description: "HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them." }),
+    url: HttpUrlSchema.meta({ description: "HTTP(S) URL to GET; any 2xx answer is Successful. May hold a token in its query or credentials: shown without them.", secret: true }),
     headers: HeadersSchema.optional().meta({ description: "Headers sent with the request (values never shown)." }),
     timeoutSeconds: TimeoutSchema.optional().meta({ description: "Seconds to wait for an answer; default 10." }),
   })
-  .meta({ description: "An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed." });
+  .meta({ objectType: { name: "WebAnalysisProvider", description: "An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed." } });
 export type WebProvider = z.infer<typeof WebProviderSchema>;
 
 /** The default scope of a token for an Azure Monitor workspace's Prometheus query endpoint. */
@@ -106,12 +107,19 @@ export const PrometheusProviderSchema = z
           .strictObject({
             scope: z.string({ error: "must be a token scope" }).min(1, "must not be empty").optional().meta({ description: `Token scope; default ${AZURE_MONITOR_PROMETHEUS_SCOPE}.` }),
           })
-          .meta({ description: "Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint." }),
+          .meta({
+            objectType: {
+              name: "AzureIdentityAuthentication",
+              description: "Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.",
+            },
+            description: "A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.",
+          }),
       })
+      .meta({ objectType: { name: "PrometheusAuthentication", description: "How a query authenticates besides its `headers`." } })
       .optional()
       .meta({ description: "How to authenticate besides `headers`." }),
   })
-  .meta({ description: "A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions." });
+  .meta({ objectType: { name: "PrometheusAnalysisProvider", description: "A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions." } });
 export type PrometheusProvider = z.infer<typeof PrometheusProviderSchema>;
 
 /** `{{member.name}}` and `{{member.labels.<key>}}`: anything else between braces is refused. */
@@ -219,20 +227,20 @@ export const NO_DATA_PHASES = ["Successful", "Failed", "Inconclusive"] as const;
 
 export const AnalysisProviderSchema = z
   .strictObject({
-    web: WebProviderSchema.optional(),
-    prometheus: PrometheusProviderSchema.optional(),
+    web: WebProviderSchema.optional().meta({ description: "Measure with an HTTP probe." }),
+    prometheus: PrometheusProviderSchema.optional().meta({ description: "Measure with a PromQL query." }),
   })
   .superRefine((provider, ctx) => {
     const set = [provider.web, provider.prometheus].filter((p) => p !== undefined).length;
     if (set !== 1) ctx.addIssue({ code: "custom", message: "set exactly one of web, prometheus" });
   })
-  .meta({ description: "What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query)." });
+  .meta({ objectType: { name: "AnalysisProvider", description: "What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query)." } });
 
 /** One analysis template: one Argo metric, named. */
 export const AnalysisTemplateSchema = z
   .strictObject({
     name: NameSchema.meta({ description: "The template's name, unique in the run; uses refer to it." }),
-    provider: AnalysisProviderSchema,
+    provider: AnalysisProviderSchema.meta({ description: "What measures: `web` or `prometheus`." }),
     initialDelay: DurationSchema.optional().meta({ description: "Wait this long before the first measurement (Argo duration: 30s, 5m, 1h); default 0s." }),
     interval: DurationSchema.refine((text) => durationMs(text) >= 1_000, "must be at least 1s").optional().meta({ description: "Time between measurements; default 1m." }),
     count: z
@@ -260,7 +268,7 @@ export const AnalysisTemplateSchema = z
       ctx.addIssue({ code: "custom", path: ["successCondition"], message: "is required for a prometheus template (or give failureCondition), e.g. result < 0.05" });
     }
   })
-  .meta({ description: "One analysis (an Argo Rollouts metric): what is measured, when, and what passes." });
+  .meta({ objectType: { name: "AnalysisTemplate", description: "One analysis (an Argo Rollouts metric): what is measured, when, and what passes." } });
 export type AnalysisTemplate = z.infer<typeof AnalysisTemplateSchema>;
 
 const TemplateRefsSchema = z
@@ -275,7 +283,7 @@ export const StageAnalysisSchema = z
     soak: TemplateRefsSchema.optional().meta({ description: "Templates measured over the stage's upgraded members through its after-stage wait; a failure halts the run before the next stage." }),
     afterMember: TemplateRefsSchema.optional().meta({ description: "Templates measured after each of the stage's members is upgraded (besides the run's `afterMember`)." }),
   })
-  .meta({ description: "The analyses one stage uses." });
+  .meta({ objectType: { name: "StageAnalysis", description: "The analyses one stage uses." } });
 export type StageAnalysis = z.infer<typeof StageAnalysisSchema>;
 
 export const AnalysisSchema = z
@@ -291,7 +299,7 @@ export const AnalysisSchema = z
   .superRefine((analysis, ctx) => {
     for (const issue of analysisReferenceIssues(analysis)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
   })
-  .meta({ description: "Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak." });
+  .meta({ objectType: { name: "Analysis", description: "Health analysis: templates declared once, used after each member, before a stage and through its soak (docs/health-analysis.md)." } });
 export type Analysis = z.infer<typeof AnalysisSchema>;
 
 /** Template names declared twice, uses naming no template, a stage listed twice: paths relative to `analysis`. */

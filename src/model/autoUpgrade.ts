@@ -5,26 +5,31 @@
  * between backends unchanged. The generation rule itself is `engine/autoUpgradeChannel.ts`.
  */
 import { z } from "zod";
-import { orRequired, type FieldIssue } from "./common";
+import { orRequired } from "./values";
+import type { FieldIssue } from "./issues";
 import type { ManagedClusterUpdate } from "./update";
 
 export const UPGRADE_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion", "SecurityPatch"] as const;
 
 export const AutoUpgradeProfileSchema = z
   .strictObject({
-    /** Which version the run takes: see docs/rules.md §18. */
-    channel: z.enum(UPGRADE_CHANNELS, { error: orRequired(`must be one of ${UPGRADE_CHANNELS.join(", ")}`) }),
-    /** `major.minor` (no patch): the minor whose latest patch a `TargetKubernetesVersion` run takes. */
+    // Which version the run takes: docs/rules.md §18.
+    channel: z.enum(UPGRADE_CHANNELS, { error: orRequired(`must be one of ${UPGRADE_CHANNELS.join(", ")}`) }).meta({ description: "Stable, Rapid, NodeImage, TargetKubernetesVersion or SecurityPatch (a node-image update; on Fleet Manager from api-version 2026-06-02-preview)." }),
     targetKubernetesVersion: z
       .string({ error: "must be a string of the form major.minor, e.g. 1.33" })
       .regex(/^\d+\.\d+$/, "must be of the form major.minor, e.g. 1.33 (the latest patch is chosen when the run starts)")
-      .optional(),
-    /** With `TargetKubernetesVersion`: allow a minor older than N-2 that AKS supports long-term. */
-    longTermSupport: z.boolean({ error: "must be true or false" }).optional(),
-    /** How node images are chosen: `Latest` (default) or `Consistent` (docs/rules.md §3.6). */
+      .optional()
+      .meta({ description: "`major.minor` (e.g. 1.33), with TargetKubernetesVersion only: the minor whose latest patch is taken." }),
+    longTermSupport: z
+      .boolean({ error: "must be true or false" })
+      .optional()
+      .meta({ description: "With TargetKubernetesVersion only: allow a minor older than N-2 that AKS supports long-term." }),
+    // docs/rules.md §3.6.
     nodeImageSelection: z
-      .strictObject({ type: z.enum(["Latest", "Consistent"], { error: orRequired("must be one of Latest, Consistent") }) })
-      .optional(),
+      .strictObject({ type: z.enum(["Latest", "Consistent"], { error: orRequired("must be one of Latest, Consistent") }).meta({ description: "Latest or Consistent." }) })
+      .meta({ objectType: { name: "AutoUpgradeNodeImageSelection", description: "Which node images a generated update takes: Latest or Consistent." } })
+      .optional()
+      .meta({ description: "Which node images the generated update takes; default Latest." }),
   })
   .superRefine((profile, ctx) => {
     const targeted = profile.channel === "TargetKubernetesVersion";
@@ -37,6 +42,12 @@ export const AutoUpgradeProfileSchema = z
     if (!targeted && profile.longTermSupport === true) {
       ctx.addIssue({ code: "custom", path: ["longTermSupport"], message: `must be false unless channel is TargetKubernetesVersion (channel is ${profile.channel})` });
     }
+  })
+  .meta({
+    objectType: {
+      name: "AutoUpgradeProfile",
+      description: "Fleet Manager's auto-upgrade profile fields that shape a run: the update is generated from the channel when the run starts (docs/rules.md §18).",
+    },
   });
 export type AutoUpgradeProfile = z.infer<typeof AutoUpgradeProfileSchema>;
 

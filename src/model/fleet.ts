@@ -4,7 +4,8 @@
  * (`fleet.yaml`) for the CLI and, later, the Pulumi resources.
  */
 import { z } from "zod";
-import { InstantSchema, KubernetesVersionSchema, NameSchema, NodeImageVersionSchema, orRequired } from "./common";
+import { InstantSchema } from "./instants";
+import { KubernetesVersionSchema, NameSchema, NodeImageVersionSchema, orRequired } from "./values";
 import { MaintenanceConfigurationsSchema } from "./maintenanceWindow";
 import { ClusterResourceIdSchema, LabelsSchema } from "./member";
 import { HealthCheckSchema } from "./healthCheck";

@@ -1,4 +1,8 @@
-export * from "./common";
+export * from "./values";
+export * from "./instants";
+export * from "./limits";
+export * from "./issues";
+export * from "./textInput";
 export * from "./member";
 export * from "./strategy";
 export * from "./update";
@@ -8,4 +12,3 @@ export * from "./fleet";
 export * from "./status";
 export * from "./skip";
 export * from "./run";
-export * from "./scenario";

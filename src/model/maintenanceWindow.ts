@@ -4,7 +4,8 @@
  * `src/engine/maintenanceWindow.ts`.
  */
 import { z } from "zod";
-import { DateSchema, orRequired } from "./common";
+import { DateSchema } from "./instants";
+import { orRequired } from "./values";
 
 export const DAYS_OF_WEEK = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
 export const DayOfWeekSchema = z.enum(DAYS_OF_WEEK, { error: orRequired(`must be one of ${DAYS_OF_WEEK.join(", ")}`) });

@@ -1,6 +1,6 @@
 /** docs/rules.md §1 Member: one AKS cluster taking part in updates. */
 import { z } from "zod";
-import { NameSchema, orRequired } from "./common";
+import { NameSchema, orRequired } from "./values";
 import { HealthCheckSchema } from "./healthCheck";
 import { MAX_LABELS, labelKeyProblem, labelValueProblem } from "./labelSelector";
 
@@ -34,16 +34,16 @@ export const ClusterResourceIdSchema = z
     "must be an ARM managed cluster id: /subscriptions/<guid>/resourceGroups/<group>/providers/Microsoft.ContainerService/managedClusters/<name>",
   );
 
-export const MemberSchema = z.strictObject({
-  /** Unique in the fleet. */
-  name: NameSchema,
-  /** The ARM id of the managed cluster. Optional for the simulated fleet. */
-  clusterResourceId: ClusterResourceIdSchema.optional(),
-  /** At most one update-group name. */
-  group: NameSchema.optional(),
-  /** Issue 22: labels that stages and groups select by (`memberSelector.byLabel`). */
-  labels: LabelsSchema.optional(),
-  /** Issue 5: a probe to pass after the upgrade before the member counts as Completed. */
-  healthCheck: HealthCheckSchema.optional(),
-});
+export const MemberSchema = z
+  .strictObject({
+    name: NameSchema.meta({ description: "Unique in the fleet: lowercase letters, digits and '-', at most 50 characters." }),
+    clusterResourceId: ClusterResourceIdSchema.optional().meta({ description: "ARM id of the managed cluster; optional on the simulated fleet." }),
+    // At most one update group (docs/rules.md §1).
+    group: NameSchema.optional().meta({ description: "The update group the member belongs to." }),
+    // Issue 22.
+    labels: LabelsSchema.optional().meta({ description: "Labels that stages and groups select members by (`memberSelector.byLabel`)." }),
+    // Issue 5.
+    healthCheck: HealthCheckSchema.optional().meta({ description: "A probe that must answer 2xx after the member's upgrade before it counts as Completed." }),
+  })
+  .meta({ objectType: { name: "Member", description: "A fleet member: one AKS cluster." } });
 export type Member = z.infer<typeof MemberSchema>;

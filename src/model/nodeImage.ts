@@ -61,3 +61,34 @@ function parsedImage(version: string): { family: string; date: string; dateParts
 export function compareImageVersions(a: string, b: string): number {
   return compareParts(parsedImage(a).dateParts, parsedImage(b).dateParts);
 }
+
+/**
+ * An image a region offers, from `availableAt` on (absent: already offered). A fleet file writes the
+ * instant as ISO 8601 text, the engine's region offers as epoch milliseconds; both are read here.
+ */
+export interface OfferedImage {
+  readonly version: string;
+  readonly availableAt?: string | number;
+}
+
+/** Whether a region offers `offered` (an image, a Kubernetes version) at `at`: from its `availableAt` on. */
+export function isOfferedAt(offered: { readonly availableAt?: string | number }, at: number): boolean {
+  const from = offered.availableAt;
+  return from === undefined || (typeof from === "number" ? from : Date.parse(from)) <= at;
+}
+
+/**
+ * docs/rules.md §3.6 "Latest": the newest image of `family` that `offers` (one region's) holds at
+ * `at`, or undefined when none of that family is offered then. The one rule behind every "latest" —
+ * the engine's pick at a member's start, the simulated fleet's and the ARM emulator's image for a
+ * pool when its re-imaging begins (`aks/latestImages.ts`), the emulator's
+ * `latestNodeImageVersion` and node image list — so the backends cannot disagree on it.
+ */
+export function newestImageAt(offers: Iterable<OfferedImage>, family: string, at: number): string | undefined {
+  let best: string | undefined;
+  for (const offered of offers) {
+    if (!isOfferedAt(offered, at) || imageFamily(offered.version) !== family) continue;
+    if (best === undefined || compareImageVersions(offered.version, best) > 0) best = offered.version;
+  }
+  return best;
+}

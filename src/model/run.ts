@@ -4,7 +4,8 @@
  * Pulumi resources both call it.
  */
 import { z } from "zod";
-import { NameSchema, type FieldIssue, orRequired } from "./common";
+import { NameSchema, orRequired } from "./values";
+import type { FieldIssue } from "./issues";
 import { MemberSchema } from "./member";
 import type { SkipTarget } from "./skip";
 import { DEFAULT_GROUP_NAME, DEFAULT_STAGE_NAME, UpdateRunStrategySchema, type UpdateRunStrategy } from "./strategy";

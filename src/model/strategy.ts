@@ -5,20 +5,28 @@
 import { z } from "zod";
 import { LabelSelectorError, parseLabelSelector } from "./labelSelector";
 import { DayOfWeekSchema } from "./maintenanceWindow";
-import { ConcurrencySchema, FailureToleranceSchema, MAX_WAIT_SECONDS, NameSchema, orRequired, unlessMalformed, type FieldIssue } from "./common";
+import { ConcurrencySchema, FailureToleranceSchema, NameSchema, orRequired } from "./values";
+import { MAX_WAIT_SECONDS } from "./limits";
+import { unlessMalformed, type FieldIssue } from "./issues";
 
 export const MAX_GROUPS_PER_STAGE = 50;
 
 export const MAX_GATES = 10;
 
 /** Issue 22: when a ScheduledStart gate opens — a weekday and a local time (Fleet's `ScheduledStartConfiguration`). */
-export const ScheduledStartConfigurationSchema = z.strictObject({
-  startDay: DayOfWeekSchema,
-  /** `HH:mm`, local to `utcOffset`. */
-  startTime: z.string({ error: orRequired("must be a time HH:mm") }).regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, "must be a time HH:mm, 00:00 to 23:59"),
-  /** `+HH:mm` or `-HH:mm`, from -14:00 to +14:00. */
-  utcOffset: z.string({ error: orRequired("must be an offset such as +01:00") }).regex(/^[+-]((0[0-9]|1[0-3]):[0-5][0-9]|14:00)$/, "must be an offset +HH:mm or -HH:mm from -14:00 to +14:00"),
-});
+export const ScheduledStartConfigurationSchema = z
+  .strictObject({
+    startDay: DayOfWeekSchema.meta({ description: "Monday to Sunday." }),
+    startTime: z
+      .string({ error: orRequired("must be a time HH:mm") })
+      .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, "must be a time HH:mm, 00:00 to 23:59")
+      .meta({ description: "`HH:mm`, local to `utcOffset`." }),
+    utcOffset: z
+      .string({ error: orRequired("must be an offset such as +01:00") })
+      .regex(/^[+-]((0[0-9]|1[0-3]):[0-5][0-9]|14:00)$/, "must be an offset +HH:mm or -HH:mm from -14:00 to +14:00")
+      .meta({ description: "`+HH:mm` or `-HH:mm`, from -14:00 to +14:00." }),
+  })
+  .meta({ objectType: { name: "ScheduledStartConfiguration", description: "When a ScheduledStart gate opens, e.g. production on Tuesday at 09:00 +01:00." } });
 export type ScheduledStartConfiguration = z.infer<typeof ScheduledStartConfigurationSchema>;
 
 /**
@@ -28,16 +36,23 @@ export type ScheduledStartConfiguration = z.infer<typeof ScheduledStartConfigura
  */
 export const GateSchema = z
   .strictObject({
-    /** Shown in the status and the report; default "Approval", or "Scheduled start". */
-    displayName: z.string({ error: "must be a string" }).min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
-    type: z.enum(["Approval", "ScheduledStart"], { error: orRequired("must be Approval or ScheduledStart") }),
-    /** ScheduledStart only: when the gate opens. */
-    scheduledStartConfiguration: ScheduledStartConfigurationSchema.optional(),
+    displayName: z
+      .string({ error: "must be a string" })
+      .min(1, "must not be empty")
+      .max(100, "must be at most 100 characters")
+      .optional()
+      .meta({ description: 'Shown in the status and the report; default "Approval" (or "Scheduled start").' }),
+    type: z.enum(["Approval", "ScheduledStart"], { error: orRequired("must be Approval or ScheduledStart") }).meta({
+      description:
+        '"Approval": opened by listing its id in an `UpdateRun`\'s `approvals`. "ScheduledStart" (before-gates only): opens at the next occurrence of `scheduledStartConfiguration`\'s weekday and time; an approval opens it early.',
+    }),
+    scheduledStartConfiguration: ScheduledStartConfigurationSchema.optional().meta({ description: "ScheduledStart only: when the gate opens." }),
   })
   .superRefine((gate, ctx) => {
     if (gate.type === "ScheduledStart" && gate.scheduledStartConfiguration === undefined) ctx.addIssue({ code: "custom", path: ["scheduledStartConfiguration"], message: "is required for a ScheduledStart gate" });
     if (gate.type === "Approval" && gate.scheduledStartConfiguration !== undefined) ctx.addIssue({ code: "custom", path: ["scheduledStartConfiguration"], message: "is taken by ScheduledStart gates only" });
-  });
+  })
+  .meta({ objectType: { name: "Gate", description: "A gate (Azure Fleet's gate configuration): an approval, or a scheduled start." } });
 export type Gate = z.infer<typeof GateSchema>;
 
 const GatesSchema = z
@@ -55,37 +70,46 @@ const AfterGatesSchema = GatesSchema.superRefine((gates, ctx) => {
  * Issue 22: choose members by label (docs/rules.md §16). On a group it replaces matching by group name;
  * on a stage it filters the members before its groups select theirs.
  */
-export const MemberSelectorSchema = z.strictObject({
-  /** A Kubernetes label selector, e.g. `env=prod,ring in (1,2)`, at most 512 characters. */
-  byLabel: z.string({ error: orRequired("must be a label selector") }).superRefine((text, ctx) => {
-    try {
-      parseLabelSelector(text);
-    } catch (e) {
-      if (!(e instanceof LabelSelectorError)) throw e;
-      ctx.addIssue({ code: "custom", message: `is not a label selector: ${e.message}` });
-    }
-  }),
-});
+export const MemberSelectorSchema = z
+  .strictObject({
+    byLabel: z
+      .string({ error: orRequired("must be a label selector") })
+      .superRefine((text, ctx) => {
+        try {
+          parseLabelSelector(text);
+        } catch (e) {
+          if (!(e instanceof LabelSelectorError)) throw e;
+          ctx.addIssue({ code: "custom", message: `is not a label selector: ${e.message}` });
+        }
+      })
+      .meta({ description: "A label selector such as `env=prod,ring in (1,2),!legacy`; at most 512 characters." }),
+  })
+  .meta({ objectType: { name: "MemberSelector", description: "A Kubernetes label selector over the members' `labels` (docs/rules.md §16)." } });
 export type MemberSelector = z.infer<typeof MemberSelectorSchema>;
 
-/** Gates, failure tolerance: what a stage and a group both take. */
-const ControlShape = {
-  /** Must all be approved before the item starts. */
-  beforeGates: GatesSchema.optional(),
-  /** Must all be approved before the item counts as done. */
-  afterGates: AfterGatesSchema.optional(),
-  /** Failures tolerated before the item fails: "N" or "P%" of its members (rounded up). */
-  maxAllowedFailures: FailureToleranceSchema.optional(),
-  /** Issue 22: members chosen by label. */
-  memberSelector: MemberSelectorSchema.optional(),
-};
+/** Gates, failure tolerance (issue 5) and members chosen by label (issue 22): what a stage and a group both take, each described for its owner. */
+function controlShape(describe: Record<"beforeGates" | "afterGates" | "maxAllowedFailures" | "memberSelector", string>) {
+  return {
+    beforeGates: GatesSchema.optional().meta({ description: describe.beforeGates }),
+    afterGates: AfterGatesSchema.optional().meta({ description: describe.afterGates }),
+    maxAllowedFailures: FailureToleranceSchema.optional().meta({ description: describe.maxAllowedFailures }),
+    memberSelector: MemberSelectorSchema.optional().meta({ description: describe.memberSelector }),
+  };
+}
 
-export const UpdateGroupSchema = z.strictObject({
-  name: NameSchema,
-  /** docs/rules.md §6: members of this group updated at once; default "1". */
-  maxConcurrency: ConcurrencySchema.optional(),
-  ...ControlShape,
-});
+export const UpdateGroupSchema = z
+  .strictObject({
+    name: NameSchema.meta({ description: "Group name: lowercase letters, digits and '-', 1–50 characters, unique in the strategy." }),
+    // docs/rules.md §6.
+    maxConcurrency: ConcurrencySchema.optional().meta({ description: 'Members of the group updated at once: "N" or "P%" (rounded down, at least 1). Default "1".' }),
+    ...controlShape({
+      beforeGates: "Gates that must all open before the group starts.",
+      afterGates: "Gates that must all open before the group counts as done.",
+      maxAllowedFailures: 'Failures tolerated in the group before it fails: "N" or "P%" of its members (rounded up). Default: none.',
+      memberSelector: "Chooses the group's members by label instead of by their `group`.",
+    }),
+  })
+  .meta({ objectType: { name: "UpdateGroup", description: "One group of a stage: its members are updated one at a time, or `maxConcurrency` at a time." } });
 
 /**
  * Issue 22: a stage with a `memberSelector` and no groups has one implicit group of every member that
@@ -120,28 +144,40 @@ export function isImplicitGroup(
   );
 }
 
-const StageShapeSchema = z.strictObject({
-  name: NameSchema,
-  groups: z
-    .array(UpdateGroupSchema, { error: orRequired("must be a list of groups") })
-    .min(1, "a stage needs at least one group")
-    .max(MAX_GROUPS_PER_STAGE, `a stage has at most ${MAX_GROUPS_PER_STAGE} groups`),
-  afterStageWaitInSeconds: z
-    .number({ error: orRequired("must be a number of seconds") })
-    .int("must be a whole number of seconds")
-    .min(0, "must not be negative")
-    .max(MAX_WAIT_SECONDS, `must be at most ${MAX_WAIT_SECONDS} (365 days)`)
-    .optional(),
-  /** docs/rules.md §6: caps the sum of running members over the stage's groups; default unlimited. */
-  maxConcurrency: ConcurrencySchema.optional(),
-  ...ControlShape,
-});
+const StageShapeSchema = z
+  .strictObject({
+    name: NameSchema.meta({ description: "Stage name, unique in the strategy." }),
+    groups: z
+      .array(UpdateGroupSchema, { error: orRequired("must be a list of groups") })
+      .min(1, "a stage needs at least one group")
+      .max(MAX_GROUPS_PER_STAGE, `a stage has at most ${MAX_GROUPS_PER_STAGE} groups`)
+      .meta({ description: "1 to 50 groups, run in parallel. A stage with a `memberSelector` and no groups has one implicit group of every member it selects." }),
+    afterStageWaitInSeconds: z
+      .number({ error: orRequired("must be a number of seconds") })
+      .int("must be a whole number of seconds")
+      .min(0, "must not be negative")
+      .max(MAX_WAIT_SECONDS, `must be at most ${MAX_WAIT_SECONDS} (365 days)`)
+      .optional()
+      .meta({ description: "Seconds to wait after the stage ends before the next one starts; default 0." }),
+    // docs/rules.md §6: caps the sum of running members over the stage's groups.
+    maxConcurrency: ConcurrencySchema.optional().meta({ description: 'Cap on members updated at once over the whole stage: "N" or "P%". Default: no cap.' }),
+    ...controlShape({
+      beforeGates: "Gates that must all open before the stage starts.",
+      afterGates: "Gates that must all open before the stage counts as done (beside its wait).",
+      maxAllowedFailures: 'Failures tolerated in the stage before it fails: "N" or "P%" of its members (rounded up). Default: no extra limit.',
+      memberSelector: "Filters the members before the stage's groups choose (by label).",
+    }),
+  })
+  .meta({ objectType: { name: "UpdateStage", description: "One stage: its groups run in parallel; stages run in order." } });
 
 export const UpdateStageSchema = z.preprocess(withImplicitGroup, StageShapeSchema);
 
 export const UpdateRunStrategySchema = z
   .strictObject({
-    stages: z.array(UpdateStageSchema, { error: orRequired("must be a list of stages") }).min(1, "a strategy needs at least one stage"),
+    stages: z
+      .array(UpdateStageSchema, { error: orRequired("must be a list of stages") })
+      .min(1, "a strategy needs at least one stage")
+      .meta({ description: "The stages, in order." }),
   })
   .superRefine((strategy, ctx) => {
     const stageAt = new Map<string, number>();
@@ -159,7 +195,8 @@ export const UpdateRunStrategySchema = z
         } else groupAt.set(group.name, where);
       });
     });
-  }, unlessMalformed([["stages", "*", "name"], ["stages", "*", "groups", "*", "name"]]));
+  }, unlessMalformed([["stages", "*", "name"], ["stages", "*", "groups", "*", "name"]]))
+  .meta({ objectType: { name: "UpdateRunStrategy", description: "Azure's `UpdateRunStrategy`: the stages, in order." } });
 
 export type UpdateGroup = z.infer<typeof UpdateGroupSchema>;
 export type UpdateStage = z.infer<typeof UpdateStageSchema>;

@@ -1,6 +1,6 @@
 /** docs/rules.md §1 `managedClusterUpdate`: what a run does to each member. */
 import { z } from "zod";
-import { KubernetesVersionSchema, NodeImageVersionSchema, orRequired } from "./common";
+import { KubernetesVersionSchema, NodeImageVersionSchema, orRequired } from "./values";
 import { imageFamily } from "./nodeImage";
 
 export const UpgradeTypeSchema = z.enum(["Full", "ControlPlaneOnly", "NodeImageOnly"], {
@@ -13,19 +13,32 @@ export const NodeImageSelectionTypeSchema = z.enum(["Latest", "Consistent", "Cus
 });
 export type NodeImageSelectionType = z.infer<typeof NodeImageSelectionTypeSchema>;
 
+/** `{ version }`: a node image version as Azure's `NodeImageVersion` holds it (Custom images, a run's applied images). */
+export const NodeImageVersionRefSchema = z
+  .strictObject({ version: NodeImageVersionSchema.meta({ description: "A node image version, e.g. `AKSUbuntu-2204gen2containerd-202611.24.0`." }) })
+  .meta({ objectType: { name: "NodeImageVersion", description: "A node image version." } });
+
+const UpgradeSpecSchema = z
+  .strictObject({
+    type: UpgradeTypeSchema.meta({ description: "Full (control plane and node pools), ControlPlaneOnly, or NodeImageOnly." }),
+    kubernetesVersion: KubernetesVersionSchema.optional().meta({ description: "`major.minor.patch`: required for Full and ControlPlaneOnly, absent for NodeImageOnly." }),
+  })
+  .meta({ objectType: { name: "ManagedClusterUpgradeSpec", description: "The upgrade: its type and the Kubernetes version." } });
+
+const NodeImageSelectionSchema = z
+  .strictObject({
+    // Default Latest (docs/rules.md §1).
+    type: NodeImageSelectionTypeSchema.default("Latest").meta({
+      description: "Latest (each pool the region's newest image), Consistent (one image per family for the whole run), or Custom (the versions given).",
+    }),
+    customNodeImageVersions: z.array(NodeImageVersionRefSchema).optional().meta({ description: "Custom only: at most one version per image family." }),
+  })
+  .meta({ objectType: { name: "NodeImageSelection", description: "Which node images the members get." } });
+
 export const ManagedClusterUpdateSchema = z
   .strictObject({
-    upgrade: z.strictObject({
-      type: UpgradeTypeSchema,
-      kubernetesVersion: KubernetesVersionSchema.optional(),
-    }),
-    nodeImageSelection: z
-      .strictObject({
-        /** Default Latest (docs/rules.md §1). */
-        type: NodeImageSelectionTypeSchema.default("Latest"),
-        customNodeImageVersions: z.array(z.strictObject({ version: NodeImageVersionSchema })).optional(),
-      })
-      .optional(),
+    upgrade: UpgradeSpecSchema.meta({ description: "The upgrade to apply." }),
+    nodeImageSelection: NodeImageSelectionSchema.optional().meta({ description: "Which node images the members get; default Latest." }),
   })
   .superRefine((update, ctx) => {
     const { type, kubernetesVersion } = update.upgrade;
@@ -54,7 +67,8 @@ export const ManagedClusterUpdateSchema = z
     } else if (custom !== undefined) {
       ctx.addIssue({ code: "custom", path: ["nodeImageSelection", "customNodeImageVersions"], message: `must be absent unless type is Custom (type is ${selection.type})` });
     }
-  });
+  })
+  .meta({ objectType: { name: "ManagedClusterUpdate", description: "Azure's `ManagedClusterUpdate`: the upgrade to apply to each member and the node images it gets." } });
 export type ManagedClusterUpdate = z.infer<typeof ManagedClusterUpdateSchema>;
 
 /** The Custom node image versions a run asks for (none unless its selection is Custom; none for a run whose update is generated). */

@@ -1,5 +1,5 @@
 /** A plan from a world: predict the run, read its schedule, check for findings. */
-import { isoInstant } from "../model/common";
+import { isoInstant } from "../model/instants";
 import { findings } from "./findings";
 import { predict, type Prediction } from "./predict";
 import { readSchedule } from "./schedule";

@@ -1,17 +1,14 @@
 /**
  * Pre-flight findings: what a platform engineer wants to know before starting the run. Each check is
- * one function with one stable code. The AKS rules come from the simulated fleet's own
- * (`upgradeRules.ts`), and timing-dependent checks read the predicted schedule.
+ * one function with one stable code. The AKS rules are the ones the simulated fleet and the ARM emulator
+ * enforce (`src/aks/upgradeRules.ts`), and timing-dependent checks read the predicted schedule.
  */
-import {
-  NODE_POOL_VERSION_ABOVE_CONTROL_PLANE,
-  UPGRADE_DOWNGRADE_NOT_ALLOWED,
-  UPGRADE_MINOR_VERSION_SKIP_NOT_ALLOWED,
-} from "../backends/simulator/errorCodes";
-import { checkUpgradeRequest } from "../backends/simulator/upgradeRules";
+import { NODE_POOL_VERSION_ABOVE_CONTROL_PLANE, UPGRADE_DOWNGRADE_NOT_ALLOWED, UPGRADE_MINOR_VERSION_SKIP_NOT_ALLOWED } from "../aks/errorCodes";
+import { checkUpgradeRequest } from "../aks/upgradeRules";
 import { BackendError, type ClusterInfo, type OfferedVersion } from "../engine/backend";
 import { availability } from "../engine/nodeImages";
-import { isoInstant, ownValue } from "../model/common";
+import { isoInstant } from "../model/instants";
+import { ownValue } from "../model/values";
 import type { Region } from "../model/fleet";
 import { compareDotted, compareImageVersions, imageDate, imageFamily } from "../model/nodeImage";
 import type { Prediction } from "./predict";

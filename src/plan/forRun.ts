@@ -3,13 +3,13 @@
  * stages with their ETAs, the findings) and the `plan` output computed when the run is created. Only
  * for the simulated fleet, which is local and fast to read; a run on Azure is planned with
  * `fleet-update plan` (reading every cluster at each preview would be slow and cost ARM requests).
- * Runs larger than `PLAN_MEMBER_LIMIT` are not planned, and the summary says so.
+ * Runs larger than `PLAN_MEMBER_LIMIT` are not planned, and the summary says so. The plan reads the
+ * world through the run's driver, the one the caller already has.
  */
 import type { RunState } from "../engine/runState";
-import { ValidationError } from "../model/common";
-import { parseRunInputs, type UpdateRunInputs } from "../spec/runSpec";
-import { driverFor } from "../drivers/driverFor";
-import { containsUnknown } from "../spec/unknowns";
+import { ValidationError } from "../model/issues";
+import type { UpdateRunInputs } from "../spec/runSpec";
+import type { RunDriver } from "../drivers/runDriver";
 import { buildPlan } from "./buildPlan";
 import { worldFromFleetFile } from "./fromFleetFile";
 import type { Plan } from "./types";
@@ -25,13 +25,12 @@ export type RunPlan = { plan: Plan } | { notPlanned: string };
  * The plan of the run the inputs describe, from now (`now`: real epoch ms) on the fleet as its state
  * file has it, or why there is none. `engineState`: the run already exists; the plan continues it.
  */
-export async function planRun(inputs: UpdateRunInputs, now: number, baseDir: string, engineState?: RunState): Promise<RunPlan> {
-  const driver = await driverFor(inputs.backend, { baseDir });
+export async function planRun(driver: RunDriver, inputs: UpdateRunInputs, now: number, engineState?: RunState): Promise<RunPlan> {
   if (!driver.plansLocally) return { notPlanned: "the plan is computed for the simulated fleet only; run `fleet-update plan` for a run on Azure" };
   if (inputs.members.length > PLAN_MEMBER_LIMIT) return { notPlanned: `${inputs.members.length} members is more than the ${PLAN_MEMBER_LIMIT} planned during a preview; run \`fleet-update plan\`` };
   const view = await driver.planView(inputs);
   if (view.reads !== "fleetFile") return { notPlanned: "the plan of this run reads its clusters; run `fleet-update plan`" };
-  const world = worldFromFleetFile(view.inputs, view.simulator, baseDir, { now });
+  const world = worldFromFleetFile(view, { now });
   return { plan: await buildPlan(engineState === undefined ? world : { ...world, resumeFrom: engineState }) };
 }
 
@@ -57,23 +56,16 @@ export function planSummaryLines(runName: string, planned: RunPlan): string[] {
 }
 
 /**
- * What Check prints: the summary of the plan of fully known, valid inputs on the simulated fleet, to
- * stderr (the Pulumi CLI shows a provider's stderr). Never fails Check: a plan that cannot be made
- * says why in one line. Relative paths are resolved against `baseDir` (the Pulumi project's folder).
+ * What Check prints: the summary of the plan of valid inputs on the simulated fleet, to stderr (the
+ * Pulumi CLI shows a provider's stderr). Never fails Check: a plan that cannot be made says why in one
+ * line.
  */
-export async function printPlanSummary(raw: Record<string, unknown>, baseDir: string, write: (text: string) => void = (t) => process.stderr.write(t)): Promise<void> {
-  if (containsUnknown(raw)) return;
-  let inputs: UpdateRunInputs;
-  try {
-    inputs = parseRunInputs(raw);
-  } catch {
-    return;
-  }
+export async function printPlanSummary(driver: RunDriver, inputs: UpdateRunInputs, write: (text: string) => void = (t) => process.stderr.write(t)): Promise<void> {
   // Only a plan that reads local files: reading every cluster at each preview would be slow and cost ARM requests.
-  if (!(await driverFor(inputs.backend, { baseDir })).plansLocally) return;
+  if (!driver.plansLocally) return;
   let planned: RunPlan;
   try {
-    planned = await planRun(inputs, Date.now(), baseDir);
+    planned = await planRun(driver, inputs, Date.now());
   } catch (e) {
     planned = { notPlanned: e instanceof ValidationError ? e.issues.map((i) => `${i.path}: ${i.message}`).join("; ") : (e as Error).message };
   }
@@ -85,9 +77,9 @@ export async function printPlanSummary(raw: Record<string, unknown>, baseDir: st
  * undefined when there is none (Azure, a very large run, a fleet that cannot be read: the run itself
  * reports those).
  */
-export async function planAtRunStart(inputs: UpdateRunInputs, baseDir: string, engineState: RunState): Promise<Plan | undefined> {
+export async function planAtRunStart(driver: RunDriver, inputs: UpdateRunInputs, engineState: RunState): Promise<Plan | undefined> {
   try {
-    const planned = await planRun(inputs, Date.now(), baseDir, engineState);
+    const planned = await planRun(driver, inputs, Date.now(), engineState);
     return "plan" in planned ? planned.plan : undefined;
   } catch (e) {
     if (e instanceof ValidationError) return undefined;

@@ -6,7 +6,8 @@
  */
 import { BackendError, type ClusterBackend, type ClusterInfo, type OfferedVersion } from "../engine/backend";
 import type { Analysis } from "../model/analysis";
-import { isoInstant, ValidationError, type FieldIssue } from "../model/common";
+import { isoInstant } from "../model/instants";
+import { ValidationError, type FieldIssue } from "../model/issues";
 import { ClusterAutoUpgradeProfileSchema, type Fleet, type Region, type SimulatedCluster } from "../model/fleet";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { DEFAULT_PLAN_HORIZON_DAYS } from "./fromFleetFile";

@@ -9,11 +9,11 @@
  * go on as if it took no time), or the run before it does not end by the horizon (and so every run
  * after it).
  */
-import type { FleetState } from "../backends/simulator/fleetState";
+import type { FleetState } from "../simulation/simulatedWorld";
 import { appliedNodeImageVersions, failedMembers } from "../engine/results";
-import { ValidationError } from "../model/common";
-import { DEFAULT_HORIZON_DAYS } from "../model/scenario";
-import { chainRunStrategy, resolveChainUpdate, type ChainScenario, type ChainedMember, type ChainedRun } from "../model/chain";
+import { ValidationError } from "../model/issues";
+import { DEFAULT_HORIZON_DAYS } from "../simulation/scenario";
+import { chainRunStrategy, resolveChainUpdate, type ChainScenario, type ChainedMember, type ChainedRun } from "../simulation/chain";
 import { buildPlanAndPrediction } from "./buildPlan";
 import type { Finding, Plan } from "./types";
 import { hasSimulatedFailure, stoppedClusters, withoutFailures } from "./world";

@@ -1,14 +1,15 @@
 /**
  * A run spec on the simulated fleet (`backend.simulator`) as a plan's world: the fleet file's
  * description, the clusters as its state file says they are now, and simulated time where the state
- * file's clock says it stands. Read-only: the state file is never written (nor created).
+ * file's clock says it stands — as the run's driver read them (`PlanView`, `src/drivers/engine/openBackend.ts`:
+ * read-only, the state file is never written nor created).
  */
-import path from "node:path";
-import { readFleetDescription, readFleetState, stateFilePath, StateFileError, type FleetState } from "../backends/simulator";
-import { ValidationError } from "../model/common";
+import type { PlanView } from "../drivers/runDriver";
+import { ValidationError } from "../model/issues";
 import type { Fleet } from "../model/fleet";
-import type { SimulatorBackendConfig, UpdateRunInputs } from "../spec/runSpec";
+import type { UpdateRunInputs } from "../spec/runSpec";
 import { ScaledClock } from "../runtime/scaledClock";
+import type { FleetState } from "../simulation/simulatedWorld";
 import { runSpecNotes, runSpecPart } from "./runSpec";
 import { DAY_MS, hasSimulatedFailure, stoppedClusters, withoutFailures, type PlanWorld } from "./world";
 
@@ -21,10 +22,9 @@ export interface SnapshotOptions {
 
 export const DEFAULT_PLAN_HORIZON_DAYS = 30;
 
-export function worldFromFleetFile(inputs: UpdateRunInputs, simulator: SimulatorBackendConfig, baseDir: string, options: SnapshotOptions): PlanWorld {
-  const description = readFleetDescription(path.resolve(baseDir, simulator.fleetFile));
-  const saved = readState(stateFilePath(simulator, baseDir));
-  checkMembersExist(inputs, description, simulator.fleetFile);
+export function worldFromFleetFile(view: Extract<PlanView, { reads: "fleetFile" }>, options: SnapshotOptions): PlanWorld {
+  const { inputs, fleet: description, state: saved } = view;
+  checkMembersExist(inputs, description, view.fleetFile);
   // Whole seconds: the plan's instants read like the status's.
   const start = Math.ceil((saved?.clock === undefined ? options.now : new ScaledClock(saved.clock).toSimulated(options.now)) / 1000) * 1000;
   const fleet: Fleet = { regions: description.regions, members: description.members.map(withoutFailures) };
@@ -41,15 +41,6 @@ export function worldFromFleetFile(inputs: UpdateRunInputs, simulator: Simulator
       ...(failing.length === 0 ? [] : [{ severity: "info" as const, code: "PLAN_ASSUMPTION" as const, message: `The plan assumes nothing fails: it leaves out the simulated failures of ${failing.join(", ")}.` }]),
     ],
   };
-}
-
-function readState(file: string): FleetState | undefined {
-  try {
-    return readFleetState(file);
-  } catch (e) {
-    if (e instanceof StateFileError) throw new ValidationError([{ path: "backend.simulator.stateFile", message: e.message }]);
-    throw e;
-  }
 }
 
 function checkMembersExist(inputs: UpdateRunInputs, fleet: Fleet, fleetFile: string): void {

@@ -3,7 +3,7 @@
  * the scenario's start and looked at up to its horizon. Its user actions are left out: the plan is the
  * run as it goes when nobody acts, which is what `simulate` does with a scenario without actions.
  */
-import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../model/scenario";
+import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../simulation/scenario";
 import type { Finding } from "./types";
 import { hasSimulatedFailure, stoppedClusters, withoutFailures, type PlanWorld } from "./world";
 import { updateChoiceOf } from "../model/autoUpgrade";

@@ -6,10 +6,12 @@
  * scenario: one run (docs/rules.md §7), or chained runs (`runs:`, each planned in turn: `fromChain.ts`).
  * (`fleet-update run`'s spec, whose backend is a flag, is read by `src/cli/runSpec.ts`.)
  */
-import { ValidationError, parseYamlMapping } from "../model/common";
-import { validateScenario, type Scenario } from "../model/scenario";
-import { validateChainScenario, type ChainScenario } from "../model/chain";
-import { parseRunInputs, type UpdateRunInputs } from "../spec/runSpec";
+import { ValidationError } from "../model/issues";
+import { parseYamlMapping } from "../model/textInput";
+import { validateScenario, type Scenario } from "../simulation/scenario";
+import { validateChainScenario, type ChainScenario } from "../simulation/chain";
+import type { UpdateRunInputs } from "../spec/runSpec";
+import { parseRunInputs } from "../drivers/runInputs";
 
 export type PlanSource = { kind: "scenario"; scenario: Scenario } | { kind: "chain"; chain: ChainScenario } | { kind: "runSpec"; inputs: UpdateRunInputs };
 

@@ -4,7 +4,7 @@
  * member's reason changes (Pending → Pending): `reasonChanged` splits the period there, so a member
  * first waiting for a version and then for its window shows both.
  */
-import { isoInstant } from "../model/common";
+import { isoInstant } from "../model/instants";
 import type { RunEvent } from "../model/status";
 import type { PendingPeriod } from "./types";
 

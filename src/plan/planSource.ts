@@ -24,6 +24,6 @@ export async function planFromSource(source: PlanSource, options: PlanSourceOpti
 /** The plan of a run as its driver's view of the world has it, from `options.now`. */
 export async function planView(view: PlanView, options: PlanSourceOptions): Promise<Plan> {
   const horizon = options.horizonDays === undefined ? {} : { horizonDays: options.horizonDays };
-  if (view.reads === "fleetFile") return buildPlan(worldFromFleetFile(view.inputs, view.simulator, options.baseDir, { now: options.now, ...horizon }));
+  if (view.reads === "fleetFile") return buildPlan(worldFromFleetFile(view, { now: options.now, ...horizon }));
   return buildPlan(await worldFromBackend(view.backend, view.inputs, { now: options.now, ...horizon, ...(options.upgradeMinutes === undefined ? {} : { upgradeMinutes: options.upgradeMinutes }) }));
 }

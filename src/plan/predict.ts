@@ -3,9 +3,7 @@
  * what is known now, with nothing failing and nobody acting. Everything the plan says about timing
  * comes from this run; nothing is estimated separately.
  */
-import { SimulatedFleet } from "../backends/simulator/simulatedFleet";
-import type { ClusterSnapshot } from "../backends/simulator/snapshot";
-import type { FleetState } from "../backends/simulator/fleetState";
+import { simulatedWorld, type ClusterSnapshot, type FleetState } from "../simulation/simulatedWorld";
 import type { RunState } from "../engine/runState";
 import type { ClusterBackend, ClusterInfo, MemberRef, RegionOffer } from "../engine/backend";
 import { decideStart } from "../engine/checks";
@@ -42,7 +40,7 @@ export interface Prediction {
 
 export async function predict(world: PlanWorld): Promise<Prediction> {
   const clock = new VirtualClock(world.start);
-  const fleet = new SimulatedFleet(world.fleet, clock, world.restoredState === undefined ? {} : { restoredState: world.restoredState });
+  const fleet = simulatedWorld(world.fleet, clock, world.restoredState);
   const clustersAtStart = new Map<string, ClusterInfo>();
   for (const m of world.fleet.members) clustersAtStart.set(m.name, fleet.clusterNow({ name: m.name }));
   const offers = new Map<string, RegionOffer>();
@@ -84,7 +82,7 @@ function controlActions(world: PlanWorld): RunAction[] {
  * members the engine looked at in the current pass and what it saw: the engine reads a member's
  * cluster before every start decision. Every other call is the fleet's own.
  */
-function watchedBackend(fleet: SimulatedFleet, lookedAt: Map<string, ClusterInfo>): ClusterBackend {
+function watchedBackend(fleet: ReturnType<typeof simulatedWorld>, lookedAt: Map<string, ClusterInfo>): ClusterBackend {
   return {
     ...fleet.atOnce,
     getCluster: (member: MemberRef) => {

@@ -4,7 +4,7 @@
  * user controls known in advance, and when to start and stop looking. Failures are never part of a
  * world: the plan predicts the run as it goes when nothing fails and nobody acts.
  */
-import type { FleetState } from "../backends/simulator";
+import type { FleetState } from "../simulation/simulatedWorld";
 import type { PlanDefinition } from "../engine/plan";
 import { isNodeChannel } from "../engine/autoUpgradeChannel";
 import type { UpdateChoice } from "../model/autoUpgrade";

@@ -1,4 +1,4 @@
-export { UpdateStrategy, type UpdateStrategyArgs, type UpdateStageArgs, type UpdateGroupArgs, type GateArgs, type GatedArgs, type MemberSelectorArgs, type ScheduledStartConfigurationArgs } from "./updateStrategy";
+export { UpdateStrategy, type UpdateStrategyArgs, type UpdateStageArgs, type UpdateGroupArgs, type GateArgs, type GatedArgs, type MemberSelectorArgs, type ScheduledStartConfigurationArgs } from "./program/updateStrategy";
 export {
   UpdateRun,
   UPDATE_RUN_SECRET_OUTPUTS,
@@ -17,7 +17,7 @@ export {
   type NodeImageSelectionArgs,
   type NodeImageVersionArgs,
   type WebhookArgs,
-} from "./updateRun";
+} from "./program/updateRun";
 export {
   asExactStatus,
   type UpdateRunStatusOutput,
@@ -27,4 +27,4 @@ export {
   type UpdateStatusOutput,
   type WaitStatusOutput,
   type ErrorDetailOutput,
-} from "./statusOutput";
+} from "./program/statusOutput";

@@ -1,5 +1,5 @@
 /** How the report writes instants and durations: UTC, to the second, the same on every machine. */
-import { isoInstant } from "../model/common";
+import { isoInstant } from "../model/instants";
 
 /** An epoch-ms instant as ISO 8601 UTC (`2026-12-05T03:20:00Z`). */
 export function formatInstant(instant: number): string {

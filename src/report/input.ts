@@ -6,7 +6,7 @@
  * Problems are field paths, as everywhere else in the project.
  */
 import type { z } from "zod";
-import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/common";
+import { ValidationError, friendlyErrors, toFieldIssues, type FieldIssue } from "../model/issues";
 import type { UpdateState } from "../model/status";
 import { summarize } from "../engine/summary";
 import { describeUpdate } from "../model/update";

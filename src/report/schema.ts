@@ -7,7 +7,7 @@
  * instants, since the timeline is drawn from them.
  */
 import { z } from "zod";
-import { InstantSchema } from "../model/common";
+import { InstantSchema } from "../model/instants";
 import {
   ErrorDetailSchema,
   type UpdateState,

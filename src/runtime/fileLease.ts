@@ -2,7 +2,7 @@
  * A lease on something on disk, held by one process at a time: a lock file created exclusively,
  * naming the holder (pid, host, run, since) and refreshed by a heartbeat while the process lives.
  * Used for a simulated fleet (`src/backends/simulator/fleetLease.ts`) and for a run's journal
- * (`src/drivers/journalLease.ts`, issue 11).
+ * (`src/drivers/engine/journalLease.ts`, issue 11).
  *
  * - Held until the process ends (released at exit), shared by every user within the process.
  * - A live holder makes `acquireLease` fail at once with the caller's error naming it (fail fast:

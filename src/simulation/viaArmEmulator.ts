@@ -11,7 +11,7 @@ import { AzureBackend } from "../backends/azure/azureBackend";
 import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions, type RequestCounters } from "../emulator";
 import type { FleetState } from "../backends/simulator";
-import type { Scenario } from "../model/scenario";
+import type { Scenario } from "./scenario";
 import type { RunEvent } from "../model/status";
 import { runScenario, type SimulationReport } from "./simulateScenario";
 

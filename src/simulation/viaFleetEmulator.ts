@@ -1,7 +1,7 @@
 /**
  * Issue 12: `fleet-update simulate FILE --via fleet-emulator`: the scenario's run executed by Fleet
  * Manager — the ARM emulator's, which runs it server-side with our engine on its compressed clock —
- * and steered through the Fleet Manager driver (`src/drivers/fleetDriver.ts`, the one `fleet-update
+ * and steered through the Fleet Manager driver (`src/drivers/fleet/fleetDriver.ts`, the one `fleet-update
  * run` and the Pulumi resources use) over the `@azure/arm-containerservicefleet` client: the strategy
  * PUT as a fleet update strategy when the scenario references one (`updateStrategyId`), else inline;
  * the run created and started at the scenario's start; each user action a change of the controls at
@@ -14,22 +14,18 @@
 import type { TokenCredential } from "@azure/core-auth";
 import { emulatorCredential } from "../backends/azure/credentials";
 import { startArmEmulator, type ArmEmulatorOptions } from "../emulator";
-import { FleetClient, FleetRequestError } from "../backends/azureFleet/fleetClient";
-import { toFleetStrategy } from "../backends/azureFleet/toFleet";
-import { unsupportedInStrategy } from "../backends/azureFleet/unsupported";
-import { analysisGateIssues } from "../backends/azureFleet/analysisGates";
+import { FleetClient } from "../backends/azureFleet/fleetClient";
+import { FleetStrategyStore } from "../drivers/fleet/strategyStore";
+import { unsupportedInStrategy } from "../drivers/fleet/unsupported";
+import { analysisGateIssues } from "../drivers/fleet/analysisGates";
 import { DEFAULT_FLEET_API_VERSION, type ClientFleetApiVersion } from "../backends/azureFleet/wire";
-import { ValidationError, isoInstant, type FieldIssue } from "../model/common";
-import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../model/scenario";
-import type { SkipTarget } from "../model/skip";
-import { gateIdsFor } from "../model/strategy";
+import { ValidationError, type FieldIssue } from "../model/issues";
+import { resolveScenarioStrategy, type Scenario } from "./scenario";
 import type { RunEvent } from "../model/status";
 import type { UpdateRunInputs } from "../spec/runSpec";
 import { driverFor } from "../drivers/driverFor";
-import type { RunControls, RunReport } from "../drivers/runDriver";
-import { SCENARIO_RUN_NAME } from "./simulateScenario";
+import { SCENARIO_RUN_NAME, runScenario, scenarioRun } from "./simulateScenario";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION, type ArmSimulationReport } from "./viaArmEmulator";
-import { updateChoiceOf } from "../model/autoUpgrade";
 
 /** The emulator serves one fleet, `fleet`, whose members are the scenario's clusters in their groups. */
 export const EMULATOR_FLEET_ID = `/subscriptions/${EMULATOR_SUBSCRIPTION}/resourceGroups/${EMULATOR_RESOURCE_GROUP}/providers/Microsoft.ContainerService/fleets/fleet`;
@@ -108,22 +104,17 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       retryDelayInMs: 5,
       maxRetryDelayInMs: 50,
     });
-    const strategy = resolveScenarioStrategy(scenario);
-    // A strategy the scenario references is kept in the fleet first, as an `UpdateStrategy` resource would be.
-    let definition: Partial<Pick<UpdateRunInputs, "strategy" | "updateStrategyId">>;
-    if (scenario.updateStrategyId !== undefined && scenario.strategy === undefined && strategy !== undefined) {
-      await client.putStrategy(scenario.updateStrategyId, toFleetStrategy(strategy)).catch(async (e: unknown) => {
-        if (!(e instanceof FleetRequestError && e.statusCode === 412 && (await client.getStrategy(scenario.updateStrategyId as string)) !== undefined)) throw e;
-      });
-      definition = { updateStrategyId: client.strategyId(scenario.updateStrategyId) };
-    } else {
-      definition = strategy === undefined ? {} : { strategy };
-    }
-    // The run is steered through the Fleet Manager driver, as `fleet-update run` steers it: each user
-    // action changes the controls at its instant, and the driver follows the run in between. It reads
-    // the run when it can have changed — at its next pass server-side (the simulation may ask the
-    // emulator when that pass is; no real client could) — or every `pollMs`, as a real client
-    // (`pollsLikeAClient`): while upgrades run, reading on the clock meets ARM's real-time throttling.
+    // A strategy the scenario references is kept in the fleet first, as an `UpdateStrategy` resource keeps it.
+    const { strategy, ...run } = scenarioRun(scenario);
+    const definition: Partial<Pick<UpdateRunInputs, "strategy" | "updateStrategyId">> =
+      scenario.updateStrategyId !== undefined && scenario.strategy === undefined && strategy !== undefined
+        ? { updateStrategyId: (await new FleetStrategyStore(client).write(scenario.updateStrategyId, strategy, undefined)).updateStrategyId }
+        : strategy === undefined ? {} : { strategy };
+    // The run is steered through the Fleet Manager driver, as `fleet-update run` steers it (the one
+    // scenario player, `runScenario`, changes its controls at each action). It reads the run when it
+    // can have changed — at its next pass server-side (the simulation may ask the emulator when that
+    // pass is; no real client could) — or every `pollMs`, as a real client (`pollsLikeAClient`): while
+    // upgrades run, reading on the clock meets ARM's real-time throttling.
     const pollEvery = Math.max(1, Math.round((pollMs * 60_000) / msPerMinute));
     const driver = await driverFor(
       { azureFleet: { fleetId: EMULATOR_FLEET_ID, endpoint: emulator.url, credential: "emulator", pollIntervalSeconds: pollEvery / 1000, apiVersion } },
@@ -146,65 +137,17 @@ export async function simulateScenarioViaFleet(scenario: Scenario, options: ViaF
       backend: { azureFleet: { fleetId: EMULATOR_FLEET_ID, credential: "emulator", apiVersion } },
       members: [],
       ...definition,
-      ...updateChoiceOf(scenario),
-      ...(scenario.analysis === undefined ? {} : { analysis: scenario.analysis }),
+      ...run,
       state: "Running",
       skip: [],
       approvals: [],
       timeoutMinutes: 1,
     };
     const call = await driver.open(inputs, { by: "stack" });
-    const events: RunEvent[] = [];
-    const onEvent = (e: RunEvent): void => {
-      events.push(e);
-      options.onEvent?.(e);
-    };
-    const controls: RunControls = { state: "Running", skip: [], approvals: [], timeoutMinutes: 1 };
-    const refusedActions: ArmSimulationReport["refusedActions"] = [];
-    const actions = [...scenario.actions].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-    const horizon = scenarioHorizon(scenario);
-    let report: RunReport | undefined;
-    for (;;) {
-      const now = emulator.clock.now();
-      // The actions due: skips at the run's start come before its first step (in process they apply
-      // before the engine looks at that instant), so Fleet takes them on the run not started yet.
-      const sentSkips: Array<{ at: string; targets: SkipTarget[] }> = [];
-      while (actions.length > 0 && Date.parse((actions[0] as (typeof actions)[number]).at) <= now) {
-        const action = actions.shift() as (typeof actions)[number];
-        if (action.approve !== undefined) controls.approvals.push(...action.approve.flatMap((a) => gateIdsFor(strategy, a)));
-        else if (action.skip !== undefined) {
-          controls.skip.push(...action.skip);
-          sentSkips.push({ at: isoInstant(Date.parse(action.at)), targets: action.skip });
-        } else controls.state = action.stop !== undefined ? "Stopped" : "Running";
-      }
-      if (now >= horizon) break;
-      const until = Math.min(actions[0] === undefined ? Infinity : Date.parse(actions[0].at), horizon);
-      try {
-        report = await call.drive({ ...controls, timeoutMinutes: Math.max(until - now, 1) / 60_000 }, { onEvent });
-      } catch (e) {
-        // Fleet refused the new skips (4xx): recorded at their actions and dropped, as in process a
-        // refused action changes nothing; the run goes on.
-        if (!(e instanceof FleetRequestError) || e.statusCode === undefined || e.statusCode >= 500 || sentSkips.length === 0) throw e;
-        for (const sent of sentSkips) refusedActions.push({ at: sent.at, message: e.message });
-        const refused = new Set(sentSkips.flatMap((sent) => sent.targets.map((t) => `${t.type}/${t.name}`)));
-        controls.skip = controls.skip.filter((t) => !refused.has(`${t.type}/${t.name}`));
-        continue;
-      }
-      if (report.end === "deadline") continue;
-      // Settled, where it was asked to be, or waiting at a gate with nothing in flight: idle until the next action.
-      if (actions[0] === undefined) break;
-      await emulator.clock.sleepUntil(Math.min(Date.parse(actions[0].at), horizon));
-    }
-    if (report === undefined) throw new Error(`the scenario's horizon is at its start: update run '${SCENARIO_RUN_NAME}' was never driven`);
-    const { status } = report;
+    const report = await runScenario(scenario, { call, clock: emulator.clock, clusters: () => emulator.fleet.snapshot().clusters, ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }) });
     const { GET, PUT, POST, throttled, faults, injected } = emulator.counters;
     return {
-      result: { status, summary: report.summary, clusters: emulator.fleet.snapshot().clusters, events },
-      excludedMembers: report.excludedMembers,
-      refusedActions,
-      failedMembers: report.failedMembers,
-      appliedNodeImageVersions: report.appliedNodeImageVersions,
-      ...(report.generatedUpdate === undefined ? {} : { generatedUpdate: report.generatedUpdate }),
+      ...report,
       requests: { GET, PUT, POST, throttled, faults, injected: { ...injected } },
       fleetState: emulator.fleet.toState(),
       clientRequests: { ...client.counts },

@@ -1,6 +1,6 @@
 /**
  * What makes a run the same run: a hash of the inputs that define it (`RUN_IDENTITY_FIELDS`), key
- * order aside. A journal holding another identity holds another run (`src/drivers/journal.ts`).
+ * order aside. A journal holding another identity holds another run (`src/drivers/engine/journal.ts`).
  */
 import { createHash } from "node:crypto";
 import { RUN_IDENTITY_FIELDS } from "./runSpec";

@@ -2,8 +2,8 @@
  * Preview sends values not known yet as this sentinel string. Validation accepts them anywhere: an
  * issue about an unknown value, or inside one, is dropped, and cross-field checks wait for `up`.
  */
-import type { FieldIssue } from "../model/common";
-import { parsePath } from "../model/common";
+import type { FieldIssue } from "../model/issues";
+import { parsePath } from "../model/issues";
 
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 

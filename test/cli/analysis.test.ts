@@ -6,7 +6,6 @@
  * - `fleet-update run` against the ARM emulator, a real Prometheus scraping the emulator's `/metrics`:
  *   its progress lines, its `--json` status and its webhook carry them, and it exits 1 (the run failed).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,21 +13,10 @@ import { describe, expect, it } from "vitest";
 import type { RunEvent, UpdateRunStatus } from "../../src/model/status";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../src/simulation/viaArmEmulator";
 import { startWebhookServer } from "../events/webhookServer";
+import { runCli as cli } from "../support/cli";
 import { prometheusBinary, startMeasuredEmulator } from "../support/prometheus";
 
-const CLI = path.resolve(__dirname, "../../dist/cli/main.js");
 const SICK = path.resolve(__dirname, "../../examples/health-analysis/sick-cluster.yaml");
-
-function cli(args: string[], cwd = process.cwd()): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe("fleet-update simulate of a sick cluster (no server)", () => {
   it("halts before stage rest; the tree shows each analysis with its query, threshold and measured values", async () => {

@@ -16,7 +16,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import type { UpdateRunStatus } from "../../src/model/status";
-import { openFleetClient } from "../../src/drivers/openFleet";
+import { openFleetClient } from "../../src/drivers/fleet/openFleet";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../src/simulation/viaArmEmulator";
 import { EMULATOR_FLEET_ID } from "../../src/simulation/viaFleetEmulator";
 import { prometheusBinary, realTimeScenario, startPrometheus, type RunningPrometheus } from "../support/prometheus";

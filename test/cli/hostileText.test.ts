@@ -11,7 +11,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { planCommand } from "../../src/cli/plan";
 import { runCommand } from "../../src/cli/run";
 import { simulateCommand } from "../../src/cli/simulate";
-import { MAX_NESTING_DEPTH } from "../../src/model/common";
+import { MAX_NESTING_DEPTH } from "../../src/model/limits";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hostile-text-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

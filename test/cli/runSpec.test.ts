@@ -1,7 +1,7 @@
 /** `fleet-update run`'s backend flags (`src/cli/runSpec.ts`). */
 import { describe, expect, it } from "vitest";
 import { backendFromFlags } from "../../src/cli/runSpec";
-import { ValidationError } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
 
 function issues(flags: Parameters<typeof backendFromFlags>[0]): string[] {
   try {

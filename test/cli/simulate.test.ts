@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { simulateCommand } from "../../src/cli/simulate";
 
-const SCENARIOS = resolve(__dirname, "../../../shared/scenarios");
+const SCENARIOS = resolve(__dirname, "../../examples/scenarios");
 const DEMO = resolve(__dirname, "../../examples/demo/scenario.yaml");
 
 async function run(file: string, json: boolean, via?: string): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -13,9 +13,10 @@ import type { ArmEmulator } from "../../src/emulator";
 import { driverFor } from "../../src/drivers/driverFor";
 import type { RunDriver, RunReport } from "../../src/drivers/runDriver";
 import type { RunEvent } from "../../src/model/status";
-import { parseRunInputs, type UpdateRunInputs } from "../../src/spec/runSpec";
+import type { UpdateRunInputs } from "../../src/spec/runSpec";
+import { parseRunInputs } from "../../src/drivers/runInputs";
 import { FULL_132, groupedFleet, startFleetEmulator } from "../emulator/fleetHelpers";
-import { fleetBackend } from "../azureFleet/support";
+import { fleetBackend } from "../backends/azureFleet/support";
 
 const STRATEGY = {
   stages: [

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
-import { parseOrThrow } from "../../src/model/common";
+import { parseOrThrow } from "../../src/model/issues";
 import { FleetSchema } from "../../src/model/fleet";
 import type { UpdateRunStatus } from "../../src/model/status";
 import { FLEET, RESOURCE_GROUP, SUBSCRIPTION, groupedFleet } from "../emulator/fleetHelpers";

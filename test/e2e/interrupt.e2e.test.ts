@@ -11,7 +11,7 @@ import { checkFinalStatus, checkFleet, operationsFromStateFile, type LayoutStage
 import { E2eProject, descendants, processesMentioning, type RunningOperation } from "./support/project";
 import { realCliAvailable } from "./support/pulumiCli";
 import { readFleetState } from "../../src/backends/simulator/stateFile";
-import { RunJournal } from "../../src/drivers/journal";
+import { RunJournal } from "../../src/drivers/engine/journal";
 
 const PROGRAM_DIR = "test/e2e/programs/controlled";
 /** 120 simulated seconds per real second: the run takes about 25 s, so there is time to interrupt it. */

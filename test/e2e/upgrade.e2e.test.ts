@@ -107,7 +107,7 @@ describe.skipIf(!yamlHostAvailable())("stacks made with the previous release's p
     expect(steps.filter((s) => REPLACING.includes(s.op))).toEqual([]);
     expect(ofType(steps, STRATEGY_TYPE).map((s) => s.op)).toEqual(["same"]);
     // A run left waiting is an update even with no change, so the next `up` continues it
-    // (src/pulumi/runProvider.ts `diff`): the new plugin reads the old plugin's run the same way.
+    // (src/pulumi/provider/runProvider.ts `diff`): the new plugin reads the old plugin's run the same way.
     expect(ofType(steps, RUN_TYPE).map((s) => s.op)).toEqual(["update"]);
 
     const approve = await inFlight.cli(["config", "set", "--path", "approvals[0]", "canary/after/0"]);

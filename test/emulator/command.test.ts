@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { parseEmulatorFlags, runEmulatorCommand, type ArmEmulator } from "../../src/emulator";
-import { ValidationError } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
 import { raw, clusterPath } from "./helpers";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-command-"));

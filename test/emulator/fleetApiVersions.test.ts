@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { FLEET_API_VERSIONS } from "../../src/backends/azureFleet/wire";
 import type { ArmEmulator } from "../../src/emulator";
 import { raw } from "./helpers";
-import { FULL_132, fleetPath, startFleetEmulator } from "./fleetHelpers";
+import { FULL_132, RESOURCE_GROUP, SUBSCRIPTION, fleetPath, startFleetEmulator } from "./fleetHelpers";
 
 let emulator: ArmEmulator;
 beforeEach(async () => {
@@ -106,6 +106,25 @@ describe("a field or an enum value the version does not have: 400 naming it", ()
     expect(problems(skip)).toEqual(['targets[0].type: the value "Cluster" is not valid for TargetType at api-version 2026-06-01; allowed: Member, Group, Stage, AfterStageWait']);
     const typo = await raw(emulator, "PUT", at("2026-06-01", "/updateRuns/r2"), { body: { properties: { managedClusterUpdate: { ...FULL_132, upgarde: {} } } } });
     expect(problems(typo)).toEqual(["properties.managedClusterUpdate.upgarde: Could not find member 'upgarde' on object of type 'ManagedClusterUpdate' at api-version 2026-06-01"]);
+  });
+
+  test("a fleet member body, against its own version's definition at every version (issue 29: each fixture carries FleetMember)", async () => {
+    const clusterResourceId = `/subscriptions/${SUBSCRIPTION}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.ContainerService/managedClusters/prod-2`;
+    for (const version of FLEET_API_VERSIONS) {
+      // A field no version of FleetMemberProperties has: before, the emulator dropped it silently at every version but 2025-04-01-preview.
+      const put = await raw(emulator, "PUT", at(version, "/members/m"), { body: { properties: { clusterResourceId, group: "prod", hubProfile: {} } } });
+      expect(problems(put), version).toEqual([`properties.hubProfile: Could not find member 'hubProfile' on object of type 'FleetMemberProperties' at api-version ${version}`]);
+      const patch = await raw(emulator, "PATCH", at(version, "/members/prod-1"), { body: { properties: { grup: "prod" } } });
+      expect(problems(patch), version).toEqual([`properties.grup: Could not find member 'grup' on object of type 'FleetMemberUpdateProperties' at api-version ${version}`]);
+    }
+    // The group's pattern, as each version's definition has it.
+    expect(problems(await raw(emulator, "PATCH", at("2025-03-01", "/members/prod-1"), { body: { properties: { group: "Prod" } } }))[0]).toMatch(/^properties\.group: /);
+    // Read-only fields sent back (as `az fleet member reconcile` does with what it read) are taken and ignored, 2026-06-02-preview's meshProperties too.
+    const back = await raw(emulator, "PUT", at("2026-06-02-preview", "/members/m"), {
+      body: { properties: { clusterResourceId, group: "prod", provisioningState: "Succeeded", meshProperties: { status: { state: "Connected" } } } },
+    });
+    expect(back.status, JSON.stringify(back.body)).toBe(201);
+    expect(back.body.properties).not.toHaveProperty("meshProperties");
   });
 
   test("a gate PATCH with a state no version has; Skipped is a GateState but only Completed approves", async () => {

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { UpdateRun, UpdateRunStatus } from "@azure/arm-containerservicefleet";
 import { startArmEmulator } from "../../src/emulator";
-import { validateScenario } from "../../src/model/scenario";
+import { validateScenario } from "../../src/simulation/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 import { simulateScenarioViaFleet } from "../../src/simulation/viaFleetEmulator";
 import type { UpdateRunStatus as OurStatus } from "../../src/model/status";

@@ -12,7 +12,7 @@ import { driftOf } from "../../src/engine/drift";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
-import { parseScenario, resolveScenarioStrategy, scenarioHorizon } from "../../src/model/scenario";
+import { parseScenario, resolveScenarioStrategy, scenarioHorizon } from "../../src/simulation/scenario";
 import { IMAGE, member, scenario } from "./helpers";
 
 async function finished(yaml: string) {

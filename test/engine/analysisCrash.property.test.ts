@@ -12,7 +12,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validateScenario, type Scenario } from "../../src/model/scenario";
+import { validateScenario, type Scenario } from "../../src/simulation/scenario";
 import { parse } from "yaml";
 import { expectInvariants, runWithCrashes } from "./crashHarness";
 

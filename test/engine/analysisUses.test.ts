@@ -13,7 +13,7 @@ import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { runAnalysis } from "../../src/engine/plan";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
-import { parseScenario, resolveScenarioStrategy } from "../../src/model/scenario";
+import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
 import { IMAGE, Outcome, START, simulate } from "./helpers";
 

@@ -10,11 +10,11 @@ import { expect, it } from "vitest";
 import { SimulatedFleet } from "../../src/backends/simulator";
 import { isPending } from "../../src/engine/backend";
 import { VirtualClock } from "../../src/engine/clock";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
 
 const DIR = resolve(__dirname, "../scenarios");
-const SHARED = resolve(__dirname, "../../../shared/scenarios");
+const SHARED = resolve(__dirname, "../../examples/scenarios");
 const files = [...readdirSync(DIR).map((f) => resolve(DIR, f)), ...readdirSync(SHARED).map((f) => resolve(SHARED, f))].filter((f) => /\.ya?ml$/.test(f));
 
 async function simulateWith(text: string, view: "promises" | "atOnce") {

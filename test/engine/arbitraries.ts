@@ -6,8 +6,8 @@
  */
 import fc from "fast-check";
 import { scheduleArb } from "../support/scheduleArb";
-import { isoInstant } from "../../src/model/common";
-import { DEFAULT_HORIZON_DAYS, validateScenario, type Scenario } from "../../src/model/scenario";
+import { isoInstant } from "../../src/model/instants";
+import { DEFAULT_HORIZON_DAYS, validateScenario, type Scenario } from "../../src/simulation/scenario";
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;

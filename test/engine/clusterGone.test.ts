@@ -9,7 +9,7 @@ import { BackendError, type ClusterBackend, type MemberRef } from "../../src/eng
 import { VirtualClock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { START, member, scenario } from "./helpers";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 

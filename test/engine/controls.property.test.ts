@@ -19,9 +19,9 @@ import { SimulatedFleet, type ClusterSnapshot } from "../../src/backends/simulat
 import { VirtualClock, type Clock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
-import { isoInstant } from "../../src/model/common";
+import { isoInstant } from "../../src/model/instants";
 import { compareImageVersions, imageFamily } from "../../src/model/nodeImage";
-import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
+import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/simulation/scenario";
 import type { GateStatus, UpdateRunStatus, UpdateState } from "../../src/model/status";
 import { gateIdsFor } from "../../src/model/strategy";
 import { runScenario, toRunActions, type SimulationReport } from "../../src/simulation/simulateScenario";

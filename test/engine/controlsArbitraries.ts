@@ -8,8 +8,8 @@
  * not in the engine).
  */
 import fc from "fast-check";
-import { isoInstant } from "../../src/model/common";
-import { DEFAULT_HORIZON_DAYS, validateScenario, type Scenario } from "../../src/model/scenario";
+import { isoInstant } from "../../src/model/instants";
+import { DEFAULT_HORIZON_DAYS, validateScenario, type Scenario } from "../../src/simulation/scenario";
 import type { UpdateRunStrategy } from "../../src/model/strategy";
 import { DAY, MINUTE, buildScenario, rawScenarioArb, withoutObstacles, type RawScenario } from "./arbitraries";
 

@@ -25,7 +25,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validateScenario, type Scenario } from "../../src/model/scenario";
+import { validateScenario, type Scenario } from "../../src/simulation/scenario";
 import { scenarioArb } from "./arbitraries";
 import { atIndexes, expectInvariants, runWithCrashes } from "./crashHarness";
 

@@ -10,7 +10,7 @@ import { VirtualClock } from "../../src/engine/clock";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import type { EngineOptions } from "../../src/engine/context";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
-import { parseScenario, resolveScenarioStrategy } from "../../src/model/scenario";
+import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
 import type { RunEvent } from "../../src/model/status";
 import { START, member, scenario } from "./helpers";
 

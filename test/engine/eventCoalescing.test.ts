@@ -11,7 +11,7 @@ import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import type { RunState } from "../../src/engine/runState";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
-import { parseScenario, resolveScenarioStrategy } from "../../src/model/scenario";
+import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
 import type { RunEvent } from "../../src/model/status";
 import { START, member, scenario, simulate, startAt, stopAt } from "./helpers";
 

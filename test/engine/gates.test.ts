@@ -4,8 +4,8 @@
  * skipping an item skips its gates; approvals may come early.
  */
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/model/common";
-import { parseScenario } from "../../src/model/scenario";
+import { ValidationError } from "../../src/model/issues";
+import { parseScenario } from "../../src/simulation/scenario";
 import { START, approveAt, member, scenario, simulate, skipAt, stopAt, startAt } from "./helpers";
 
 const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");

@@ -10,7 +10,7 @@ import { VirtualClock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { clusterMismatch } from "../../src/engine/healthCheck";
-import { parseScenario, resolveScenarioStrategy } from "../../src/model/scenario";
+import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
 import { IMAGE, START, member, scenario, simulate } from "./helpers";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 

@@ -8,7 +8,7 @@ import { SimulatedFleet, type ClusterSnapshot, type OperationLogEntry } from "..
 import { VirtualClock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
-import { parseScenario, resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
+import { parseScenario, resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/simulation/scenario";
 import type { MemberUpdateStatus, RunEvent, UpdateGroupStatus, UpdateStageStatus, UpdateStatus } from "../../src/model/status";
 import { simulateScenario, type SimulationReport } from "../../src/simulation/simulateScenario";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";

@@ -11,7 +11,7 @@ import { VirtualClock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import type { RunState } from "../../src/engine/runState";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import type { RunEvent } from "../../src/model/status";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 

@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it, test } from "vitest";
-import { ValidationError } from "../../src/model/common";
-import { parseScenario } from "../../src/model/scenario";
+import { ValidationError } from "../../src/model/issues";
+import { parseScenario } from "../../src/simulation/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 import { matchesLabels, parseLabelSelector } from "../../src/model/labelSelector";
 import { member, scenario, simulate } from "./helpers";

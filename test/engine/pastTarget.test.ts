@@ -1,6 +1,6 @@
 /** Nothing is moved backwards: a cluster newer than the run's target is Skipped, not failed (docs/behaviour.md). */
 import { expect, it } from "vitest";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 
 it("skips a member whose control plane is already newer than the target, and the run completes", async () => {

@@ -10,9 +10,9 @@ import { SimulatedFleet } from "../../src/backends/simulator";
 import { VirtualClock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { windowStateAt } from "../../src/engine/maintenanceWindow";
-import { isoInstant } from "../../src/model/common";
+import { isoInstant } from "../../src/model/instants";
 import { UpdateRunEngine } from "../../src/engine/engine";
-import { resolveScenarioStrategy, scenarioHorizon, validateScenario, type Scenario } from "../../src/model/scenario";
+import { resolveScenarioStrategy, scenarioHorizon, validateScenario, type Scenario } from "../../src/simulation/scenario";
 import type { SkipTarget } from "../../src/model/skip";
 import { RunEventSchema, UpdateRunStatusSchema, type RunEvent, type UpdateRunStatus, type UpdateState } from "../../src/model/status";
 import { simulateScenario, type SimulationResult } from "../../src/simulation/simulateScenario";
@@ -852,7 +852,7 @@ describe("counterexamples found by the properties above", () => {
     nodePools: [{ name: "system", orchestratorVersion: "1.31.2", nodeImageVersion: "AKSUbuntu-2204gen2containerd-202610.01.0" }],
   });
 
-  // Was a bug (found by the generator, fixed in src/model/scenario.ts meanwhile): every scenario with
+  // Was a bug (found by the generator, fixed in src/simulation/scenario.ts meanwhile): every scenario with
   // `strategies` + `updateStrategyId` was rejected as "give either an inline strategy or a strategy
   // reference, not both". Kept as a regression test.
   it("a scenario may reference one of its strategies by updateStrategyId", () => {

@@ -11,8 +11,8 @@ import type { ClusterBackend, ClusterInfo, MemberRef } from "../../src/engine/ba
 import { VirtualClock } from "../../src/engine/clock";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
-import { isoInstant } from "../../src/model/common";
-import { parseScenario, resolveScenarioStrategy } from "../../src/model/scenario";
+import { isoInstant } from "../../src/model/instants";
+import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
 import { START, daily, member, scenario } from "./helpers";
 

@@ -2,7 +2,7 @@
  * The test suite's scenario files (test/scenarios, docs/rules.md §7 format, each with an `# Expected:` comment)
  * end in process as their comment says: the run's state and end, and every member's state. Each run is
  * also checked for the invariants every run keeps (events agree with the status, well-formed output,
- * never two operations at once on a cluster). The same files run through ARM in test/azure/parity.
+ * never two operations at once on a cluster). The same files run through ARM in test/backends/azure/parity.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The three shared scenarios (../shared/scenarios) give exactly the outcome their comments describe.
+ * The three example scenarios (examples/scenarios) give exactly the outcome their comments describe.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { RunEventSchema, UpdateRunStatusSchema } from "../../src/model/status";
 import { IMAGE, Outcome, expectNoOverlappingOperations, maxRunningAtOnce, simulate } from "./helpers";
 
-const SCENARIOS = path.resolve(__dirname, "../../../shared/scenarios");
+const SCENARIOS = path.resolve(__dirname, "../../examples/scenarios");
 const read = (file: string): string => fs.readFileSync(path.join(SCENARIOS, file), "utf8");
 
 /** Never two members of one group running at once (docs/rules.md §3.3, group maxConcurrency 1 by default). */
@@ -187,7 +187,7 @@ describe("03-maintenance-window: windows order the group, a closed window makes 
   });
 });
 
-describe("shared scenarios: output shape (docs/rules.md §5, §7)", () => {
+describe("example scenarios: output shape (docs/rules.md §5, §7)", () => {
   it.each(["01-default-sequential.yaml", "02-staged-parallel.yaml", "03-maintenance-window.yaml"])("%s: status is an UpdateRunStatus, events are RunEvents", async (file) => {
     const out = await simulate(read(file)); // also checks: events agree with the status, no nulls, times end in Z
     expect(() => UpdateRunStatusSchema.parse(out.result.status)).not.toThrow();
@@ -197,7 +197,7 @@ describe("shared scenarios: output shape (docs/rules.md §5, §7)", () => {
   });
 });
 
-describe("shared scenarios are deterministic", () => {
+describe("example scenarios are deterministic", () => {
   it.each(["01-default-sequential.yaml", "02-staged-parallel.yaml", "03-maintenance-window.yaml"])("%s gives byte-identical results twice", async (file) => {
     const first = await simulate(read(file));
     const second = await simulate(read(file));

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { nextScheduledStart } from "../../src/engine/scheduledStart";
-import { ValidationError } from "../../src/model/common";
-import { parseScenario } from "../../src/model/scenario";
+import { ValidationError } from "../../src/model/issues";
+import { parseScenario } from "../../src/simulation/scenario";
 import { buildPlan } from "../../src/plan/buildPlan";
 import { worldFromScenario } from "../../src/plan/fromScenario";
 import { approveAt, daily, member, scenario, simulate } from "./helpers";

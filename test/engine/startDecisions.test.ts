@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { SimulatedFleet } from "../../src/backends/simulator";
 import type { ClusterBackend, ClusterInfo, MemberRef } from "../../src/engine/backend";
 import { VirtualClock } from "../../src/engine/clock";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
 import { IMAGE, member, scenario, simulate } from "./helpers";
 

@@ -16,7 +16,7 @@ import { currentStageIndex } from "../../src/engine/execute";
 import { refreshGroup } from "../../src/engine/refresh";
 import { countStates } from "../../src/engine/tally";
 import { toRunActions } from "../../src/simulation/simulateScenario";
-import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/model/scenario";
+import { resolveScenarioStrategy, scenarioHorizon, type Scenario } from "../../src/simulation/scenario";
 import { scenarioArb } from "./arbitraries";
 import { controlledScenarioArb, failingScenarioArb } from "./controlsArbitraries";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";

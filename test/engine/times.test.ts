@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { SimulatedFleet } from "../../src/backends/simulator";
 import type { ClusterBackend, OperationState } from "../../src/engine/backend";
 import { VirtualClock } from "../../src/engine/clock";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
 import { Outcome, START, approveAt, daily, member, scenario, simulate, stopAt } from "./helpers";
 

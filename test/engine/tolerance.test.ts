@@ -4,7 +4,7 @@
  * at every level; `summary.outcome` never calls a run with failures a success.
  */
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { START, member, scenario, simulate } from "./helpers";
 
 const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");

@@ -8,7 +8,7 @@ import { SimulatedFleet } from "../../src/backends/simulator";
 import type { ClusterBackend, ClusterInfo, MemberRef } from "../../src/engine/backend";
 import { VirtualClock } from "../../src/engine/clock";
 import type { MaintenanceWindow } from "../../src/model/maintenanceWindow";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
 import { daily, member, scenario, simulate, startAt, stopAt } from "./helpers";
 

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { SimulatedFleet } from "../../src/backends/simulator";
 import { VirtualClock } from "../../src/engine/clock";
 import type { ClusterBackend, ClusterInfo, MemberRef } from "../../src/engine/backend";
-import { isoInstant } from "../../src/model/common";
-import { parseScenario } from "../../src/model/scenario";
+import { isoInstant } from "../../src/model/instants";
+import { parseScenario } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
 import { CONTROL_PLANE_TO_1_32, daily, member, scenario, startAt, stopAt } from "./helpers";
 

@@ -7,7 +7,7 @@ import { simulateCommand, type SimulateOptions } from "../../src/cli/simulate";
 import { failFirst, startWebhookServer, type WebhookServer } from "./webhookServer";
 
 const DEMO = resolve(__dirname, "../../examples/demo/scenario.yaml");
-const STAGED = resolve(__dirname, "../../../shared/scenarios/02-staged-parallel.yaml");
+const STAGED = resolve(__dirname, "../../examples/scenarios/02-staged-parallel.yaml");
 const scratch = mkdtempSync(join(tmpdir(), "fleet-update-sinks-"));
 
 /** `afterOutputMs`: how long the command took to return once its result was printed. */

@@ -5,7 +5,7 @@
  * failing.
  */
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { expectValid, issuesOf, scenarioYaml, type Doc } from "./helpers";
 
 /** The valid scenario with an analysis: a Prometheus template and a web one, used by both stages. */

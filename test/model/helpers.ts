@@ -4,7 +4,7 @@
  */
 import { expect } from "vitest";
 import { stringify } from "yaml";
-import { ValidationError, type FieldIssue } from "../../src/model/common";
+import { ValidationError, type FieldIssue } from "../../src/model/issues";
 
 export const CLUSTER_ID = "/subscriptions/00000000-1111-2222-3333-444444444444/resourceGroups/rg-fleet/providers/Microsoft.ContainerService/managedClusters/aks-canary-1";
 

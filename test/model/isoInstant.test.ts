@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoInstant } from "../../src/model/common";
+import { isoInstant } from "../../src/model/instants";
 
 /** What docs/rules.md §5 asks, written the obvious way: `toISOString` without a zero millisecond part. */
 const reference = (instant: number): string => {

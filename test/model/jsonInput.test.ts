@@ -7,8 +7,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { ValidationError, parseYamlMapping } from "../../src/model/common";
-import { parseScenario } from "../../src/model/scenario";
+import { ValidationError } from "../../src/model/issues";
+import { parseYamlMapping } from "../../src/model/textInput";
+import { parseScenario } from "../../src/simulation/scenario";
 
 const yamlText = readFileSync("test/scenarios/stages-and-waits.yaml", "utf8");
 const asObject = parseYaml(yamlText) as Record<string, unknown>;

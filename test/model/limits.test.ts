@@ -10,9 +10,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { planCommand } from "../../src/cli/plan";
 import { backendFromFlags } from "../../src/cli/runSpec";
 import { simulateCommand } from "../../src/cli/simulate";
-import { parseAnyScenario } from "../../src/model/chain";
-import { MAX_CALL_MINUTES, MAX_HORIZON_DAYS, MAX_INSTANT, MAX_POLL_SECONDS, MAX_WAIT_SECONDS, MIN_INSTANT, ValidationError, type FieldIssue } from "../../src/model/common";
-import { checkRunInputs } from "../../src/spec/runSpec";
+import { parseAnyScenario } from "../../src/simulation/chain";
+import { MAX_CALL_MINUTES, MAX_HORIZON_DAYS, MAX_POLL_SECONDS, MAX_WAIT_SECONDS } from "../../src/model/limits";
+import { MAX_INSTANT, MIN_INSTANT } from "../../src/model/instants";
+import { ValidationError, type FieldIssue } from "../../src/model/issues";
+import { checkRunInputs } from "../../src/drivers/runInputs";
 
 const IMAGE = "AKSUbuntu-2204gen2containerd-202610.01.0";
 

@@ -4,9 +4,9 @@
  * scenario uses) and through scenario YAML.
  */
 import { describe, expect, it } from "vitest";
-import { parseOrThrow, parsePath } from "../../src/model/common";
+import { parseOrThrow, parsePath } from "../../src/model/issues";
 import { MaintenanceWindowSchema } from "../../src/model/maintenanceWindow";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { expectIssue, expectValid, scenarioYaml, type Doc } from "./helpers";
 
 const MW = "members[0].maintenanceConfigurations.aksManagedAutoUpgradeSchedule.maintenanceWindow";

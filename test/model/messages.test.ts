@@ -6,7 +6,7 @@
  * boundary moved without a test failing.
  */
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { IMAGE_NEW, expectValid, issuesOf, scenarioYaml, type Doc } from "./helpers";
 
 const parse = (mutate: (s: Doc) => void) => () => parseScenario(scenarioYaml(mutate));

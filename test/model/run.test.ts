@@ -4,10 +4,10 @@
  * `UpdateRunSpecSchema` + `crossValidateRun` directly and through scenario YAML.
  */
 import { describe, expect, it } from "vitest";
-import { ValidationError, parseOrThrow, type FieldIssue } from "../../src/model/common";
+import { ValidationError, parseOrThrow, type FieldIssue } from "../../src/model/issues";
 import { ClusterResourceIdSchema, MemberSchema } from "../../src/model/member";
 import { UpdateRunSpecSchema, crossValidateRun } from "../../src/model/run";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { CLUSTER_ID, expectIssue, expectValid, issuesOf, member, scenarioYaml, type Doc } from "./helpers";
 
 const FULL = { upgrade: { type: "Full", kubernetesVersion: "1.32.0" } };

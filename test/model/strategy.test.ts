@@ -4,8 +4,8 @@
  * scenario file (`parseScenario`), with a valid neighbour that passes.
  */
 import { describe, expect, it } from "vitest";
-import { parseOrThrow } from "../../src/model/common";
-import { parseScenario } from "../../src/model/scenario";
+import { parseOrThrow } from "../../src/model/issues";
+import { parseScenario } from "../../src/simulation/scenario";
 import { MAX_GROUPS_PER_STAGE, UpdateRunStrategySchema, UpdateStageSchema } from "../../src/model/strategy";
 import { expectIssue, expectValid, member, scenarioYaml, type Doc } from "./helpers";
 

@@ -3,8 +3,8 @@
  * selection. Checked on the schema directly (prefix `managedClusterUpdate`) and through scenario YAML.
  */
 import { describe, expect, it } from "vitest";
-import { parseOrThrow } from "../../src/model/common";
-import { parseScenario } from "../../src/model/scenario";
+import { parseOrThrow } from "../../src/model/issues";
+import { parseScenario } from "../../src/simulation/scenario";
 import { ManagedClusterUpdateSchema } from "../../src/model/update";
 import { IMAGE_NEW, IMAGE_OLD, expectIssue, expectValid, scenarioYaml } from "./helpers";
 

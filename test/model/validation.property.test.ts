@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError, formatPath } from "../../src/model/common";
-import { validateScenario } from "../../src/model/scenario";
+import { ValidationError, formatPath } from "../../src/model/issues";
+import { validateScenario } from "../../src/simulation/scenario";
 import { CLUSTER_ID, IMAGE_NEW, expectValid, validScenario, type Doc } from "./helpers";
 
 /** The valid scenario, with every optional part filled in so that there is something to break. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { scenarioArb } from "../engine/arbitraries";
 import {
   DEMO,
-  SHARED_SCENARIOS,
+  EXAMPLE_SCENARIOS,
   TEST_SCENARIOS,
   isQuiet,
   planScenario,
@@ -22,7 +22,7 @@ import {
   simulatedPendingIntervals,
   simulatedTimings,
 } from "./support";
-import type { Scenario } from "../../src/model/scenario";
+import type { Scenario } from "../../src/simulation/scenario";
 
 const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
 
@@ -42,7 +42,7 @@ async function expectAgreement(scenario: Scenario): Promise<void> {
 }
 
 describe("plan and simulate agree", () => {
-  it.each(scenarioFiles(SHARED_SCENARIOS).map((f) => [basename(f), f]))("on the shared scenario %s, to the second", async (_name, file) => {
+  it.each(scenarioFiles(EXAMPLE_SCENARIOS).map((f) => [basename(f), f]))("on the example scenario %s, to the second", async (_name, file) => {
     const scenario = readScenario(file);
     expect(isQuiet(scenario)).toBe(true);
     await expectAgreement(scenario);

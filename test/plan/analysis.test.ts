@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlan } from "../../src/plan/buildPlan";
 import { worldFromScenario } from "../../src/plan/fromScenario";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { planCommand } from "../../src/cli/plan";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { planCommand } from "../../src/cli/plan";
-import { validateScenario } from "../../src/model/scenario";
+import { validateScenario } from "../../src/simulation/scenario";
 import type { Plan } from "../../src/plan/types";
 
 const SUBSCRIPTION = "00000000-0000-0000-0000-000000000000";

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planCommand, type PlanOptions } from "../../src/cli/plan";
 import type { Plan } from "../../src/plan/types";
-import { DEMO, SHARED_SCENARIOS } from "./support";
+import { DEMO, EXAMPLE_SCENARIOS } from "./support";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 const OLD_IMAGE = "AKSUbuntu-2204gen2containerd-202610.01.0";
@@ -62,7 +62,7 @@ describe("fleet-update plan", () => {
   });
 
   it("--json prints members, stages and findings with ISO 8601 UTC times", async () => {
-    const { code, stdout } = await plan(join(SHARED_SCENARIOS, "03-maintenance-window.yaml"), { json: true });
+    const { code, stdout } = await plan(join(EXAMPLE_SCENARIOS, "03-maintenance-window.yaml"), { json: true });
     expect(code).toBe(0);
     const result = JSON.parse(stdout) as Plan;
     expect(Object.keys(result)).toEqual(["plannedFrom", "horizon", "run", "stages", "members", "selectedNodeImageVersions", "findings"]);
@@ -187,7 +187,7 @@ describe("fleet-update plan", () => {
     const ok = spawnSync(process.execPath, [main, "plan", DEMO, "--json"], { encoding: "utf8" });
     expect(ok.status).toBe(0);
     expect((JSON.parse(ok.stdout) as Plan).members).toHaveLength(13);
-    const bad = spawnSync(process.execPath, [main, "plan", join(SHARED_SCENARIOS, "none.yaml")], { encoding: "utf8" });
+    const bad = spawnSync(process.execPath, [main, "plan", join(EXAMPLE_SCENARIOS, "none.yaml")], { encoding: "utf8" });
     expect([bad.status, bad.stdout]).toEqual([2, ""]);
     expect(bad.stderr).toContain("none.yaml: no such file");
   });

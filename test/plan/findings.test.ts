@@ -3,7 +3,7 @@
  * region, and not for the same scenario with the cause removed.
  */
 import { describe, expect, it } from "vitest";
-import { validateScenario, type Scenario } from "../../src/model/scenario";
+import { validateScenario, type Scenario } from "../../src/simulation/scenario";
 import type { Finding, FindingCode } from "../../src/plan/types";
 import { planScenario } from "./support";
 

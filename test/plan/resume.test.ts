@@ -9,9 +9,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openFileBackedFleet } from "../../src/backends/simulator";
 import { UpdateRunEngine } from "../../src/engine/engine";
-import { isoInstant } from "../../src/model/common";
+import { isoInstant } from "../../src/model/instants";
 import { planRun } from "../../src/plan/forRun";
-import { parseRunInputs } from "../../src/spec/runSpec";
+import { driverFor } from "../../src/drivers/driverFor";
+import { parseRunInputs } from "../../src/drivers/runInputs";
 import { readFleetState } from "../../src/backends/simulator/stateFile";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
@@ -41,7 +42,7 @@ describe("the plan of a run under way", () => {
     // Issue 23: the fleet's changes are made durable when the run's journal writes; no journal here.
     flush();
 
-    const planned = await planRun(inputs, Date.now(), dir, engine.snapshot());
+    const planned = await planRun(await driverFor(inputs.backend, { baseDir: dir }), inputs, Date.now(), engine.snapshot());
     if (!("plan" in planned)) throw new Error(planned.notPlanned);
     const { plan } = planned;
     // a-1's upgrade ends when the simulated fleet recorded it would (a few ms after the engine's instant).

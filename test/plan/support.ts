@@ -1,13 +1,13 @@
 /** Helpers for the plan's tests: plan and simulate one scenario, and read both side by side. */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseScenario, validateScenario, type Scenario } from "../../src/model/scenario";
+import { parseScenario, validateScenario, type Scenario } from "../../src/simulation/scenario";
 import { buildPlan } from "../../src/plan/buildPlan";
 import { worldFromScenario } from "../../src/plan/fromScenario";
 import type { Plan } from "../../src/plan/types";
 import { simulateScenario, type SimulationResult } from "../../src/simulation/simulateScenario";
 
-export const SHARED_SCENARIOS = resolve(__dirname, "../../../shared/scenarios");
+export const EXAMPLE_SCENARIOS = resolve(__dirname, "../../examples/scenarios");
 export const TEST_SCENARIOS = resolve(__dirname, "../scenarios");
 export const DEMO = resolve(__dirname, "../../examples/demo/scenario.yaml");
 

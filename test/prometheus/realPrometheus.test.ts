@@ -18,7 +18,7 @@ import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { HeldScaledClock } from "../../src/runtime/scaledClock";
 import { prometheusQuery } from "../../src/runtime/prometheusQuery";
-import { resolveScenarioStrategy } from "../../src/model/scenario";
+import { resolveScenarioStrategy } from "../../src/simulation/scenario";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 import type { RunEvent } from "../../src/model/status";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../src/simulation/viaArmEmulator";

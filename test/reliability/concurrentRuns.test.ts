@@ -17,7 +17,7 @@ import { emulatorCredential } from "../../src/backends/azure/credentials";
 import { startArmEmulator } from "../../src/emulator";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
-import { parseOrThrow } from "../../src/model/common";
+import { parseOrThrow } from "../../src/model/issues";
 import { FleetSchema } from "../../src/model/fleet";
 import { readFleetState } from "../../src/backends/simulator/stateFile";
 

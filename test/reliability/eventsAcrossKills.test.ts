@@ -18,14 +18,14 @@
  *
  * And on Fleet Manager (the emulator's, which runs the update server-side): the client, killed once
  * `a` is told Running and again once it tells `a` Completed, is taken up by the next one, which tells
- * each change once (`src/drivers/fleetSeen.ts`). Needs `npm run build`.
+ * each change once (`src/drivers/fleet/fleetSeen.ts`). Needs `npm run build`.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
-import { parseOrThrow } from "../../src/model/common";
+import { parseOrThrow } from "../../src/model/issues";
 import { FleetSchema } from "../../src/model/fleet";
 import type { RunEvent } from "../../src/model/status";
 import { readFleetState } from "../../src/backends/simulator/stateFile";

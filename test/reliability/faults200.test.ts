@@ -1,7 +1,7 @@
 /**
  * Issue 7: a 200-member run through the Azure backend against an unreliable ARM — 10% 5xx, 5% 429,
  * 2% connection resets, 0–40 ms of latency on every request — completes, with every cluster upgraded
- * exactly once. (Real throttling is off here: test/azure/throttling.test.ts covers it, and without it
+ * exactly once. (Real throttling is off here: test/backends/azure/throttling.test.ts covers it, and without it
  * the run is bound by the faults, not by the read bucket.)
  */
 import { expect, it } from "vitest";

@@ -13,7 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { seededRandom } from "../../src/emulator/core/faults";
-import { parseOrThrow } from "../../src/model/common";
+import { parseOrThrow } from "../../src/model/issues";
 import { FleetSchema } from "../../src/model/fleet";
 import type { UpdateRunStatus } from "../../src/model/status";
 import type { RunSummary } from "../../src/engine/summary";

@@ -16,7 +16,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { seededRandom } from "../../src/emulator/core/faults";
-import { parseOrThrow } from "../../src/model/common";
+import { parseOrThrow } from "../../src/model/issues";
 import { FleetSchema } from "../../src/model/fleet";
 import { armRunDirectory, CLI, endedEarlyMessage, finalStatusProblems, killRepeatedly } from "./support/killDriver";
 import { layoutStrategy, layoutMembers, armFleetDoc, checkEventJournal, checkFinalStatus, checkFleet, operationsFromSnapshot, readEventLines, type LayoutStage, NO_BROKEN_PROMISE } from "./support/killInvariants";

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/cli/main";
 import { reportCommand } from "../../src/cli/report";
 import { generateReport } from "../../src/report";
-import { SHARED_SCENARIOS, simulateJson } from "./fixtures";
+import { EXAMPLE_SCENARIOS, simulateJson } from "./fixtures";
 
 const scratch = mkdtempSync(join(tmpdir(), "fleet-update-report-"));
 
@@ -23,7 +23,7 @@ describe("fleet-update report", () => {
   });
 
   it("writes the page for a simulate --json result to -o, through the command line", async () => {
-    const result = await simulateJson(`${SHARED_SCENARIOS}/02-staged-parallel.yaml`);
+    const result = await simulateJson(`${EXAMPLE_SCENARIOS}/02-staged-parallel.yaml`);
     const input = join(scratch, "result.json");
     const output = join(scratch, "report.html");
     writeFileSync(input, JSON.stringify(result, null, 2));
@@ -34,14 +34,14 @@ describe("fleet-update report", () => {
 
   it("prints the page on stdout without -o", async () => {
     const input = join(scratch, "status.json");
-    writeFileSync(input, JSON.stringify({ status: (await simulateJson(`${SHARED_SCENARIOS}/01-default-sequential.yaml`)).status }));
+    writeFileSync(input, JSON.stringify({ status: (await simulateJson(`${EXAMPLE_SCENARIOS}/01-default-sequential.yaml`)).status }));
     const { code, stdout, stderr } = run(input);
     expect([code, stderr]).toEqual([0, ""]);
     expect(stdout).toMatch(/^<!doctype html>/);
   });
 
   it("exits 2 with one line per problem, each naming the file and the field path", async () => {
-    const { status } = await simulateJson(`${SHARED_SCENARIOS}/01-default-sequential.yaml`);
+    const { status } = await simulateJson(`${EXAMPLE_SCENARIOS}/01-default-sequential.yaml`);
     status.stages[0]!.groups[0]!.members[0]!.status.state = "Done";
     status.status.completedTime = "soon";
     const input = join(scratch, "bad.json");

@@ -1,10 +1,10 @@
 /** Report inputs for the tests: real simulate results, hand-made status trees, and a 10,000-member run. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 
-export const SHARED_SCENARIOS = resolve(__dirname, "../../../shared/scenarios");
+export const EXAMPLE_SCENARIOS = resolve(__dirname, "../../examples/scenarios");
 export const DEMO_SCENARIO = resolve(__dirname, "../../examples/demo/scenario.yaml");
 export const MIXED_STATES_SCENARIO = resolve(__dirname, "mixedStates.yaml");
 export const GATED_SCENARIO = resolve(__dirname, "gatedRun.yaml");

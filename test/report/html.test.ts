@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { generateReport } from "../../src/report";
-import { parseScenario } from "../../src/model/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
 import { simulateScenario } from "../../src/simulation/simulateScenario";
 import { STATE_COLOURS } from "../../src/report/palette";
-import { DEMO_SCENARIO, GATED_SCENARIO, MIXED_STATES_SCENARIO, SHARED_SCENARIOS, allMembers, largeRunInput, simulateJson, type StatusJson } from "./fixtures";
+import { DEMO_SCENARIO, GATED_SCENARIO, MIXED_STATES_SCENARIO, EXAMPLE_SCENARIOS, allMembers, largeRunInput, simulateJson, type StatusJson } from "./fixtures";
 
 /** Each row is one line of the page; this finds a member's, stage's or group's. */
 function rowOf(html: string, kind: "member" | "stage" | "group", name: string): string {
@@ -33,7 +33,7 @@ describe("the report page", () => {
 
   it("draws each member's bar from its start to its end, on a scale from the run's first to last instant", async () => {
     // 02: canary-1 00:00-00:10, a wait until 01:10, eu-1 and us-1 from 01:10, the run ends at 01:30.
-    const html = generateReport(await simulateJson(`${SHARED_SCENARIOS}/02-staged-parallel.yaml`));
+    const html = generateReport(await simulateJson(`${EXAMPLE_SCENARIOS}/02-staged-parallel.yaml`));
     expect(placements(rowOf(html, "member", "canary-1"), "bar c-Completed")).toEqual([{ left: 0, width: 11.111 }]);
     expect(placements(rowOf(html, "member", "eu-2"), "bar c-Completed")).toEqual([{ left: 88.889, width: 11.111 }]);
     expect(placements(rowOf(html, "stage", "canary"), "wait")).toEqual([{ left: 11.111, width: 66.667 }]);
@@ -42,7 +42,7 @@ describe("the report page", () => {
 
   it("shows the Pending periods the events record, with the reason, before the member's bar", async () => {
     // 03: closed-1 is Pending from 00:20 until its window opens at 12:00, then upgrades until 12:10.
-    const html = generateReport(await simulateJson(`${SHARED_SCENARIOS}/03-maintenance-window.yaml`));
+    const html = generateReport(await simulateJson(`${EXAMPLE_SCENARIOS}/03-maintenance-window.yaml`));
     const row = rowOf(html, "member", "closed-1");
     const [pending] = placements(row, "pd");
     const [bar] = placements(row, "bar c-Completed");
@@ -52,7 +52,7 @@ describe("the report page", () => {
   });
 
   it("without events, draws no Pending periods and says so", async () => {
-    const { status } = await simulateJson(`${SHARED_SCENARIOS}/03-maintenance-window.yaml`);
+    const { status } = await simulateJson(`${EXAMPLE_SCENARIOS}/03-maintenance-window.yaml`);
     const html = generateReport({ status });
     expect(html).not.toContain('class="pd');
     expect(html).toContain("Pending periods not shown: the input has no events");
@@ -74,7 +74,7 @@ describe("the report page", () => {
 
   it("escapes every text from the input: names, messages, operation ids, gate names", async () => {
     const hostile = `<img src=x onerror="alert('x')">&amp;`;
-    const { status, events } = await simulateJson(`${SHARED_SCENARIOS}/02-staged-parallel.yaml`);
+    const { status, events } = await simulateJson(`${EXAMPLE_SCENARIOS}/02-staged-parallel.yaml`);
     const tampered: StatusJson = JSON.parse(JSON.stringify(status).replaceAll('"eu-1"', JSON.stringify(hostile)));
     const member = tampered.stages[1]!.groups[0]!.members[0]!;
     member.message = `</script><script>alert(1)</script>`;
@@ -93,7 +93,7 @@ describe("the report page", () => {
   });
 
   it("marks approval gates on their stage's and group's rows, at their approval time, with their details", async () => {
-    const { status } = await simulateJson(`${SHARED_SCENARIOS}/02-staged-parallel.yaml`);
+    const { status } = await simulateJson(`${EXAMPLE_SCENARIOS}/02-staged-parallel.yaml`);
     const gated = structuredClone(status);
     gated.stages[1]!.beforeGates = [{ displayName: "Change board", gateId: "cab", status: { state: "Completed", startTime: "2026-12-05T00:10:00Z", completedTime: "2026-12-05T01:10:00Z" } }];
     gated.stages[1]!.groups[1]!.afterGates = [{ displayName: "Smoke tests", gateId: "smoke", status: { state: "Pending", startTime: "2026-12-05T01:30:00Z" } }];

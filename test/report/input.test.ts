@@ -1,12 +1,12 @@
 /** What `fleet-update report` reads: simulate results, stack outputs, bare trees; errors name field paths. */
 import { describe, expect, it } from "vitest";
 import { summarize } from "../../src/engine/summary";
-import { ValidationError } from "../../src/model/common";
+import { ValidationError } from "../../src/model/issues";
 import type { UpdateRunStatus } from "../../src/model/status";
 import { readReportRuns } from "../../src/report";
-import { SHARED_SCENARIOS, simulateJson, type StatusJson } from "./fixtures";
+import { EXAMPLE_SCENARIOS, simulateJson, type StatusJson } from "./fixtures";
 
-const STAGED = `${SHARED_SCENARIOS}/02-staged-parallel.yaml`;
+const STAGED = `${EXAMPLE_SCENARIOS}/02-staged-parallel.yaml`;
 
 function issuesOf(input: unknown): string[] {
   try {
@@ -53,7 +53,7 @@ describe("readReportRuns", () => {
 
   it("reads a list of runs (chained runs), each named by its own name, errors pointing into the list", async () => {
     const first = await simulateJson(STAGED);
-    const second = await simulateJson(`${SHARED_SCENARIOS}/01-default-sequential.yaml`);
+    const second = await simulateJson(`${EXAMPLE_SCENARIOS}/01-default-sequential.yaml`);
     const runs = readReportRuns({ runs: [{ name: "canary-wave", ...first }, { name: "rest", ...second }, { note: "not a run" }], clusters: [] });
     expect(runs.map((r) => [r.name, r.summary.members.total, r.events?.length])).toEqual([
       ["canary-wave", 4, first.events.length],

@@ -1,6 +1,6 @@
 /**
  * The report as a person sees it, in headless Chromium: the pages of real simulate runs (the demo, a
- * shared scenario, a run ending in mixed states), checked for what is on screen, what the hover card
+ * example scenario, a run ending in mixed states), checked for what is on screen, what the hover card
  * says, and that nothing is fetched from anywhere. Screenshots go to test-output/report/.
  */
 import { mkdirSync } from "node:fs";
@@ -12,7 +12,7 @@ import type { UpdateRunStatus, UpdateState } from "../../src/model/status";
 import { generateReport } from "../../src/report";
 import { STATE_COLOURS } from "../../src/report/palette";
 import { ReportBrowser } from "./browser";
-import { DEMO_SCENARIO, GATED_SCENARIO, MIXED_STATES_SCENARIO, SHARED_SCENARIOS, allMembers, simulateJson, type MemberJson } from "./fixtures";
+import { DEMO_SCENARIO, GATED_SCENARIO, MIXED_STATES_SCENARIO, EXAMPLE_SCENARIOS, allMembers, simulateJson, type MemberJson } from "./fixtures";
 
 const SCREENSHOTS = resolve(__dirname, "../../test-output/report");
 
@@ -138,7 +138,7 @@ describe("the report in Chromium", () => {
   });
 
   it("keeps the hover card inside the window at the far right of the timeline", async () => {
-    const result = await simulateJson(`${SHARED_SCENARIOS}/02-staged-parallel.yaml`);
+    const result = await simulateJson(`${EXAMPLE_SCENARIOS}/02-staged-parallel.yaml`);
     const { page, url, requests } = await browser.open("staged-parallel", generateReport(result));
     await page.hover('[data-member="eu-2"] .bar');
     const box = await page.locator("#hovercard").boundingBox();

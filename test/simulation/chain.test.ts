@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseAnyScenario } from "../../src/model/chain";
-import { ValidationError } from "../../src/model/common";
+import { parseAnyScenario } from "../../src/simulation/chain";
+import { ValidationError } from "../../src/model/issues";
 import { simulateChain } from "../../src/simulation/simulateChain";
 import { simulateCommand } from "../../src/cli/simulate";
 
@@ -104,7 +104,7 @@ describe("validation of chained runs", () => {
   });
 
   it("a single-run scenario is still read as one (no runs: key)", () => {
-    const single = parseAnyScenario(fs.readFileSync(path.resolve(__dirname, "../../../shared/scenarios/01-default-sequential.yaml"), "utf8"));
+    const single = parseAnyScenario(fs.readFileSync(path.resolve(__dirname, "../../examples/scenarios/01-default-sequential.yaml"), "utf8"));
     expect(single.kind).toBe("single");
   });
 

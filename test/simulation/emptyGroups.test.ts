@@ -3,7 +3,7 @@
  * accepts it, and ends Skipped — in process, through the ARM emulator (our engine over the Azure
  * backend) and through the Fleet emulator (Fleet's server-side run, followed by our client), the same
  * way; and `plan` names each such group (EMPTY_GROUP). `test/scenarios/empty-groups.yaml` also runs in
- * the parity suites (test/azure/parity*.test.ts), which compare every state and upgrade.
+ * the parity suites (test/backends/azure/parity*.test.ts), which compare every state and upgrade.
  */
 import path from "node:path";
 import { describe, expect, test } from "vitest";

@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
-import { formatPath, type FieldIssue } from "../../src/model/common";
+import { formatPath, type FieldIssue } from "../../src/model/issues";
 
 /** Any JSON-ish document (tests poke at it freely). */
 export type Doc = any;

@@ -10,7 +10,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { parseScenario, type Scenario } from "../../src/model/scenario";
+import { parseScenario, type Scenario } from "../../src/simulation/scenario";
 import { startArmEmulator, type ArmEmulator } from "../../src/emulator";
 import { EMULATOR_RESOURCE_GROUP, EMULATOR_SUBSCRIPTION } from "../../src/simulation/viaArmEmulator";
 

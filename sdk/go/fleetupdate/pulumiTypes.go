@@ -13,7 +13,7 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+// Health analysis: templates declared once, used after each member, before a stage and through its soak (docs/health-analysis.md).
 type Analysis struct {
 	// Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
 	AfterMember []string `pulumi:"afterMember"`
@@ -34,7 +34,7 @@ type AnalysisInput interface {
 	ToAnalysisOutputWithContext(context.Context) AnalysisOutput
 }
 
-// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+// Health analysis: templates declared once, used after each member, before a stage and through its soak (docs/health-analysis.md).
 type AnalysisArgs struct {
 	// Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
 	AfterMember pulumi.StringArrayInput `pulumi:"afterMember"`
@@ -97,7 +97,7 @@ func (i *analysisPtrType) ToAnalysisPtrOutputWithContext(ctx context.Context) An
 	return pulumi.ToOutputWithContext(ctx, i).(AnalysisPtrOutput)
 }
 
-// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+// Health analysis: templates declared once, used after each member, before a stage and through its soak (docs/health-analysis.md).
 type AnalysisOutput struct{ *pulumi.OutputState }
 
 func (AnalysisOutput) ElementType() reflect.Type {
@@ -302,9 +302,9 @@ func (o AnalysisHeaderArrayOutput) Index(i pulumi.IntInput) AnalysisHeaderOutput
 
 // What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
 type AnalysisProvider struct {
-	// A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+	// Measure with a PromQL query.
 	Prometheus *PrometheusAnalysisProvider `pulumi:"prometheus"`
-	// An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+	// Measure with an HTTP probe.
 	Web *WebAnalysisProvider `pulumi:"web"`
 }
 
@@ -321,9 +321,9 @@ type AnalysisProviderInput interface {
 
 // What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
 type AnalysisProviderArgs struct {
-	// A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+	// Measure with a PromQL query.
 	Prometheus PrometheusAnalysisProviderPtrInput `pulumi:"prometheus"`
-	// An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+	// Measure with an HTTP probe.
 	Web WebAnalysisProviderPtrInput `pulumi:"web"`
 }
 
@@ -354,12 +354,12 @@ func (o AnalysisProviderOutput) ToAnalysisProviderOutputWithContext(ctx context.
 	return o
 }
 
-// A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+// Measure with a PromQL query.
 func (o AnalysisProviderOutput) Prometheus() PrometheusAnalysisProviderPtrOutput {
 	return o.ApplyT(func(v AnalysisProvider) *PrometheusAnalysisProvider { return v.Prometheus }).(PrometheusAnalysisProviderPtrOutput)
 }
 
-// An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+// Measure with an HTTP probe.
 func (o AnalysisProviderOutput) Web() WebAnalysisProviderPtrOutput {
 	return o.ApplyT(func(v AnalysisProvider) *WebAnalysisProvider { return v.Web }).(WebAnalysisProviderPtrOutput)
 }
@@ -384,7 +384,7 @@ type AnalysisTemplate struct {
 	Name string `pulumi:"name"`
 	// prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
 	NoData *string `pulumi:"noData"`
-	// What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+	// What measures: `web` or `prometheus`.
 	Provider AnalysisProvider `pulumi:"provider"`
 	// prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
 	SuccessCondition *string `pulumi:"successCondition"`
@@ -421,7 +421,7 @@ type AnalysisTemplateArgs struct {
 	Name pulumi.StringInput `pulumi:"name"`
 	// prometheus: what a measurement whose query returns no sample is; default Inconclusive. One of: `Successful`, `Failed`, `Inconclusive`.
 	NoData pulumi.StringPtrInput `pulumi:"noData"`
-	// What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+	// What measures: `web` or `prometheus`.
 	Provider AnalysisProviderInput `pulumi:"provider"`
 	// prometheus: when a measurement is Successful, e.g. `result < 0.05` (every sample) or `result[0] >= 0.95` (the first); comparisons joined by && or ||.
 	SuccessCondition pulumi.StringPtrInput `pulumi:"successCondition"`
@@ -524,7 +524,7 @@ func (o AnalysisTemplateOutput) NoData() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AnalysisTemplate) *string { return v.NoData }).(pulumi.StringPtrOutput)
 }
 
-// What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+// What measures: `web` or `prometheus`.
 func (o AnalysisTemplateOutput) Provider() AnalysisProviderOutput {
 	return o.ApplyT(func(v AnalysisTemplate) AnalysisProvider { return v.Provider }).(AnalysisProviderOutput)
 }
@@ -1114,7 +1114,7 @@ func (o AzureBackendPtrOutput) TrustedCaFile() pulumi.StringPtrOutput {
 
 // Azure Kubernetes Fleet Manager runs the update server-side; `pulumi up` creates (or attaches to) the fleet's update run named after the resource, steers it and follows it.
 type AzureFleetBackend struct {
-	// The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`), "2025-04-01-preview" (legacy: neither limit). A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
+	// The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`, `memberSelector` and ScheduledStart gates), "2025-04-01-preview" (legacy: approval gates, neither limit). A field the version lacks is refused at `pulumi preview`, naming the version that has it. A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
 	ApiVersion *string `pulumi:"apiVersion"`
 	// As `azure`'s: "default" (DefaultAzureCredential) or "emulator" (loopback endpoints only). One of: `default`, `emulator`.
 	Credential *string `pulumi:"credential"`
@@ -1154,7 +1154,7 @@ type AzureFleetBackendInput interface {
 
 // Azure Kubernetes Fleet Manager runs the update server-side; `pulumi up` creates (or attaches to) the fleet's update run named after the resource, steers it and follows it.
 type AzureFleetBackendArgs struct {
-	// The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`), "2025-04-01-preview" (legacy: neither limit). A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
+	// The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`, `memberSelector` and ScheduledStart gates), "2025-04-01-preview" (legacy: approval gates, neither limit). A field the version lacks is refused at `pulumi preview`, naming the version that has it. A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
 	ApiVersion pulumi.StringPtrInput `pulumi:"apiVersion"`
 	// As `azure`'s: "default" (DefaultAzureCredential) or "emulator" (loopback endpoints only). One of: `default`, `emulator`.
 	Credential pulumi.StringPtrInput `pulumi:"credential"`
@@ -1257,7 +1257,7 @@ func (o AzureFleetBackendOutput) ToAzureFleetBackendPtrOutputWithContext(ctx con
 	}).(AzureFleetBackendPtrOutput)
 }
 
-// The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`), "2025-04-01-preview" (legacy: neither limit). A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
+// The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`, `memberSelector` and ScheduledStart gates), "2025-04-01-preview" (legacy: approval gates, neither limit). A field the version lacks is refused at `pulumi preview`, naming the version that has it. A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
 func (o AzureFleetBackendOutput) ApiVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AzureFleetBackend) *string { return v.ApiVersion }).(pulumi.StringPtrOutput)
 }
@@ -1311,7 +1311,7 @@ func (o AzureFleetBackendPtrOutput) Elem() AzureFleetBackendOutput {
 	}).(AzureFleetBackendOutput)
 }
 
-// The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`), "2025-04-01-preview" (legacy: neither limit). A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
+// The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`, `memberSelector` and ScheduledStart gates), "2025-04-01-preview" (legacy: approval gates, neither limit). A field the version lacks is refused at `pulumi preview`, naming the version that has it. A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
 func (o AzureFleetBackendPtrOutput) ApiVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AzureFleetBackend) *string {
 		if v == nil {
@@ -1608,7 +1608,7 @@ func (o BackendOutput) Simulator() SimulatorBackendPtrOutput {
 
 // A gate (Azure Fleet's gate configuration): an approval, or a scheduled start.
 type Gate struct {
-	// Shown in the status; default "Approval" (or "Scheduled start").
+	// Shown in the status and the report; default "Approval" (or "Scheduled start").
 	DisplayName *string `pulumi:"displayName"`
 	// ScheduledStart only: when the gate opens.
 	ScheduledStartConfiguration *ScheduledStartConfiguration `pulumi:"scheduledStartConfiguration"`
@@ -1629,7 +1629,7 @@ type GateInput interface {
 
 // A gate (Azure Fleet's gate configuration): an approval, or a scheduled start.
 type GateArgs struct {
-	// Shown in the status; default "Approval" (or "Scheduled start").
+	// Shown in the status and the report; default "Approval" (or "Scheduled start").
 	DisplayName pulumi.StringPtrInput `pulumi:"displayName"`
 	// ScheduledStart only: when the gate opens.
 	ScheduledStartConfiguration ScheduledStartConfigurationPtrInput `pulumi:"scheduledStartConfiguration"`
@@ -1689,7 +1689,7 @@ func (o GateOutput) ToGateOutputWithContext(ctx context.Context) GateOutput {
 	return o
 }
 
-// Shown in the status; default "Approval" (or "Scheduled start").
+// Shown in the status and the report; default "Approval" (or "Scheduled start").
 func (o GateOutput) DisplayName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Gate) *string { return v.DisplayName }).(pulumi.StringPtrOutput)
 }
@@ -1732,7 +1732,7 @@ type HealthCheck struct {
 	Retries *int `pulumi:"retries"`
 	// Seconds to let the cluster settle after its upgrade before the first probe; default 60.
 	SettleSeconds *int `pulumi:"settleSeconds"`
-	// HTTP(S) URL; any 2xx answer is healthy. May carry a token: it is kept out of statuses, logs and the run's journal (shown without query and credentials).
+	// HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a token: statuses, events and logs show it without its query and credentials, the run's journal and `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass `pulumi.secret(...)`).
 	Url string `pulumi:"url"`
 }
 
@@ -1776,7 +1776,7 @@ type HealthCheckArgs struct {
 	Retries pulumi.IntPtrInput `pulumi:"retries"`
 	// Seconds to let the cluster settle after its upgrade before the first probe; default 60.
 	SettleSeconds pulumi.IntPtrInput `pulumi:"settleSeconds"`
-	// HTTP(S) URL; any 2xx answer is healthy. May carry a token: it is kept out of statuses, logs and the run's journal (shown without query and credentials).
+	// HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a token: statuses, events and logs show it without its query and credentials, the run's journal and `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass `pulumi.secret(...)`).
 	Url pulumi.StringInput `pulumi:"url"`
 }
 
@@ -1890,7 +1890,7 @@ func (o HealthCheckOutput) SettleSeconds() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v HealthCheck) *int { return v.SettleSeconds }).(pulumi.IntPtrOutput)
 }
 
-// HTTP(S) URL; any 2xx answer is healthy. May carry a token: it is kept out of statuses, logs and the run's journal (shown without query and credentials).
+// HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a token: statuses, events and logs show it without its query and credentials, the run's journal and `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass `pulumi.secret(...)`).
 func (o HealthCheckOutput) Url() pulumi.StringOutput {
 	return o.ApplyT(func(v HealthCheck) string { return v.Url }).(pulumi.StringOutput)
 }
@@ -1949,7 +1949,7 @@ func (o HealthCheckPtrOutput) SettleSeconds() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// HTTP(S) URL; any 2xx answer is healthy. May carry a token: it is kept out of statuses, logs and the run's journal (shown without query and credentials).
+// HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a token: statuses, events and logs show it without its query and credentials, the run's journal and `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass `pulumi.secret(...)`).
 func (o HealthCheckPtrOutput) Url() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HealthCheck) *string {
 		if v == nil {
@@ -3251,9 +3251,9 @@ func (o PrometheusAnalysisProviderPtrOutput) TimeoutSeconds() pulumi.IntPtrOutpu
 	}).(pulumi.IntPtrOutput)
 }
 
-// How to authenticate besides `headers`.
+// How a query authenticates besides its `headers`.
 type PrometheusAuthentication struct {
-	// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+	// A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.
 	AzureIdentity AzureIdentityAuthentication `pulumi:"azureIdentity"`
 }
 
@@ -3268,9 +3268,9 @@ type PrometheusAuthenticationInput interface {
 	ToPrometheusAuthenticationOutputWithContext(context.Context) PrometheusAuthenticationOutput
 }
 
-// How to authenticate besides `headers`.
+// How a query authenticates besides its `headers`.
 type PrometheusAuthenticationArgs struct {
-	// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+	// A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.
 	AzureIdentity AzureIdentityAuthenticationInput `pulumi:"azureIdentity"`
 }
 
@@ -3327,7 +3327,7 @@ func (i *prometheusAuthenticationPtrType) ToPrometheusAuthenticationPtrOutputWit
 	return pulumi.ToOutputWithContext(ctx, i).(PrometheusAuthenticationPtrOutput)
 }
 
-// How to authenticate besides `headers`.
+// How a query authenticates besides its `headers`.
 type PrometheusAuthenticationOutput struct{ *pulumi.OutputState }
 
 func (PrometheusAuthenticationOutput) ElementType() reflect.Type {
@@ -3352,7 +3352,7 @@ func (o PrometheusAuthenticationOutput) ToPrometheusAuthenticationPtrOutputWithC
 	}).(PrometheusAuthenticationPtrOutput)
 }
 
-// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+// A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.
 func (o PrometheusAuthenticationOutput) AzureIdentity() AzureIdentityAuthenticationOutput {
 	return o.ApplyT(func(v PrometheusAuthentication) AzureIdentityAuthentication { return v.AzureIdentity }).(AzureIdentityAuthenticationOutput)
 }
@@ -3381,7 +3381,7 @@ func (o PrometheusAuthenticationPtrOutput) Elem() PrometheusAuthenticationOutput
 	}).(PrometheusAuthenticationOutput)
 }
 
-// Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+// A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.
 func (o PrometheusAuthenticationPtrOutput) AzureIdentity() AzureIdentityAuthenticationPtrOutput {
 	return o.ApplyT(func(v *PrometheusAuthentication) *AzureIdentityAuthentication {
 		if v == nil {
@@ -3571,7 +3571,7 @@ func (o ScheduledStartConfigurationPtrOutput) UtcOffset() pulumi.StringPtrOutput
 
 // The embedded simulated fleet: a fleet file describing regions and clusters, and a state file beside it.
 type SimulatorBackend struct {
-	// The fleet description (a scenario's `regions` and `members`), relative to `projectDir`.
+	// The fleet description (a scenario's `regions` and `members`), relative to `projectDir` (the Pulumi project's folder, the one holding Pulumi.yaml; not the program's `main` folder, nor where `pulumi` was started).
 	FleetFile string `pulumi:"fleetFile"`
 	// Where the simulated clusters' state is kept, relative to `projectDir`; default `<fleetFile>.state.json`. Delete it to reset the fleet.
 	StateFile *string `pulumi:"stateFile"`
@@ -3592,7 +3592,7 @@ type SimulatorBackendInput interface {
 
 // The embedded simulated fleet: a fleet file describing regions and clusters, and a state file beside it.
 type SimulatorBackendArgs struct {
-	// The fleet description (a scenario's `regions` and `members`), relative to `projectDir`.
+	// The fleet description (a scenario's `regions` and `members`), relative to `projectDir` (the Pulumi project's folder, the one holding Pulumi.yaml; not the program's `main` folder, nor where `pulumi` was started).
 	FleetFile pulumi.StringInput `pulumi:"fleetFile"`
 	// Where the simulated clusters' state is kept, relative to `projectDir`; default `<fleetFile>.state.json`. Delete it to reset the fleet.
 	StateFile pulumi.StringPtrInput `pulumi:"stateFile"`
@@ -3678,7 +3678,7 @@ func (o SimulatorBackendOutput) ToSimulatorBackendPtrOutputWithContext(ctx conte
 	}).(SimulatorBackendPtrOutput)
 }
 
-// The fleet description (a scenario's `regions` and `members`), relative to `projectDir`.
+// The fleet description (a scenario's `regions` and `members`), relative to `projectDir` (the Pulumi project's folder, the one holding Pulumi.yaml; not the program's `main` folder, nor where `pulumi` was started).
 func (o SimulatorBackendOutput) FleetFile() pulumi.StringOutput {
 	return o.ApplyT(func(v SimulatorBackend) string { return v.FleetFile }).(pulumi.StringOutput)
 }
@@ -3717,7 +3717,7 @@ func (o SimulatorBackendPtrOutput) Elem() SimulatorBackendOutput {
 	}).(SimulatorBackendOutput)
 }
 
-// The fleet description (a scenario's `regions` and `members`), relative to `projectDir`.
+// The fleet description (a scenario's `regions` and `members`), relative to `projectDir` (the Pulumi project's folder, the one holding Pulumi.yaml; not the program's `main` folder, nor where `pulumi` was started).
 func (o SimulatorBackendPtrOutput) FleetFile() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SimulatorBackend) *string {
 		if v == nil {
@@ -3749,7 +3749,7 @@ func (o SimulatorBackendPtrOutput) TimeScale() pulumi.Float64PtrOutput {
 
 // An item of the run to skip.
 type SkipTarget struct {
-	// The name of the member, group or stage.
+	// The name of the member, group or stage (for an AfterStageWait, its stage's).
 	Name string `pulumi:"name"`
 	// Member, Group, Stage, or AfterStageWait (named by its stage). One of: `Member`, `Group`, `Stage`, `AfterStageWait`.
 	Type string `pulumi:"type"`
@@ -3768,7 +3768,7 @@ type SkipTargetInput interface {
 
 // An item of the run to skip.
 type SkipTargetArgs struct {
-	// The name of the member, group or stage.
+	// The name of the member, group or stage (for an AfterStageWait, its stage's).
 	Name pulumi.StringInput `pulumi:"name"`
 	// Member, Group, Stage, or AfterStageWait (named by its stage). One of: `Member`, `Group`, `Stage`, `AfterStageWait`.
 	Type pulumi.StringInput `pulumi:"type"`
@@ -3826,7 +3826,7 @@ func (o SkipTargetOutput) ToSkipTargetOutputWithContext(ctx context.Context) Ski
 	return o
 }
 
-// The name of the member, group or stage.
+// The name of the member, group or stage (for an AfterStageWait, its stage's).
 func (o SkipTargetOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v SkipTarget) string { return v.Name }).(pulumi.StringOutput)
 }
@@ -4771,7 +4771,7 @@ func (o WebAnalysisProviderPtrOutput) Url() pulumi.StringPtrOutput {
 
 // Where a run's events are POSTed as they happen (what `fleet-update run --webhook` does), with an optional bearer token.
 type Webhook struct {
-	// Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
+	// Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
 	Token *string `pulumi:"token"`
 	// http(s) URL the events are POSTed to. Secret in the state (its path or query may hold a token); messages name it by its origin only.
 	Url string `pulumi:"url"`
@@ -4790,7 +4790,7 @@ type WebhookInput interface {
 
 // Where a run's events are POSTed as they happen (what `fleet-update run --webhook` does), with an optional bearer token.
 type WebhookArgs struct {
-	// Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
+	// Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
 	Token pulumi.StringPtrInput `pulumi:"token"`
 	// http(s) URL the events are POSTed to. Secret in the state (its path or query may hold a token); messages name it by its origin only.
 	Url pulumi.StringInput `pulumi:"url"`
@@ -4874,7 +4874,7 @@ func (o WebhookOutput) ToWebhookPtrOutputWithContext(ctx context.Context) Webhoo
 	}).(WebhookPtrOutput)
 }
 
-// Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
+// Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
 func (o WebhookOutput) Token() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Webhook) *string { return v.Token }).(pulumi.StringPtrOutput)
 }
@@ -4908,7 +4908,7 @@ func (o WebhookPtrOutput) Elem() WebhookOutput {
 	}).(WebhookOutput)
 }
 
-// Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
+// Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
 func (o WebhookPtrOutput) Token() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Webhook) *string {
 		if v == nil {

@@ -16,21 +16,21 @@ import (
 type UpdateRun struct {
 	pulumi.CustomResourceState
 
-	// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+	// Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
 	Analysis AnalysisPtrOutput `pulumi:"analysis"`
 	// One node image per family that the run actually applied: pass them as `nodeImageSelection: { type: Custom, customNodeImageVersions }` to retry or promote with exactly these images.
 	AppliedNodeImageVersions NodeImageVersionArrayOutput `pulumi:"appliedNodeImageVersions"`
-	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
+	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
 	Approvals pulumi.StringArrayOutput `pulumi:"approvals"`
 	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
 	AutoUpgradeProfile AutoUpgradeProfilePtrOutput `pulumi:"autoUpgradeProfile"`
 	// Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager.
 	Backend BackendOutput `pulumi:"backend"`
-	// Members the run Completed whose clusters no longer report what it applied (rolled back, changed by hand), as the last `pulumi refresh` found them, each with what the cluster reports.
+	// Members the run Completed whose clusters no longer report what it applied (rolled back, changed by hand), as the last `pulumi refresh` found them, each with what the cluster reports. The run is not re-run: a new run puts them right.
 	Drift pulumi.ArrayOutput `pulumi:"drift"`
 	// The engine's state to resume the run from (engine driver), without the members' health checks. Secret: it copies the inputs that define the run. Absent on Fleet Manager, which holds the run.
 	EngineState pulumi.AnyOutput `pulumi:"engineState"`
-	// Members left out because their group is in no stage (or no group selects them), each with why.
+	// Members left out of the run, each with why: its group is in no stage, or no group's label selector (`memberSelector.byLabel`) selects it.
 	ExcludedMembers pulumi.ArrayOutput `pulumi:"excludedMembers"`
 	// Members that failed (name, group, cluster): pass them as `members` of a retry run.
 	FailedMembers pulumi.ArrayOutput `pulumi:"failedMembers"`
@@ -40,11 +40,11 @@ type UpdateRun struct {
 	GeneratedUpdate ManagedClusterUpdatePtrOutput `pulumi:"generatedUpdate"`
 	// What to do to each member: upgrade type, Kubernetes version, node image selection. Exactly one of this and `autoUpgradeProfile`.
 	ManagedClusterUpdate ManagedClusterUpdatePtrOutput `pulumi:"managedClusterUpdate"`
-	// The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+	// The members taking part. A member no group takes — its group is in no stage, or no group's `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's members; listed ones are checked against the fleet.
 	Members MemberArrayOutput `pulumi:"members"`
-	// The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's stage, group, priority class, predicted start and end, Pending periods, and the pre-flight findings — `fleet-update plan --json`'s object. Absent on Azure.
+	// The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's stage, group, priority class, predicted start and end, Pending periods, and the pre-flight findings — `fleet-update plan --json`'s object. Absent on Azure (run `fleet-update plan`).
 	Plan pulumi.AnyOutput `pulumi:"plan"`
-	// The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
+	// The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder it was started in, which for a program without `main` is the project's). A change of this alone neither replaces nor updates the run.
 	ProjectDir pulumi.StringPtrOutput `pulumi:"projectDir"`
 	// Return successfully when nothing is in flight and the next step (a wait, a window, a version) is more than this many minutes away; the next `pulumi up` continues. Unset: wait in place.
 	ReturnAfterMinutes pulumi.Float64PtrOutput `pulumi:"returnAfterMinutes"`
@@ -52,7 +52,7 @@ type UpdateRun struct {
 	RunName pulumi.StringOutput `pulumi:"runName"`
 	// Node image versions picked for the run (Consistent) or given (Custom).
 	SelectedNodeImageVersions pulumi.StringArrayOutput `pulumi:"selectedNodeImageVersions"`
-	// Items to skip, all at once: a Member, Group, Stage or AfterStageWait (by the stage's name). Only items not yet started are skipped, except an AfterStageWait counting down, which ends at once.
+	// Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named by its stage). Only items not yet started are skipped; naming a running item, or one the run does not have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once (a soak cut short).
 	Skip SkipTargetArrayOutput `pulumi:"skip"`
 	// "Running" (default) runs to the end; "Stopped" lets upgrades in flight finish and starts no more; "NotStarted" holds a new run. One of: `Running`, `Stopped`, `NotStarted`.
 	State pulumi.StringPtrOutput `pulumi:"state"`
@@ -64,7 +64,7 @@ type UpdateRun struct {
 	StrategySnapshot UpdateRunStrategyOutput `pulumi:"strategySnapshot"`
 	// Counts of members per state, start, end, duration, and the outcome (`Succeeded`, `CompletedWithFailures`, `Failed`, `Stopped`, `Pending`).
 	Summary pulumi.AnyOutput `pulumi:"summary"`
-	// Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.
+	// Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a run not finished by then fails the update, and the next `pulumi up` continues it.
 	TimeoutMinutes pulumi.Float64PtrOutput `pulumi:"timeoutMinutes"`
 	// `azureFleet` only, instead of `strategy`: the ARM id of a strategy kept in Fleet Manager (an `UpdateStrategy`'s `updateStrategyId`). Fleet snapshots it when the run is created.
 	UpdateStrategyId pulumi.StringPtrOutput `pulumi:"updateStrategyId"`
@@ -134,9 +134,9 @@ func (UpdateRunState) ElementType() reflect.Type {
 }
 
 type updateRunArgs struct {
-	// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+	// Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
 	Analysis *Analysis `pulumi:"analysis"`
-	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
+	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
 	Approvals []string `pulumi:"approvals"`
 	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
 	AutoUpgradeProfile *AutoUpgradeProfile `pulumi:"autoUpgradeProfile"`
@@ -144,19 +144,19 @@ type updateRunArgs struct {
 	Backend Backend `pulumi:"backend"`
 	// What to do to each member: upgrade type, Kubernetes version, node image selection. Exactly one of this and `autoUpgradeProfile`.
 	ManagedClusterUpdate *ManagedClusterUpdate `pulumi:"managedClusterUpdate"`
-	// The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+	// The members taking part. A member no group takes — its group is in no stage, or no group's `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's members; listed ones are checked against the fleet.
 	Members []Member `pulumi:"members"`
-	// The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
+	// The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder it was started in, which for a program without `main` is the project's). A change of this alone neither replaces nor updates the run.
 	ProjectDir *string `pulumi:"projectDir"`
 	// Return successfully when nothing is in flight and the next step (a wait, a window, a version) is more than this many minutes away; the next `pulumi up` continues. Unset: wait in place.
 	ReturnAfterMinutes *float64 `pulumi:"returnAfterMinutes"`
-	// Items to skip, all at once: a Member, Group, Stage or AfterStageWait (by the stage's name). Only items not yet started are skipped, except an AfterStageWait counting down, which ends at once.
+	// Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named by its stage). Only items not yet started are skipped; naming a running item, or one the run does not have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once (a soak cut short).
 	Skip []SkipTarget `pulumi:"skip"`
 	// "Running" (default) runs to the end; "Stopped" lets upgrades in flight finish and starts no more; "NotStarted" holds a new run. One of: `Running`, `Stopped`, `NotStarted`.
 	State *string `pulumi:"state"`
 	// The sequence: an `UpdateStrategy`'s `strategy` output or inline stages. Omitted: members one by one.
 	Strategy *UpdateRunStrategy `pulumi:"strategy"`
-	// Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.
+	// Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a run not finished by then fails the update, and the next `pulumi up` continues it.
 	TimeoutMinutes *float64 `pulumi:"timeoutMinutes"`
 	// `azureFleet` only, instead of `strategy`: the ARM id of a strategy kept in Fleet Manager (an `UpdateStrategy`'s `updateStrategyId`). Fleet snapshots it when the run is created.
 	UpdateStrategyId *string `pulumi:"updateStrategyId"`
@@ -166,9 +166,9 @@ type updateRunArgs struct {
 
 // The set of arguments for constructing a UpdateRun resource.
 type UpdateRunArgs struct {
-	// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+	// Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
 	Analysis AnalysisPtrInput
-	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
+	// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
 	Approvals pulumi.StringArrayInput
 	// Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
 	AutoUpgradeProfile AutoUpgradeProfilePtrInput
@@ -176,19 +176,19 @@ type UpdateRunArgs struct {
 	Backend BackendInput
 	// What to do to each member: upgrade type, Kubernetes version, node image selection. Exactly one of this and `autoUpgradeProfile`.
 	ManagedClusterUpdate ManagedClusterUpdatePtrInput
-	// The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+	// The members taking part. A member no group takes — its group is in no stage, or no group's `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's members; listed ones are checked against the fleet.
 	Members MemberArrayInput
-	// The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
+	// The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder it was started in, which for a program without `main` is the project's). A change of this alone neither replaces nor updates the run.
 	ProjectDir pulumi.StringPtrInput
 	// Return successfully when nothing is in flight and the next step (a wait, a window, a version) is more than this many minutes away; the next `pulumi up` continues. Unset: wait in place.
 	ReturnAfterMinutes pulumi.Float64PtrInput
-	// Items to skip, all at once: a Member, Group, Stage or AfterStageWait (by the stage's name). Only items not yet started are skipped, except an AfterStageWait counting down, which ends at once.
+	// Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named by its stage). Only items not yet started are skipped; naming a running item, or one the run does not have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once (a soak cut short).
 	Skip SkipTargetArrayInput
 	// "Running" (default) runs to the end; "Stopped" lets upgrades in flight finish and starts no more; "NotStarted" holds a new run. One of: `Running`, `Stopped`, `NotStarted`.
 	State pulumi.StringPtrInput
 	// The sequence: an `UpdateStrategy`'s `strategy` output or inline stages. Omitted: members one by one.
 	Strategy UpdateRunStrategyPtrInput
-	// Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.
+	// Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a run not finished by then fails the update, and the next `pulumi up` continues it.
 	TimeoutMinutes pulumi.Float64PtrInput
 	// `azureFleet` only, instead of `strategy`: the ARM id of a strategy kept in Fleet Manager (an `UpdateStrategy`'s `updateStrategyId`). Fleet snapshots it when the run is created.
 	UpdateStrategyId pulumi.StringPtrInput
@@ -233,7 +233,7 @@ func (o UpdateRunOutput) ToUpdateRunOutputWithContext(ctx context.Context) Updat
 	return o
 }
 
-// Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+// Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
 func (o UpdateRunOutput) Analysis() AnalysisPtrOutput {
 	return o.ApplyT(func(v *UpdateRun) AnalysisPtrOutput { return v.Analysis }).(AnalysisPtrOutput)
 }
@@ -243,7 +243,7 @@ func (o UpdateRunOutput) AppliedNodeImageVersions() NodeImageVersionArrayOutput 
 	return o.ApplyT(func(v *UpdateRun) NodeImageVersionArrayOutput { return v.AppliedNodeImageVersions }).(NodeImageVersionArrayOutput)
 }
 
-// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
+// Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
 func (o UpdateRunOutput) Approvals() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.StringArrayOutput { return v.Approvals }).(pulumi.StringArrayOutput)
 }
@@ -258,7 +258,7 @@ func (o UpdateRunOutput) Backend() BackendOutput {
 	return o.ApplyT(func(v *UpdateRun) BackendOutput { return v.Backend }).(BackendOutput)
 }
 
-// Members the run Completed whose clusters no longer report what it applied (rolled back, changed by hand), as the last `pulumi refresh` found them, each with what the cluster reports.
+// Members the run Completed whose clusters no longer report what it applied (rolled back, changed by hand), as the last `pulumi refresh` found them, each with what the cluster reports. The run is not re-run: a new run puts them right.
 func (o UpdateRunOutput) Drift() pulumi.ArrayOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.ArrayOutput { return v.Drift }).(pulumi.ArrayOutput)
 }
@@ -268,7 +268,7 @@ func (o UpdateRunOutput) EngineState() pulumi.AnyOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.AnyOutput { return v.EngineState }).(pulumi.AnyOutput)
 }
 
-// Members left out because their group is in no stage (or no group selects them), each with why.
+// Members left out of the run, each with why: its group is in no stage, or no group's label selector (`memberSelector.byLabel`) selects it.
 func (o UpdateRunOutput) ExcludedMembers() pulumi.ArrayOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.ArrayOutput { return v.ExcludedMembers }).(pulumi.ArrayOutput)
 }
@@ -293,17 +293,17 @@ func (o UpdateRunOutput) ManagedClusterUpdate() ManagedClusterUpdatePtrOutput {
 	return o.ApplyT(func(v *UpdateRun) ManagedClusterUpdatePtrOutput { return v.ManagedClusterUpdate }).(ManagedClusterUpdatePtrOutput)
 }
 
-// The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+// The members taking part. A member no group takes — its group is in no stage, or no group's `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's members; listed ones are checked against the fleet.
 func (o UpdateRunOutput) Members() MemberArrayOutput {
 	return o.ApplyT(func(v *UpdateRun) MemberArrayOutput { return v.Members }).(MemberArrayOutput)
 }
 
-// The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's stage, group, priority class, predicted start and end, Pending periods, and the pre-flight findings — `fleet-update plan --json`'s object. Absent on Azure.
+// The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's stage, group, priority class, predicted start and end, Pending periods, and the pre-flight findings — `fleet-update plan --json`'s object. Absent on Azure (run `fleet-update plan`).
 func (o UpdateRunOutput) Plan() pulumi.AnyOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.AnyOutput { return v.Plan }).(pulumi.AnyOutput)
 }
 
-// The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
+// The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder it was started in, which for a program without `main` is the project's). A change of this alone neither replaces nor updates the run.
 func (o UpdateRunOutput) ProjectDir() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.StringPtrOutput { return v.ProjectDir }).(pulumi.StringPtrOutput)
 }
@@ -323,7 +323,7 @@ func (o UpdateRunOutput) SelectedNodeImageVersions() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.StringArrayOutput { return v.SelectedNodeImageVersions }).(pulumi.StringArrayOutput)
 }
 
-// Items to skip, all at once: a Member, Group, Stage or AfterStageWait (by the stage's name). Only items not yet started are skipped, except an AfterStageWait counting down, which ends at once.
+// Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named by its stage). Only items not yet started are skipped; naming a running item, or one the run does not have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once (a soak cut short).
 func (o UpdateRunOutput) Skip() SkipTargetArrayOutput {
 	return o.ApplyT(func(v *UpdateRun) SkipTargetArrayOutput { return v.Skip }).(SkipTargetArrayOutput)
 }
@@ -353,7 +353,7 @@ func (o UpdateRunOutput) Summary() pulumi.AnyOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.AnyOutput { return v.Summary }).(pulumi.AnyOutput)
 }
 
-// Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.
+// Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a run not finished by then fails the update, and the next `pulumi up` continues it.
 func (o UpdateRunOutput) TimeoutMinutes() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *UpdateRun) pulumi.Float64PtrOutput { return v.TimeoutMinutes }).(pulumi.Float64PtrOutput)
 }

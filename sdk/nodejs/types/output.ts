@@ -8,7 +8,7 @@ import * as outputs from "../types/output";
 import * as utilities from "../utilities";
 
 /**
- * Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+ * Health analysis: templates declared once, used after each member, before a stage and through its soak (docs/health-analysis.md).
  */
 export interface Analysis {
     /**
@@ -44,11 +44,11 @@ export interface AnalysisHeader {
  */
 export interface AnalysisProvider {
     /**
-     * A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+     * Measure with a PromQL query.
      */
     prometheus?: outputs.PrometheusAnalysisProvider;
     /**
-     * An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+     * Measure with an HTTP probe.
      */
     web?: outputs.WebAnalysisProvider;
 }
@@ -94,7 +94,7 @@ export interface AnalysisTemplate {
      */
     noData?: string;
     /**
-     * What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+     * What measures: `web` or `prometheus`.
      */
     provider: outputs.AnalysisProvider;
     /**
@@ -171,7 +171,7 @@ export function azureBackendProvideDefaults(val: AzureBackend): AzureBackend {
  */
 export interface AzureFleetBackend {
     /**
-     * The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`), "2025-04-01-preview" (legacy: neither limit). A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
+     * The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`, `memberSelector` and ScheduledStart gates), "2025-04-01-preview" (legacy: approval gates, neither limit). A field the version lacks is refused at `pulumi preview`, naming the version that has it. A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
      */
     apiVersion?: string;
     /**
@@ -248,7 +248,7 @@ export function backendProvideDefaults(val: Backend): Backend {
  */
 export interface Gate {
     /**
-     * Shown in the status; default "Approval" (or "Scheduled start").
+     * Shown in the status and the report; default "Approval" (or "Scheduled start").
      */
     displayName?: string;
     /**
@@ -278,7 +278,7 @@ export interface HealthCheck {
      */
     settleSeconds?: number;
     /**
-     * HTTP(S) URL; any 2xx answer is healthy. May carry a token: it is kept out of statuses, logs and the run's journal (shown without query and credentials).
+     * HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a token: statuses, events and logs show it without its query and credentials, the run's journal and `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass `pulumi.secret(...)`).
      */
     url: string;
 }
@@ -450,11 +450,11 @@ export interface PrometheusAnalysisProvider {
 }
 
 /**
- * How to authenticate besides `headers`.
+ * How a query authenticates besides its `headers`.
  */
 export interface PrometheusAuthentication {
     /**
-     * Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+     * A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.
      */
     azureIdentity: outputs.AzureIdentityAuthentication;
 }
@@ -482,7 +482,7 @@ export interface ScheduledStartConfiguration {
  */
 export interface SimulatorBackend {
     /**
-     * The fleet description (a scenario's `regions` and `members`), relative to `projectDir`.
+     * The fleet description (a scenario's `regions` and `members`), relative to `projectDir` (the Pulumi project's folder, the one holding Pulumi.yaml; not the program's `main` folder, nor where `pulumi` was started).
      */
     fleetFile: string;
     /**
@@ -500,7 +500,7 @@ export interface SimulatorBackend {
  */
 export interface SkipTarget {
     /**
-     * The name of the member, group or stage.
+     * The name of the member, group or stage (for an AfterStageWait, its stage's).
      */
     name: string;
     /**
@@ -651,7 +651,7 @@ export interface WebAnalysisProvider {
  */
 export interface Webhook {
     /**
-     * Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
+     * Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
      */
     token?: string;
     /**

@@ -81,7 +81,7 @@ __all__ = [
 
 class AnalysisArgsDict(TypedDict):
     """
-    Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+    Health analysis: templates declared once, used after each member, before a stage and through its soak (docs/health-analysis.md).
     """
     templates: pulumi.Input[Sequence[pulumi.Input['AnalysisTemplateArgsDict']]]
     """
@@ -103,7 +103,7 @@ class AnalysisArgs:
                  after_member: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  stages: pulumi.Input[Optional[Sequence[pulumi.Input['StageAnalysisArgs']]]] = None):
         """
-        Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+        Health analysis: templates declared once, used after each member, before a stage and through its soak (docs/health-analysis.md).
 
         :param pulumi.Input[Sequence[pulumi.Input['AnalysisTemplateArgs']]] templates: The analyses, declared once; each use names one.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] after_member: Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
@@ -210,11 +210,11 @@ class AnalysisProviderArgsDict(TypedDict):
     """
     prometheus: NotRequired[pulumi.Input[Optional['PrometheusAnalysisProviderArgsDict']]]
     """
-    A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+    Measure with a PromQL query.
     """
     web: NotRequired[pulumi.Input[Optional['WebAnalysisProviderArgsDict']]]
     """
-    An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+    Measure with an HTTP probe.
     """
 
 @pulumi.input_type
@@ -225,8 +225,8 @@ class AnalysisProviderArgs:
         """
         What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
 
-        :param pulumi.Input['PrometheusAnalysisProviderArgs'] prometheus: A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
-        :param pulumi.Input['WebAnalysisProviderArgs'] web: An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+        :param pulumi.Input['PrometheusAnalysisProviderArgs'] prometheus: Measure with a PromQL query.
+        :param pulumi.Input['WebAnalysisProviderArgs'] web: Measure with an HTTP probe.
         """
         if prometheus is not None:
             pulumi.set(__self__, "prometheus", prometheus)
@@ -237,7 +237,7 @@ class AnalysisProviderArgs:
     @pulumi.getter
     def prometheus(self) -> pulumi.Input[Optional['PrometheusAnalysisProviderArgs']]:
         """
-        A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+        Measure with a PromQL query.
         """
         return pulumi.get(self, "prometheus")
 
@@ -249,7 +249,7 @@ class AnalysisProviderArgs:
     @pulumi.getter
     def web(self) -> pulumi.Input[Optional['WebAnalysisProviderArgs']]:
         """
-        An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+        Measure with an HTTP probe.
         """
         return pulumi.get(self, "web")
 
@@ -268,7 +268,7 @@ class AnalysisTemplateArgsDict(TypedDict):
     """
     provider: pulumi.Input['AnalysisProviderArgsDict']
     """
-    What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+    What measures: `web` or `prometheus`.
     """
     consecutive_error_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -325,7 +325,7 @@ class AnalysisTemplateArgs:
         One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
 
         :param pulumi.Input[_builtins.str] name: The template's name, unique in the run; uses refer to it.
-        :param pulumi.Input['AnalysisProviderArgs'] provider: What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+        :param pulumi.Input['AnalysisProviderArgs'] provider: What measures: `web` or `prometheus`.
         :param pulumi.Input[_builtins.int] consecutive_error_limit: Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
         :param pulumi.Input[_builtins.int] count: Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
         :param pulumi.Input[_builtins.str] failure_condition: prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
@@ -373,7 +373,7 @@ class AnalysisTemplateArgs:
     @pulumi.getter
     def provider(self) -> pulumi.Input['AnalysisProviderArgs']:
         """
-        What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+        What measures: `web` or `prometheus`.
         """
         return pulumi.get(self, "provider")
 
@@ -722,7 +722,7 @@ class AzureFleetBackendArgsDict(TypedDict):
     """
     api_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`), "2025-04-01-preview" (legacy: neither limit). A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
+    The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`, `memberSelector` and ScheduledStart gates), "2025-04-01-preview" (legacy: approval gates, neither limit). A field the version lacks is refused at `pulumi preview`, naming the version that has it. A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
     """
     credential: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -754,7 +754,7 @@ class AzureFleetBackendArgs:
         Azure Kubernetes Fleet Manager runs the update server-side; `pulumi up` creates (or attaches to) the fleet's update run named after the resource, steers it and follows it.
 
         :param pulumi.Input[_builtins.str] fleet_id: ARM id of the `Microsoft.ContainerService/fleets` resource.
-        :param pulumi.Input[_builtins.str] api_version: The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`), "2025-04-01-preview" (legacy: neither limit). A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
+        :param pulumi.Input[_builtins.str] api_version: The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`, `memberSelector` and ScheduledStart gates), "2025-04-01-preview" (legacy: approval gates, neither limit). A field the version lacks is refused at `pulumi preview`, naming the version that has it. A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
         :param pulumi.Input[_builtins.str] credential: As `azure`'s: "default" (DefaultAzureCredential) or "emulator" (loopback endpoints only). One of: `default`, `emulator`.
         :param pulumi.Input[_builtins.str] endpoint: ARM endpoint; default the Azure public cloud.
         :param pulumi.Input[_builtins.float] poll_interval_seconds: Seconds between GETs of the run while following it (default 60).
@@ -790,7 +790,7 @@ class AzureFleetBackendArgs:
     @pulumi.getter(name="apiVersion")
     def api_version(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`), "2025-04-01-preview" (legacy: neither limit). A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
+        The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`, `memberSelector` and ScheduledStart gates), "2025-04-01-preview" (legacy: approval gates, neither limit). A field the version lacks is refused at `pulumi preview`, naming the version that has it. A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
         """
         return pulumi.get(self, "api_version")
 
@@ -965,7 +965,7 @@ class GateArgsDict(TypedDict):
     """
     display_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Shown in the status; default "Approval" (or "Scheduled start").
+    Shown in the status and the report; default "Approval" (or "Scheduled start").
     """
     scheduled_start_configuration: NotRequired[pulumi.Input[Optional['ScheduledStartConfigurationArgsDict']]]
     """
@@ -982,7 +982,7 @@ class GateArgs:
         A gate (Azure Fleet's gate configuration): an approval, or a scheduled start.
 
         :param pulumi.Input[_builtins.str] type: "Approval": opened by listing its id in an `UpdateRun`'s `approvals`. "ScheduledStart" (before-gates only): opens at the next occurrence of `scheduledStartConfiguration`'s weekday and time; an approval opens it early. One of: `Approval`, `ScheduledStart`.
-        :param pulumi.Input[_builtins.str] display_name: Shown in the status; default "Approval" (or "Scheduled start").
+        :param pulumi.Input[_builtins.str] display_name: Shown in the status and the report; default "Approval" (or "Scheduled start").
         :param pulumi.Input['ScheduledStartConfigurationArgs'] scheduled_start_configuration: ScheduledStart only: when the gate opens.
         """
         pulumi.set(__self__, "type", type)
@@ -1007,7 +1007,7 @@ class GateArgs:
     @pulumi.getter(name="displayName")
     def display_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Shown in the status; default "Approval" (or "Scheduled start").
+        Shown in the status and the report; default "Approval" (or "Scheduled start").
         """
         return pulumi.get(self, "display_name")
 
@@ -1034,7 +1034,7 @@ class HealthCheckArgsDict(TypedDict):
     """
     url: pulumi.Input[_builtins.str]
     """
-    HTTP(S) URL; any 2xx answer is healthy. May carry a token: it is kept out of statuses, logs and the run's journal (shown without query and credentials).
+    HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a token: statuses, events and logs show it without its query and credentials, the run's journal and `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass `pulumi.secret(...)`).
     """
     interval_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -1059,7 +1059,7 @@ class HealthCheckArgs:
         """
         A probe that must answer 2xx after the member's upgrade before the member counts as Completed. Probed from where `pulumi up` runs.
 
-        :param pulumi.Input[_builtins.str] url: HTTP(S) URL; any 2xx answer is healthy. May carry a token: it is kept out of statuses, logs and the run's journal (shown without query and credentials).
+        :param pulumi.Input[_builtins.str] url: HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a token: statuses, events and logs show it without its query and credentials, the run's journal and `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass `pulumi.secret(...)`).
         :param pulumi.Input[_builtins.int] interval_seconds: Seconds between probes; default 30.
         :param pulumi.Input[_builtins.int] retries: Probes after a failed one before the member fails; default 3.
         :param pulumi.Input[_builtins.int] settle_seconds: Seconds to let the cluster settle after its upgrade before the first probe; default 60.
@@ -1082,7 +1082,7 @@ class HealthCheckArgs:
     @pulumi.getter
     def url(self) -> pulumi.Input[_builtins.str]:
         """
-        HTTP(S) URL; any 2xx answer is healthy. May carry a token: it is kept out of statuses, logs and the run's journal (shown without query and credentials).
+        HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a token: statuses, events and logs show it without its query and credentials, the run's journal and `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass `pulumi.secret(...)`).
         """
         return pulumi.get(self, "url")
 
@@ -1634,11 +1634,11 @@ class PrometheusAnalysisProviderArgs:
 
 class PrometheusAuthenticationArgsDict(TypedDict):
     """
-    How to authenticate besides `headers`.
+    How a query authenticates besides its `headers`.
     """
     azure_identity: pulumi.Input['AzureIdentityAuthenticationArgsDict']
     """
-    Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+    A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.
     """
 
 @pulumi.input_type
@@ -1646,9 +1646,9 @@ class PrometheusAuthenticationArgs:
     def __init__(__self__, *,
                  azure_identity: pulumi.Input['AzureIdentityAuthenticationArgs']):
         """
-        How to authenticate besides `headers`.
+        How a query authenticates besides its `headers`.
 
-        :param pulumi.Input['AzureIdentityAuthenticationArgs'] azure_identity: Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+        :param pulumi.Input['AzureIdentityAuthenticationArgs'] azure_identity: A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.
         """
         pulumi.set(__self__, "azure_identity", azure_identity)
 
@@ -1656,7 +1656,7 @@ class PrometheusAuthenticationArgs:
     @pulumi.getter(name="azureIdentity")
     def azure_identity(self) -> pulumi.Input['AzureIdentityAuthenticationArgs']:
         """
-        Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+        A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.
         """
         return pulumi.get(self, "azure_identity")
 
@@ -1742,7 +1742,7 @@ class SimulatorBackendArgsDict(TypedDict):
     """
     fleet_file: pulumi.Input[_builtins.str]
     """
-    The fleet description (a scenario's `regions` and `members`), relative to `projectDir`.
+    The fleet description (a scenario's `regions` and `members`), relative to `projectDir` (the Pulumi project's folder, the one holding Pulumi.yaml; not the program's `main` folder, nor where `pulumi` was started).
     """
     state_file: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1762,7 +1762,7 @@ class SimulatorBackendArgs:
         """
         The embedded simulated fleet: a fleet file describing regions and clusters, and a state file beside it.
 
-        :param pulumi.Input[_builtins.str] fleet_file: The fleet description (a scenario's `regions` and `members`), relative to `projectDir`.
+        :param pulumi.Input[_builtins.str] fleet_file: The fleet description (a scenario's `regions` and `members`), relative to `projectDir` (the Pulumi project's folder, the one holding Pulumi.yaml; not the program's `main` folder, nor where `pulumi` was started).
         :param pulumi.Input[_builtins.str] state_file: Where the simulated clusters' state is kept, relative to `projectDir`; default `<fleetFile>.state.json`. Delete it to reset the fleet.
         :param pulumi.Input[_builtins.float] time_scale: Simulated time per real time; default 60 (a 10-minute upgrade takes 10 seconds).
         """
@@ -1776,7 +1776,7 @@ class SimulatorBackendArgs:
     @pulumi.getter(name="fleetFile")
     def fleet_file(self) -> pulumi.Input[_builtins.str]:
         """
-        The fleet description (a scenario's `regions` and `members`), relative to `projectDir`.
+        The fleet description (a scenario's `regions` and `members`), relative to `projectDir` (the Pulumi project's folder, the one holding Pulumi.yaml; not the program's `main` folder, nor where `pulumi` was started).
         """
         return pulumi.get(self, "fleet_file")
 
@@ -1815,7 +1815,7 @@ class SkipTargetArgsDict(TypedDict):
     """
     name: pulumi.Input[_builtins.str]
     """
-    The name of the member, group or stage.
+    The name of the member, group or stage (for an AfterStageWait, its stage's).
     """
     type: pulumi.Input[_builtins.str]
     """
@@ -1830,7 +1830,7 @@ class SkipTargetArgs:
         """
         An item of the run to skip.
 
-        :param pulumi.Input[_builtins.str] name: The name of the member, group or stage.
+        :param pulumi.Input[_builtins.str] name: The name of the member, group or stage (for an AfterStageWait, its stage's).
         :param pulumi.Input[_builtins.str] type: Member, Group, Stage, or AfterStageWait (named by its stage). One of: `Member`, `Group`, `Stage`, `AfterStageWait`.
         """
         pulumi.set(__self__, "name", name)
@@ -1840,7 +1840,7 @@ class SkipTargetArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
         """
-        The name of the member, group or stage.
+        The name of the member, group or stage (for an AfterStageWait, its stage's).
         """
         return pulumi.get(self, "name")
 
@@ -2408,7 +2408,7 @@ class WebhookArgsDict(TypedDict):
     """
     token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
+    Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
     """
 
 @pulumi.input_type
@@ -2420,7 +2420,7 @@ class WebhookArgs:
         Where a run's events are POSTed as they happen (what `fleet-update run --webhook` does), with an optional bearer token.
 
         :param pulumi.Input[_builtins.str] url: http(s) URL the events are POSTed to. Secret in the state (its path or query may hold a token); messages name it by its origin only.
-        :param pulumi.Input[_builtins.str] token: Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
+        :param pulumi.Input[_builtins.str] token: Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
         """
         pulumi.set(__self__, "url", url)
         if token is not None:
@@ -2442,7 +2442,7 @@ class WebhookArgs:
     @pulumi.getter
     def token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
+        Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
         """
         return pulumi.get(self, "token")
 

@@ -52,7 +52,7 @@ __all__ = [
 @pulumi.output_type
 class Analysis(dict):
     """
-    Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+    Health analysis: templates declared once, used after each member, before a stage and through its soak (docs/health-analysis.md).
     """
     @staticmethod
     def __key_warning(key: str):
@@ -76,7 +76,7 @@ class Analysis(dict):
                  after_member: Optional[Sequence[_builtins.str]] = None,
                  stages: Optional[Sequence['outputs.StageAnalysis']] = None):
         """
-        Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak.
+        Health analysis: templates declared once, used after each member, before a stage and through its soak (docs/health-analysis.md).
 
         :param Sequence['AnalysisTemplate'] templates: The analyses, declared once; each use names one.
         :param Sequence[_builtins.str] after_member: Templates measured after each member's upgrade, before it counts as Completed; a failure fails the member (tolerance applies).
@@ -158,8 +158,8 @@ class AnalysisProvider(dict):
         """
         What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
 
-        :param 'PrometheusAnalysisProvider' prometheus: A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
-        :param 'WebAnalysisProvider' web: An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+        :param 'PrometheusAnalysisProvider' prometheus: Measure with a PromQL query.
+        :param 'WebAnalysisProvider' web: Measure with an HTTP probe.
         """
         if prometheus is not None:
             pulumi.set(__self__, "prometheus", prometheus)
@@ -170,7 +170,7 @@ class AnalysisProvider(dict):
     @pulumi.getter
     def prometheus(self) -> Optional['outputs.PrometheusAnalysisProvider']:
         """
-        A PromQL query to a Prometheus-compatible HTTP API; each sample of the answer is judged by the conditions.
+        Measure with a PromQL query.
         """
         return pulumi.get(self, "prometheus")
 
@@ -178,7 +178,7 @@ class AnalysisProvider(dict):
     @pulumi.getter
     def web(self) -> Optional['outputs.WebAnalysisProvider']:
         """
-        An HTTP probe: GET `url`; any 2xx answer is a Successful measurement, anything else Failed.
+        Measure with an HTTP probe.
         """
         return pulumi.get(self, "web")
 
@@ -233,7 +233,7 @@ class AnalysisTemplate(dict):
         One analysis (an Argo Rollouts metric): what is measured, when, and what passes.
 
         :param _builtins.str name: The template's name, unique in the run; uses refer to it.
-        :param 'AnalysisProvider' provider: What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+        :param 'AnalysisProvider' provider: What measures: `web` or `prometheus`.
         :param _builtins.int consecutive_error_limit: Measurements in a row that could not be taken (the server unreachable, a bad query) tolerated; one more ends the analysis in Error, a failure. Default 4.
         :param _builtins.int count: Measurements to take; default 1 after a member and before a stage, and as many as fit in the after-stage wait during a soak.
         :param _builtins.str failure_condition: prometheus: when a measurement is Failed. With both conditions, a measurement meeting neither is Inconclusive.
@@ -277,7 +277,7 @@ class AnalysisTemplate(dict):
     @pulumi.getter
     def provider(self) -> 'outputs.AnalysisProvider':
         """
-        What measures: exactly one of `web` (an HTTP probe) and `prometheus` (a PromQL query).
+        What measures: `web` or `prometheus`.
         """
         return pulumi.get(self, "provider")
 
@@ -577,7 +577,7 @@ class AzureFleetBackend(dict):
         Azure Kubernetes Fleet Manager runs the update server-side; `pulumi up` creates (or attaches to) the fleet's update run named after the resource, steers it and follows it.
 
         :param _builtins.str fleet_id: ARM id of the `Microsoft.ContainerService/fleets` resource.
-        :param _builtins.str api_version: The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`), "2025-04-01-preview" (legacy: neither limit). A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
+        :param _builtins.str api_version: The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`, `memberSelector` and ScheduledStart gates), "2025-04-01-preview" (legacy: approval gates, neither limit). A field the version lacks is refused at `pulumi preview`, naming the version that has it. A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
         :param _builtins.str credential: As `azure`'s: "default" (DefaultAzureCredential) or "emulator" (loopback endpoints only). One of: `default`, `emulator`.
         :param _builtins.str endpoint: ARM endpoint; default the Azure public cloud.
         :param _builtins.float poll_interval_seconds: Seconds between GETs of the run while following it (default 60).
@@ -609,7 +609,7 @@ class AzureFleetBackend(dict):
     @pulumi.getter(name="apiVersion")
     def api_version(self) -> Optional[_builtins.str]:
         """
-        The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`), "2025-04-01-preview" (legacy: neither limit). A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
+        The Fleet Manager api-version every request speaks: "2026-06-01" (GA, the default: approval gates and `maxConcurrency`), "2026-06-02-preview" (also `maxAllowedFailures`, `memberSelector` and ScheduledStart gates), "2025-04-01-preview" (legacy: approval gates, neither limit). A field the version lacks is refused at `pulumi preview`, naming the version that has it. A change of it alone follows the same fleet run at the new version. One of: `2026-06-01`, `2026-06-02-preview`, `2025-04-01-preview`.
         """
         return pulumi.get(self, "api_version")
 
@@ -767,7 +767,7 @@ class Gate(dict):
         A gate (Azure Fleet's gate configuration): an approval, or a scheduled start.
 
         :param _builtins.str type: "Approval": opened by listing its id in an `UpdateRun`'s `approvals`. "ScheduledStart" (before-gates only): opens at the next occurrence of `scheduledStartConfiguration`'s weekday and time; an approval opens it early. One of: `Approval`, `ScheduledStart`.
-        :param _builtins.str display_name: Shown in the status; default "Approval" (or "Scheduled start").
+        :param _builtins.str display_name: Shown in the status and the report; default "Approval" (or "Scheduled start").
         :param 'ScheduledStartConfiguration' scheduled_start_configuration: ScheduledStart only: when the gate opens.
         """
         pulumi.set(__self__, "type", type)
@@ -788,7 +788,7 @@ class Gate(dict):
     @pulumi.getter(name="displayName")
     def display_name(self) -> Optional[_builtins.str]:
         """
-        Shown in the status; default "Approval" (or "Scheduled start").
+        Shown in the status and the report; default "Approval" (or "Scheduled start").
         """
         return pulumi.get(self, "display_name")
 
@@ -833,7 +833,7 @@ class HealthCheck(dict):
         """
         A probe that must answer 2xx after the member's upgrade before the member counts as Completed. Probed from where `pulumi up` runs.
 
-        :param _builtins.str url: HTTP(S) URL; any 2xx answer is healthy. May carry a token: it is kept out of statuses, logs and the run's journal (shown without query and credentials).
+        :param _builtins.str url: HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a token: statuses, events and logs show it without its query and credentials, the run's journal and `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass `pulumi.secret(...)`).
         :param _builtins.int interval_seconds: Seconds between probes; default 30.
         :param _builtins.int retries: Probes after a failed one before the member fails; default 3.
         :param _builtins.int settle_seconds: Seconds to let the cluster settle after its upgrade before the first probe; default 60.
@@ -856,7 +856,7 @@ class HealthCheck(dict):
     @pulumi.getter
     def url(self) -> _builtins.str:
         """
-        HTTP(S) URL; any 2xx answer is healthy. May carry a token: it is kept out of statuses, logs and the run's journal (shown without query and credentials).
+        HTTP(S) URL, probed with GET from where `pulumi up` runs; any 2xx answer is healthy. It may carry a token: statuses, events and logs show it without its query and credentials, the run's journal and `engineState` leave it out, and the provider plugin keeps it secret in the state (in TypeScript, pass `pulumi.secret(...)`).
         """
         return pulumi.get(self, "url")
 
@@ -1321,7 +1321,7 @@ class PrometheusAnalysisProvider(dict):
 @pulumi.output_type
 class PrometheusAuthentication(dict):
     """
-    How to authenticate besides `headers`.
+    How a query authenticates besides its `headers`.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -1343,9 +1343,9 @@ class PrometheusAuthentication(dict):
     def __init__(__self__, *,
                  azure_identity: 'outputs.AzureIdentityAuthentication'):
         """
-        How to authenticate besides `headers`.
+        How a query authenticates besides its `headers`.
 
-        :param 'AzureIdentityAuthentication' azure_identity: Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+        :param 'AzureIdentityAuthentication' azure_identity: A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.
         """
         pulumi.set(__self__, "azure_identity", azure_identity)
 
@@ -1353,7 +1353,7 @@ class PrometheusAuthentication(dict):
     @pulumi.getter(name="azureIdentity")
     def azure_identity(self) -> 'outputs.AzureIdentityAuthentication':
         """
-        Send a bearer token from @azure/identity's DefaultAzureCredential (az login, environment, managed or workload identity): an Azure Monitor workspace's query endpoint.
+        A bearer token from DefaultAzureCredential, for an Azure Monitor workspace's query endpoint.
         """
         return pulumi.get(self, "azure_identity")
 
@@ -1457,7 +1457,7 @@ class SimulatorBackend(dict):
         """
         The embedded simulated fleet: a fleet file describing regions and clusters, and a state file beside it.
 
-        :param _builtins.str fleet_file: The fleet description (a scenario's `regions` and `members`), relative to `projectDir`.
+        :param _builtins.str fleet_file: The fleet description (a scenario's `regions` and `members`), relative to `projectDir` (the Pulumi project's folder, the one holding Pulumi.yaml; not the program's `main` folder, nor where `pulumi` was started).
         :param _builtins.str state_file: Where the simulated clusters' state is kept, relative to `projectDir`; default `<fleetFile>.state.json`. Delete it to reset the fleet.
         :param _builtins.float time_scale: Simulated time per real time; default 60 (a 10-minute upgrade takes 10 seconds).
         """
@@ -1471,7 +1471,7 @@ class SimulatorBackend(dict):
     @pulumi.getter(name="fleetFile")
     def fleet_file(self) -> _builtins.str:
         """
-        The fleet description (a scenario's `regions` and `members`), relative to `projectDir`.
+        The fleet description (a scenario's `regions` and `members`), relative to `projectDir` (the Pulumi project's folder, the one holding Pulumi.yaml; not the program's `main` folder, nor where `pulumi` was started).
         """
         return pulumi.get(self, "fleet_file")
 
@@ -1503,7 +1503,7 @@ class SkipTarget(dict):
         """
         An item of the run to skip.
 
-        :param _builtins.str name: The name of the member, group or stage.
+        :param _builtins.str name: The name of the member, group or stage (for an AfterStageWait, its stage's).
         :param _builtins.str type: Member, Group, Stage, or AfterStageWait (named by its stage). One of: `Member`, `Group`, `Stage`, `AfterStageWait`.
         """
         pulumi.set(__self__, "name", name)
@@ -1513,7 +1513,7 @@ class SkipTarget(dict):
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
-        The name of the member, group or stage.
+        The name of the member, group or stage (for an AfterStageWait, its stage's).
         """
         return pulumi.get(self, "name")
 
@@ -1984,7 +1984,7 @@ class Webhook(dict):
         Where a run's events are POSTed as they happen (what `fleet-update run --webhook` does), with an optional bearer token.
 
         :param _builtins.str url: http(s) URL the events are POSTed to. Secret in the state (its path or query may hold a token); messages name it by its origin only.
-        :param _builtins.str token: Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
+        :param _builtins.str token: Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
         """
         pulumi.set(__self__, "url", url)
         if token is not None:
@@ -2002,7 +2002,7 @@ class Webhook(dict):
     @pulumi.getter
     def token(self) -> Optional[_builtins.str]:
         """
-        Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs.
+        Sent as `Authorization: Bearer <token>` with every event. Secret: encrypted in the state, never in the run's journal, outputs in plain text or logs. Give it as a secret (`pulumi config set --secret`).
         """
         return pulumi.get(self, "token")
 

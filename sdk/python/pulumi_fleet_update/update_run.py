@@ -39,17 +39,17 @@ class UpdateRunArgs:
         The set of arguments for constructing a UpdateRun resource.
 
         :param pulumi.Input['BackendArgs'] backend: Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager.
-        :param pulumi.Input[Sequence[pulumi.Input['MemberArgs']]] members: The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
-        :param pulumi.Input['AnalysisArgs'] analysis: Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] approvals: Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
+        :param pulumi.Input[Sequence[pulumi.Input['MemberArgs']]] members: The members taking part. A member no group takes — its group is in no stage, or no group's `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+        :param pulumi.Input['AnalysisArgs'] analysis: Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] approvals: Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
         :param pulumi.Input['AutoUpgradeProfileArgs'] auto_upgrade_profile: Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
         :param pulumi.Input['ManagedClusterUpdateArgs'] managed_cluster_update: What to do to each member: upgrade type, Kubernetes version, node image selection. Exactly one of this and `autoUpgradeProfile`.
-        :param pulumi.Input[_builtins.str] project_dir: The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
+        :param pulumi.Input[_builtins.str] project_dir: The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder it was started in, which for a program without `main` is the project's). A change of this alone neither replaces nor updates the run.
         :param pulumi.Input[_builtins.float] return_after_minutes: Return successfully when nothing is in flight and the next step (a wait, a window, a version) is more than this many minutes away; the next `pulumi up` continues. Unset: wait in place.
-        :param pulumi.Input[Sequence[pulumi.Input['SkipTargetArgs']]] skip: Items to skip, all at once: a Member, Group, Stage or AfterStageWait (by the stage's name). Only items not yet started are skipped, except an AfterStageWait counting down, which ends at once.
+        :param pulumi.Input[Sequence[pulumi.Input['SkipTargetArgs']]] skip: Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named by its stage). Only items not yet started are skipped; naming a running item, or one the run does not have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once (a soak cut short).
         :param pulumi.Input[_builtins.str] state: "Running" (default) runs to the end; "Stopped" lets upgrades in flight finish and starts no more; "NotStarted" holds a new run. One of: `Running`, `Stopped`, `NotStarted`.
         :param pulumi.Input['UpdateRunStrategyArgs'] strategy: The sequence: an `UpdateStrategy`'s `strategy` output or inline stages. Omitted: members one by one.
-        :param pulumi.Input[_builtins.float] timeout_minutes: Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.
+        :param pulumi.Input[_builtins.float] timeout_minutes: Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a run not finished by then fails the update, and the next `pulumi up` continues it.
         :param pulumi.Input[_builtins.str] update_strategy_id: `azureFleet` only, instead of `strategy`: the ARM id of a strategy kept in Fleet Manager (an `UpdateStrategy`'s `updateStrategyId`). Fleet snapshots it when the run is created.
         :param pulumi.Input['WebhookArgs'] webhook: POST each of the run's events (every state change, as JSON) to a URL, in order, retried with backoff, never holding up the run. Secret in the run's outputs; kept out of the run's journal and engine state. A change of it neither replaces nor restarts the run: the next `pulumi up` delivers to the new one.
         """
@@ -100,7 +100,7 @@ class UpdateRunArgs:
     @pulumi.getter
     def members(self) -> pulumi.Input[Sequence[pulumi.Input['MemberArgs']]]:
         """
-        The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+        The members taking part. A member no group takes — its group is in no stage, or no group's `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's members; listed ones are checked against the fleet.
         """
         return pulumi.get(self, "members")
 
@@ -112,7 +112,7 @@ class UpdateRunArgs:
     @pulumi.getter
     def analysis(self) -> pulumi.Input[Optional['AnalysisArgs']]:
         """
-        Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+        Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
         """
         return pulumi.get(self, "analysis")
 
@@ -124,7 +124,7 @@ class UpdateRunArgs:
     @pulumi.getter
     def approvals(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
+        Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
         """
         return pulumi.get(self, "approvals")
 
@@ -160,7 +160,7 @@ class UpdateRunArgs:
     @pulumi.getter(name="projectDir")
     def project_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
+        The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder it was started in, which for a program without `main` is the project's). A change of this alone neither replaces nor updates the run.
         """
         return pulumi.get(self, "project_dir")
 
@@ -184,7 +184,7 @@ class UpdateRunArgs:
     @pulumi.getter
     def skip(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SkipTargetArgs']]]]:
         """
-        Items to skip, all at once: a Member, Group, Stage or AfterStageWait (by the stage's name). Only items not yet started are skipped, except an AfterStageWait counting down, which ends at once.
+        Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named by its stage). Only items not yet started are skipped; naming a running item, or one the run does not have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once (a soak cut short).
         """
         return pulumi.get(self, "skip")
 
@@ -220,7 +220,7 @@ class UpdateRunArgs:
     @pulumi.getter(name="timeoutMinutes")
     def timeout_minutes(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.
+        Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a run not finished by then fails the update, and the next `pulumi up` continues it.
         """
         return pulumi.get(self, "timeout_minutes")
 
@@ -279,18 +279,18 @@ class UpdateRun(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Union['AnalysisArgs', 'AnalysisArgsDict']] analysis: Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] approvals: Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
+        :param pulumi.Input[Union['AnalysisArgs', 'AnalysisArgsDict']] analysis: Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] approvals: Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
         :param pulumi.Input[Union['AutoUpgradeProfileArgs', 'AutoUpgradeProfileArgsDict']] auto_upgrade_profile: Instead of `managedClusterUpdate`: the update is generated when the run starts, from the versions AKS offers in the members' regions then — Rapid: the latest patch of the newest minor; Stable: of the minor before it; TargetKubernetesVersion: of `targetKubernetesVersion`; NodeImage and SecurityPatch (Fleet Manager from api-version 2026-06-02-preview): the newest node images. The result is the `generatedUpdate` output.
         :param pulumi.Input[Union['BackendArgs', 'BackendArgsDict']] backend: Where the clusters are: the simulated fleet, real AKS through ARM, or Fleet Manager.
         :param pulumi.Input[Union['ManagedClusterUpdateArgs', 'ManagedClusterUpdateArgsDict']] managed_cluster_update: What to do to each member: upgrade type, Kubernetes version, node image selection. Exactly one of this and `autoUpgradeProfile`.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['MemberArgs', 'MemberArgsDict']]]] members: The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
-        :param pulumi.Input[_builtins.str] project_dir: The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['MemberArgs', 'MemberArgsDict']]]] members: The members taking part. A member no group takes — its group is in no stage, or no group's `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+        :param pulumi.Input[_builtins.str] project_dir: The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder it was started in, which for a program without `main` is the project's). A change of this alone neither replaces nor updates the run.
         :param pulumi.Input[_builtins.float] return_after_minutes: Return successfully when nothing is in flight and the next step (a wait, a window, a version) is more than this many minutes away; the next `pulumi up` continues. Unset: wait in place.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['SkipTargetArgs', 'SkipTargetArgsDict']]]] skip: Items to skip, all at once: a Member, Group, Stage or AfterStageWait (by the stage's name). Only items not yet started are skipped, except an AfterStageWait counting down, which ends at once.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['SkipTargetArgs', 'SkipTargetArgsDict']]]] skip: Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named by its stage). Only items not yet started are skipped; naming a running item, or one the run does not have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once (a soak cut short).
         :param pulumi.Input[_builtins.str] state: "Running" (default) runs to the end; "Stopped" lets upgrades in flight finish and starts no more; "NotStarted" holds a new run. One of: `Running`, `Stopped`, `NotStarted`.
         :param pulumi.Input[Union['UpdateRunStrategyArgs', 'UpdateRunStrategyArgsDict']] strategy: The sequence: an `UpdateStrategy`'s `strategy` output or inline stages. Omitted: members one by one.
-        :param pulumi.Input[_builtins.float] timeout_minutes: Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.
+        :param pulumi.Input[_builtins.float] timeout_minutes: Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a run not finished by then fails the update, and the next `pulumi up` continues it.
         :param pulumi.Input[_builtins.str] update_strategy_id: `azureFleet` only, instead of `strategy`: the ARM id of a strategy kept in Fleet Manager (an `UpdateStrategy`'s `updateStrategyId`). Fleet snapshots it when the run is created.
         :param pulumi.Input[Union['WebhookArgs', 'WebhookArgsDict']] webhook: POST each of the run's events (every state change, as JSON) to a URL, in order, retried with backoff, never holding up the run. Secret in the run's outputs; kept out of the run's journal and engine state. A change of it neither replaces nor restarts the run: the next `pulumi up` delivers to the new one.
         """
@@ -433,7 +433,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter
     def analysis(self) -> pulumi.Output[Optional['outputs.Analysis']]:
         """
-        Health analysis (issue 31): templates declared once, used after each member, before a stage and through its soak. Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
+        Health analysis, declared once and used after each member's upgrade, before a stage starts and through its soak (docs/health-analysis.md). Secret as a whole (its headers may hold tokens); part of what the run is, its headers' values aside.
         """
         return pulumi.get(self, "analysis")
 
@@ -449,7 +449,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter
     def approvals(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id). A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
+        Approved gate ids (`canary/after/0`, `prod/prod-eu/before/0`; the status lists every gate's id), applied as a whole on every `pulumi up`. A run reaching an unapproved gate returns successfully with the gate Pending; the next `pulumi up` with the approval continues.
         """
         return pulumi.get(self, "approvals")
 
@@ -473,7 +473,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter
     def drift(self) -> pulumi.Output[Sequence[Any]]:
         """
-        Members the run Completed whose clusters no longer report what it applied (rolled back, changed by hand), as the last `pulumi refresh` found them, each with what the cluster reports.
+        Members the run Completed whose clusters no longer report what it applied (rolled back, changed by hand), as the last `pulumi refresh` found them, each with what the cluster reports. The run is not re-run: a new run puts them right.
         """
         return pulumi.get(self, "drift")
 
@@ -489,7 +489,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter(name="excludedMembers")
     def excluded_members(self) -> pulumi.Output[Sequence[Any]]:
         """
-        Members left out because their group is in no stage (or no group selects them), each with why.
+        Members left out of the run, each with why: its group is in no stage, or no group's label selector (`memberSelector.byLabel`) selects it.
         """
         return pulumi.get(self, "excluded_members")
 
@@ -529,7 +529,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter
     def members(self) -> pulumi.Output[Sequence['outputs.Member']]:
         """
-        The members taking part. A member whose group is in no stage is left out (listed in `excludedMembers`). On `azureFleet` the fleet's members; listed ones are checked against the fleet.
+        The members taking part. A member no group takes — its group is in no stage, or no group's `memberSelector` selects it — is left out and listed in `excludedMembers`. On `azureFleet` the fleet's members; listed ones are checked against the fleet.
         """
         return pulumi.get(self, "members")
 
@@ -537,7 +537,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter
     def plan(self) -> pulumi.Output[Optional[Any]]:
         """
-        The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's stage, group, priority class, predicted start and end, Pending periods, and the pre-flight findings — `fleet-update plan --json`'s object. Absent on Azure.
+        The run as predicted when it was created (simulated fleet, up to 2,000 members): each member's stage, group, priority class, predicted start and end, Pending periods, and the pre-flight findings — `fleet-update plan --json`'s object. Absent on Azure (run `fleet-update plan`).
         """
         return pulumi.get(self, "plan")
 
@@ -545,7 +545,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter(name="projectDir")
     def project_dir(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the folder the provider was started in, which for a program without `main` is the Pulumi project's (the one holding Pulumi.yaml). A change of this alone neither replaces nor updates the run.
+        The folder relative paths (`fleetFile`, `stateFile`, `trustedCaFile`, the journal directory `.fleet-update/runs`) are resolved against. Default: the Pulumi project's folder, the one holding Pulumi.yaml (the TypeScript classes record it when the program runs; the provider plugin takes the folder it was started in, which for a program without `main` is the project's). A change of this alone neither replaces nor updates the run.
         """
         return pulumi.get(self, "project_dir")
 
@@ -577,7 +577,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter
     def skip(self) -> pulumi.Output[Optional[Sequence['outputs.SkipTarget']]]:
         """
-        Items to skip, all at once: a Member, Group, Stage or AfterStageWait (by the stage's name). Only items not yet started are skipped, except an AfterStageWait counting down, which ends at once.
+        Items to skip, applied as a whole on every `pulumi up`: a Member, Group, Stage or AfterStageWait (named by its stage). Only items not yet started are skipped; naming a running item, or one the run does not have, fails the update and changes nothing. The exception: an AfterStageWait counting down ends at once (a soak cut short).
         """
         return pulumi.get(self, "skip")
 
@@ -625,7 +625,7 @@ class UpdateRun(pulumi.CustomResource):
     @pulumi.getter(name="timeoutMinutes")
     def timeout_minutes(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        Our own deadline for one `pulumi up`, in minutes (default 240): a run not finished by then fails the update, and the next `pulumi up` continues it.
+        Our own deadline for one `pulumi up`, in minutes (default 240; Pulumi's `customTimeouts` are not used): a run not finished by then fails the update, and the next `pulumi up` continues it.
         """
         return pulumi.get(self, "timeout_minutes")
 

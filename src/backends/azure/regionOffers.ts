@@ -20,7 +20,7 @@ import { BackendError, type RegionOffer } from "../../engine/backend";
 import { compareImageVersions, imageFamily } from "../../model/nodeImage";
 import type { ManagedClusterId } from "./armIds";
 
-/** The api-version ARM serves the node image list under (shared/fixtures/arm/NodeImageVersions_List.json). */
+/** The api-version ARM serves the node image list under (the AKS REST specs' example NodeImageVersions_List.json). */
 export const NODE_IMAGE_VERSIONS_API = "2026-06-02-preview";
 export const AZURE_PUBLIC_CLOUD = "https://management.azure.com";
 

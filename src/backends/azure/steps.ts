@@ -4,7 +4,7 @@
  * is still behind. What is missing is always computed from the cluster as read, so following an
  * upgrade resumes from the cluster itself and never redoes a step that is done.
  */
-import { ownValue } from "../../model/common";
+import { ownValue } from "../../model/values";
 import type { ManagedCluster } from "@azure/arm-containerservice";
 import type { UpgradeRequest } from "../../engine/backend";
 import { compareDotted, compareImageVersions } from "../../model/nodeImage";

@@ -14,6 +14,9 @@ import { isRestError, type PipelinePolicy } from "@azure/core-rest-pipeline";
 import { credentialProblem } from "../azure/credentials";
 import { parseFleetId, type FleetId } from "./fleetId";
 import { FleetRestOperations } from "./restOperations";
+import { FleetRequestError } from "./requestError";
+
+export { FleetRequestError } from "./requestError";
 import { DEFAULT_FLEET_API_VERSION, FLEET_API_FEATURES, FIRST_VERSION_WITH, type ClientFleetApiVersion, type WireAutoUpgradeProfile, type WireAutoUpgradeProfileProperties, type WireGate, type WireManagedClusterUpdate, type WireStrategy, type WireUpdateRun, type WireUpdateStrategy } from "./wire";
 
 export interface FleetClientOptions {
@@ -54,17 +57,6 @@ export interface RequestCounts {
   throttled: number;
 }
 
-/** An ARM error in one line: `<code>: <message>` (ARM's error body), never a token or header. */
-export class FleetRequestError extends Error {
-  constructor(
-    readonly statusCode: number | undefined,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "FleetRequestError";
-  }
-}
 
 /** Counts each request by method, and each 429 answered (the SDK retries it); notes the api-versions sent. */
 function requestCounter(counts: RequestCounts, apiVersions: Set<string>): PipelinePolicy {

@@ -1,17 +1,9 @@
 /**
- * The ARM id of an Azure Kubernetes Fleet Manager fleet:
- * `/subscriptions/{guid}/resourceGroups/{rg}/providers/Microsoft.ContainerService/fleets/{name}`.
- * ARM treats the fixed segments case-insensitively, so do we.
+ * The ARM id of an Azure Kubernetes Fleet Manager fleet, parsed
+ * (`/subscriptions/{guid}/resourceGroups/{rg}/providers/Microsoft.ContainerService/fleets/{name}`, as
+ * the run spec takes it: `src/spec/fleet.ts`), and the names of a fleet's child resources.
  */
-import { z } from "zod";
-import { orRequired } from "../../model/common";
-
-export const FLEET_ID_PATTERN =
-  /^\/subscriptions\/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\/resourceGroups\/[-\w._()]{1,90}\/providers\/Microsoft\.ContainerService\/fleets\/[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/i;
-
-export const FleetIdSchema = z
-  .string({ error: orRequired("must be a string") })
-  .regex(FLEET_ID_PATTERN, "must be an ARM fleet id: /subscriptions/<guid>/resourceGroups/<group>/providers/Microsoft.ContainerService/fleets/<name>");
+import { FLEET_ID_PATTERN } from "../../spec/fleet";
 
 export interface FleetId {
   subscriptionId: string;

@@ -11,28 +11,19 @@
  * the same SDK's REST client (`restOperations.ts`) with these shapes.
  *
  * Every api-version's full definitions are in `wire/` (one module per version, `wire/v2026_06_01.ts`, ...,
- * as zod schemas checked against the official swagger by `test/azureFleet/wireSwagger.test.ts`),
+ * as zod schemas checked against the official swagger by `test/backends/azureFleet/wireSwagger.test.ts`),
  * re-exported here; the interfaces below are the part this client reads and writes
- * (`test/azureFleet/wireTypes.typecheck.ts` checks they name only fields of those versions, and
- * `test/azureFleet/wireBodies.test.ts` that the bodies sent parse at the version they are sent in).
+ * (`test/backends/azureFleet/wireTypes.typecheck.ts` checks they name only fields of those versions, and
+ * `test/backends/azureFleet/wireBodies.test.ts` that the bodies sent parse at the version they are sent in).
  */
+import { CLIENT_FLEET_API_VERSIONS, type ClientFleetApiVersion } from "../../spec/fleet";
 import type { FleetApiVersion } from "./wire/index";
 
 export * from "./wire/index";
 
-/**
- * The api-versions the client speaks: 2026-06-01 (GA, the default: approval gates, `maxConcurrency`),
- * 2026-06-02-preview (also `maxAllowedFailures`, `failureCount`, `memberSelector`, ScheduledStart gates), and 2025-04-01-preview, the first
- * with approval gates, which the client spoke before (legacy: kept so that a program pinned to it
- * goes on working; it has neither limit). Every request of one client uses one version, so a run's
- * body, its controls and its gates are all read in that version's terms.
- */
-export const CLIENT_FLEET_API_VERSIONS = ["2026-06-01", "2026-06-02-preview", "2025-04-01-preview"] as const satisfies readonly FleetApiVersion[];
-export type ClientFleetApiVersion = (typeof CLIENT_FLEET_API_VERSIONS)[number];
-
-export function isClientFleetApiVersion(value: string): value is ClientFleetApiVersion {
-  return (CLIENT_FLEET_API_VERSIONS as readonly string[]).includes(value);
-}
+// The api-versions a run spec may ask for (`src/spec/fleet.ts`), each one whose wire types are here.
+CLIENT_FLEET_API_VERSIONS satisfies readonly FleetApiVersion[];
+export { CLIENT_FLEET_API_VERSIONS, isClientFleetApiVersion, type ClientFleetApiVersion } from "../../spec/fleet";
 
 /** What a run on `backend.azureFleet` speaks unless its `apiVersion` says otherwise. */
 export const DEFAULT_FLEET_API_VERSION: ClientFleetApiVersion = "2026-06-01";

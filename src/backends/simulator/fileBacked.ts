@@ -7,7 +7,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { ValidationError, parseOrThrow, parseYamlMapping } from "../../model/common";
+import { ValidationError, parseOrThrow } from "../../model/issues";
+import { parseYamlMapping } from "../../model/textInput";
 import { FleetSchema, type Fleet } from "../../model/fleet";
 import { HeldScaledClock } from "../../runtime/scaledClock";
 import { SimulatedFleet } from "./simulatedFleet";

@@ -4,7 +4,7 @@
  * windows, `simulation` settings — always comes from the fleet description.
  */
 import { z } from "zod";
-import { KubernetesVersionSchema } from "../../model/common";
+import { KubernetesVersionSchema } from "../../model/values";
 import { NodePoolSchema, type SimulatedCluster } from "../../model/fleet";
 import { UpgradeTypeSchema } from "../../model/update";
 

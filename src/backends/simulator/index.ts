@@ -1,5 +1,5 @@
 /** The simulated fleet: the embedded default backend (docs/rules.md §7). */
-export * from "./errorCodes";
+export * from "../../aks/errorCodes";
 export { FLEET_STATE_FORMAT, FleetStateSchema, type ClusterState, type FleetState, type OperationRecord } from "./fleetState";
 export { type ClusterSnapshot, type FleetSnapshot, type OperationLogEntry } from "./snapshot";
 export {

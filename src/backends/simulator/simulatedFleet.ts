@@ -23,13 +23,13 @@ import {
 import type { Clock } from "../../engine/clock";
 import { MinHeap } from "../../engine/minHeap";
 import type { Fleet, Region, SimulatedCluster } from "../../model/fleet";
-import { CLUSTER_STOPPED, NOT_FOUND, OPERATION_NOT_ALLOWED, UPGRADE_ABORTED } from "./errorCodes";
+import { CLUSTER_STOPPED, NOT_FOUND, OPERATION_NOT_ALLOWED, UPGRADE_ABORTED } from "../../aks/errorCodes";
 import { FLEET_STATE_FORMAT, initialClusterState, runningOperation, type ClusterState, type FleetState, type OperationRecord } from "./fleetState";
 import { clusterSnapshot, operationLogEntry, toIsoInstant, type FleetSnapshot, type OperationLogEntry } from "./snapshot";
-import { latestImagesByPart } from "./latestImages";
+import { latestImagesByPart } from "../../aks/latestImages";
 import { clusterSeries, evaluateSelector, type Series } from "./metrics";
 import { shownProbeUrl } from "../../model/analysis";
-import { applyUpgrade, checkUpgradeRequest, type ClusterVersions } from "./upgradeRules";
+import { applyUpgrade, checkUpgradeRequest, type ClusterVersions } from "../../aks/upgradeRules";
 
 /** docs/rules.md §7: an upgrade takes 10 minutes unless the cluster's `simulation.upgradeMinutes` says otherwise. */
 export const DEFAULT_UPGRADE_MINUTES = 10;

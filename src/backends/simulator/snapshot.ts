@@ -3,7 +3,7 @@
  * JSON, timestamps as ISO 8601 UTC, absent values omitted (never `undefined` or `null`).
  */
 import type { NodePoolInfo } from "../../engine/backend";
-import { isoInstant } from "../../model/common";
+import { isoInstant } from "../../model/instants";
 import type { UpgradeType } from "../../model/update";
 import type { ClusterState, OperationRecord } from "./fleetState";
 

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { RecordLogError, RecordLogWriter, isFramed, parseRecords, readBytes, type LogContents } from "../../runtime/recordLog";
 import type { Clock } from "../../engine/clock";
 import type { Fleet } from "../../model/fleet";
-import { formatPath } from "../../model/common";
+import { formatPath } from "../../model/issues";
 import { ClusterStateSchema, FleetStateSchema, type ClusterState, type FleetState } from "./fleetState";
 import { SimulatedFleet } from "./simulatedFleet";
 

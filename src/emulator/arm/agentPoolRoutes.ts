@@ -79,7 +79,7 @@ export const agentPoolRoutes: Route[] = [
   route("POST", `${POOL_PATH}/upgradeNodeImageVersion`, async (ctx, request) => {
     const { view, scope, pool } = await viewPool(ctx, request);
     refuseIfBusy(view);
-    return startOperation(ctx, view, scope, planNodeImageUpgrade(view, pool), { kind: "agentPool", pool: pool.name }, "UpgradeNodeImageVersion", 202);
+    return startOperation(ctx, view, scope, planNodeImageUpgrade(pool), { kind: "agentPool", pool: pool.name }, "UpgradeNodeImageVersion", 202);
   }),
 
   route("GET", `${POOL_PATH}/upgradeProfiles/default`, async (ctx, request) => {

@@ -5,7 +5,7 @@
  * (`lifecycle.ts`), tags. Read-only: every change goes through `SimulatedFleet` or `Lifecycle`. Also
  * which cluster a route addresses, checked against the scope served (`viewCluster`).
  */
-import { ownValue } from "../../model/common";
+import { ownValue } from "../../model/values";
 import type { Clock } from "../../engine/clock";
 import type { Fleet, Region, SimulatedCluster } from "../../model/fleet";
 import type { SimulatedFleet } from "../../backends/simulator";

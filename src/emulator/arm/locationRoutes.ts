@@ -4,7 +4,7 @@
  * (`operationresults/{id}`, the `Location` URL) of operations started through the emulator: upgrades,
  * deletions and aborts.
  */
-import { isoInstant } from "../../model/common";
+import { isoInstant } from "../../model/instants";
 import type { Region } from "../../model/fleet";
 import type { OperationRecord } from "../../backends/simulator/fleetState";
 import { ArmError } from "../core/armErrors";

@@ -5,8 +5,8 @@
  * version arithmetic the upgrade profiles and PUTs need. Only what is available at `now` is listed.
  */
 import type { Region } from "../../model/fleet";
-import { compareDotted, compareImageVersions, imageDate, imageFamily } from "../../model/nodeImage";
-import { isOffered } from "../../backends/simulator/upgradeRules";
+import { compareDotted, imageDate, imageFamily, newestImageAt } from "../../model/nodeImage";
+import { isOffered } from "../../aks/upgradeRules";
 
 export function availableKubernetesVersions(region: Region, now: number): string[] {
   return region.kubernetesVersions.filter((v) => isOffered(v, now)).map((v) => v.version).sort(compareDotted);
@@ -19,14 +19,6 @@ export function isPreviewVersion(region: Region, version: string): boolean {
 
 export function availableNodeImages(region: Region, now: number): string[] {
   return region.nodeImages.filter((v) => isOffered(v, now)).map((v) => v.version);
-}
-
-/** The newest image of `family` the region offers at `now` (AKS's `latestNodeImageVersion`). */
-export function newestImageOfFamily(region: Region, family: string, now: number): string | undefined {
-  return availableNodeImages(region, now)
-    .filter((image) => imageFamily(image) === family)
-    .sort(compareImageVersions)
-    .at(-1);
 }
 
 export function minorOf(version: string): string {
@@ -86,7 +78,7 @@ export function kubernetesVersionList(region: Region, now: number): { values: un
 export function nodeImageVersionList(region: Region, now: number): { value: unknown[] } {
   const families = [...new Set(availableNodeImages(region, now).map(imageFamily))];
   return {
-    value: families.map((family) => newestImageOfFamily(region, family, now) as string).map((fullName) => {
+    value: families.map((family) => newestImageAt(region.nodeImages, family, now) as string).map((fullName) => {
       const family = imageFamily(fullName);
       const cut = family.indexOf("-");
       return {

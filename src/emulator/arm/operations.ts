@@ -9,8 +9,8 @@
  *   400 with the failure as an ARM error body. Never 204.
  * `Retry-After` is the real time left until the simulated end, in whole seconds (1 to 60).
  */
-import { isoInstant } from "../../model/common";
-import { UPGRADE_ABORTED } from "../../backends/simulator/errorCodes";
+import { isoInstant } from "../../model/instants";
+import { UPGRADE_ABORTED } from "../../aks/errorCodes";
 import type { OperationRecord } from "../../backends/simulator/fleetState";
 import { API_VERSION, clusterId } from "../core/context";
 import { asyncOperationPath, operationResultPath, type OperationAddress } from "../core/operationUrls";

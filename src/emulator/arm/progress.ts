@@ -10,10 +10,10 @@
  * a GET shows never goes back when the failure lands. An aborted upgrade keeps what its phases had
  * moved by then (`SimulatedFleet.abortOperation`).
  */
-import { ownValue } from "../../model/common";
+import { ownValue } from "../../model/values";
 import type { NodePool } from "../../model/fleet";
 import type { ClusterState, OperationRecord } from "../../backends/simulator/fleetState";
-import type { ClusterVersions } from "../../backends/simulator/upgradeRules";
+import type { ClusterVersions } from "../../aks/upgradeRules";
 
 export interface Progress extends ClusterVersions {
   /** Pools whose phase is over (they show the upgrade's versions). */

@@ -1,6 +1,6 @@
 /**
- * ARM resource bodies for the simulated clusters, shaped after the AKS examples in
- * `shared/fixtures/arm/` (ManagedClustersGet, AgentPoolsCreate_Update, the upgrade profiles, the
+ * ARM resource bodies for the simulated clusters, shaped after the AKS REST specs' examples
+ * (Azure/azure-rest-api-specs: ManagedClustersGet, AgentPoolsCreate_Update, the upgrade profiles, the
  * maintenance configurations). `kubernetesVersion` / `orchestratorVersion` are the goal (the target of
  * the running, or last failed or aborted, upgrade), `current*` what actually runs (mid-upgrade: the
  * parts moved so far); `eTag` is a digest of what the resource shows, so it changes with every change
@@ -9,11 +9,11 @@
 import crypto from "node:crypto";
 import type { NodePool } from "../../model/fleet";
 import type { MaintenanceConfigurations } from "../../model/maintenanceWindow";
-import { compareDotted, imageFamily } from "../../model/nodeImage";
+import { compareDotted, imageFamily, newestImageAt } from "../../model/nodeImage";
 import { clusterId, MANAGED_CLUSTERS } from "../core/context";
 import type { ArmScope } from "../ports";
 import { touchesPool, type ClusterView } from "./clusterView";
-import { availableKubernetesVersions, isPreviewVersion, minorOf, newestImageOfFamily, upgradeTargets } from "./offers";
+import { availableKubernetesVersions, isPreviewVersion, minorOf, upgradeTargets } from "./offers";
 
 function digest(value: unknown, length = 16): string {
   return crypto.createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, length);
@@ -232,7 +232,7 @@ export function agentPoolUpgradeProfile(view: ClusterView, scope: ArmScope, pool
       kubernetesVersion: pool.orchestratorVersion,
       osType: osOf(pool.nodeImageVersion).osType,
       upgrades: poolUpgrades(view, pool).map((v) => upgradeEntry(view, v)),
-      latestNodeImageVersion: newestImageOfFamily(view.region, imageFamily(pool.nodeImageVersion), view.now) ?? pool.nodeImageVersion,
+      latestNodeImageVersion: newestImageAt(view.region.nodeImages, imageFamily(pool.nodeImageVersion), view.now) ?? pool.nodeImageVersion,
     },
   };
 }

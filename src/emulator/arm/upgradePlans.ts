@@ -6,7 +6,10 @@
  * - agent pool PUT with a new `orchestratorVersion` → `Full` at the control plane's version;
  * - `upgradeNodeImageVersion` → `NodeImageOnly` to the newest image of the pool's family in the region.
  * As in AKS, a pool whose Kubernetes version changes also gets the newest image of its family, and
- * `major.minor` versions mean the newest patch available.
+ * `major.minor` versions mean the newest patch available. Which image is newest is settled when the
+ * upgrade starts, by the simulated fleet (`latestNodeImages`: `aks/latestImages.ts`, over
+ * `newestImageAt`, the one rule): the operation's start, the instant its status shows and a run records
+ * as the member's start (docs/rules.md §20), not the instant this write was read.
  *
  * The simulated fleet knows whole-cluster upgrades only (a `Full` upgrade moves every pool), so a
  * write that would move some pools and leave others behind on another version is refused with
@@ -14,13 +17,13 @@
  */
 import { z } from "zod";
 import type { UpgradeRequest } from "../../engine/backend";
-import { formatPath } from "../../model/common";
+import { formatPath } from "../../model/issues";
 import type { NodePool } from "../../model/fleet";
 import { compareDotted, compareImageVersions, imageFamily } from "../../model/nodeImage";
-import { NODE_POOL_VERSION_ABOVE_CONTROL_PLANE, UPGRADE_DOWNGRADE_NOT_ALLOWED } from "../../backends/simulator/errorCodes";
+import { NODE_POOL_VERSION_ABOVE_CONTROL_PLANE, UPGRADE_DOWNGRADE_NOT_ALLOWED } from "../../aks/errorCodes";
 import { ArmError, invalidParameter } from "../core/armErrors";
 import type { ClusterView } from "./clusterView";
-import { availableKubernetesVersions, newestImageOfFamily, resolveRequestedVersion } from "./offers";
+import { availableKubernetesVersions, resolveRequestedVersion } from "./offers";
 
 export type Plan = { change: false } | { change: true; request: UpgradeRequest };
 
@@ -74,10 +77,12 @@ export function planAgentPoolPut(view: ClusterView, pool: NodePool, body: unknow
   return { change: true, request: fullUpgrade(view, view.state.kubernetesVersion, [{ pool, version }]) };
 }
 
-/** AKS's node image upgrade: the newest image of the pool's family the region offers now. */
-export function planNodeImageUpgrade(view: ClusterView, pool: NodePool): UpgradeRequest {
-  const newest = newestImageOfFamily(view.region, imageFamily(pool.nodeImageVersion), view.now) ?? pool.nodeImageVersion;
-  return { type: "NodeImageOnly", nodeImageVersions: { [pool.name]: newest } };
+/**
+ * AKS's node image upgrade: the newest image of the pool's family the region offers when the upgrade
+ * starts (the pool named at its own image, a floor; the fleet takes the newest then).
+ */
+export function planNodeImageUpgrade(pool: NodePool): UpgradeRequest {
+  return { type: "NodeImageOnly", nodeImageVersions: { [pool.name]: pool.nodeImageVersion }, latestNodeImages: true };
 }
 
 /** A Full upgrade to `target` that moves exactly `moves`: every other pool must already be on `target`. */
@@ -103,12 +108,9 @@ function fullUpgrade(view: ClusterView, target: string, moves: PoolMove[]): Upgr
       "orchestratorVersion",
     );
   }
-  const nodeImageVersions: Record<string, string> = {};
-  for (const { pool } of moves) {
-    const newest = newestImageOfFamily(view.region, imageFamily(pool.nodeImageVersion), view.now);
-    if (newest !== undefined && compareImageVersions(newest, pool.nodeImageVersion) > 0) nodeImageVersions[pool.name] = newest;
-  }
-  return { type: "Full", kubernetesVersion: target, nodeImageVersions };
+  // Each moved pool takes the newest image of its family when the upgrade starts (named at its own: a floor).
+  const nodeImageVersions = Object.fromEntries(moves.map(({ pool }) => [pool.name, pool.nodeImageVersion]));
+  return { type: "Full", kubernetesVersion: target, nodeImageVersions, latestNodeImages: true };
 }
 
 function existingPool(view: ClusterView, name: string | undefined, field: string): NodePool {

@@ -6,8 +6,8 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { UpgradeRequest } from "../../engine/backend";
-import { isoInstant } from "../../model/common";
-import { OPERATION_NOT_ALLOWED } from "../../backends/simulator/errorCodes";
+import { isoInstant } from "../../model/instants";
+import { OPERATION_NOT_ALLOWED } from "../../aks/errorCodes";
 import { ArmError, armCall } from "../core/armErrors";
 import type { ArmReply, ArmScope, EmulatorContext, OperationTarget, OperationType, TrackedOperation } from "../ports";
 import type { OperationAddress } from "../core/operationUrls";

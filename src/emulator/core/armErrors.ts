@@ -4,7 +4,7 @@
  * keep their code and message and get the status ARM would give them.
  */
 import { BackendError, OPERATION_NOT_ALLOWED } from "../../engine/backend";
-import { NOT_FOUND } from "../../backends/simulator/errorCodes";
+import { NOT_FOUND } from "../../aks/errorCodes";
 
 export interface ArmErrorBody {
   error: { code: string; message: string };

@@ -12,7 +12,7 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import { wireIssues, type FleetApiFeatures } from "../../backends/azureFleet/wire/index";
 import type { AutoUpgradeChannelProfile, UpgradeChannel } from "../../engine/autoUpgradeChannel";
-import { formatPath, friendlyErrors } from "../../model/common";
+import { formatPath, friendlyErrors } from "../../model/issues";
 import type { ArmScope } from "../ports";
 import type { FleetApi } from "./apiVersions";
 import { systemData } from "./systemData";

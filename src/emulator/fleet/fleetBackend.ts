@@ -9,7 +9,7 @@
  * operation log's times (docs/rules.md §20, for a client on ARM) are not handed on.
  */
 import { BackendError, OPERATION_NOT_ALLOWED, type ClusterBackend, type ClusterInfo, type MemberRef, type OperationState, type RegionOffer, type StartedOperation, type UpgradeRequest } from "../../engine/backend";
-import { NOT_FOUND } from "../../backends/simulator/errorCodes";
+import { NOT_FOUND } from "../../aks/errorCodes";
 import type { ArmClusters } from "../ports";
 
 export class EmulatedClusterBackend implements ClusterBackend {

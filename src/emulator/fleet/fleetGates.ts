@@ -15,7 +15,7 @@
  */
 import crypto from "node:crypto";
 import type { FleetApiFeatures } from "../../backends/azureFleet/wire/index";
-import { isoInstant } from "../../model/common";
+import { isoInstant } from "../../model/instants";
 import type { UpdateState } from "../../model/status";
 import type { ScheduledStartConfiguration } from "../../model/strategy";
 import type { ArmScope } from "../ports";

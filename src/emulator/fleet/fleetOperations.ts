@@ -8,7 +8,7 @@
  */
 import type { FleetApiFeatures } from "../../backends/azureFleet/wire/index";
 import type { Clock } from "../../engine/clock";
-import { isoInstant } from "../../model/common";
+import { isoInstant } from "../../model/instants";
 import { API_VERSION } from "../core/context";
 import { asyncOperationPath, operationResultPath } from "../core/operationUrls";
 import type { ArmReply, ArmScope } from "../ports";

@@ -10,7 +10,8 @@
  * selector that does not parse is refused at `…memberSelector.byLabel`, naming the position of the fault.
  */
 import { z } from "zod";
-import { formatPath, friendlyErrors, NameSchema, parseOrThrow, ValidationError, type FieldIssue } from "../../model/common";
+import { formatPath, friendlyErrors, parseOrThrow, ValidationError, type FieldIssue } from "../../model/issues";
+import { NameSchema } from "../../model/values";
 import { wireIssues } from "../../backends/azureFleet/wire/index";
 import type { FleetApi } from "./apiVersions";
 import { LabelsSchema } from "../../model/member";
@@ -120,13 +121,6 @@ const MemberBody = Properties(
   }),
 );
 
-/** `properties.labels` at a version whose fleet members have none (2025-03-01), as ARM refuses an unknown member. */
-function refuseLabelsBefore(api: FleetApi, body: unknown): void {
-  const labels = (body as { properties?: { labels?: unknown } } | undefined)?.properties?.labels;
-  if (labels === undefined || api.features.memberLabels) return;
-  throw new FieldValidationError([{ path: "properties.labels", message: `Could not find member 'labels' on object of type 'FleetMemberProperties' at api-version ${api.version}; it is in api-version 2025-04-01-preview` }]);
-}
-
 /**
  * A member's own labels: the `fleet.azure.com/*` ones are Fleet's (it sets them from the cluster), so a
  * body that sends them back — as `az fleet member reconcile` does, with what it read — changes nothing
@@ -137,10 +131,12 @@ function ownLabels(labels: Record<string, string> | undefined): Record<string, s
   return Object.fromEntries(Object.entries(labels).filter(([k]) => !k.startsWith(SYSTEM_LABEL_PREFIX)));
 }
 
-/** FleetMember PUT: `properties.{clusterResourceId, group, labels}` (`labels` from 2025-04-01-preview), against the version's definition where we have it. */
+/**
+ * FleetMember PUT: `properties.{clusterResourceId, group, labels}`, against the version's definition
+ * (`labels` from 2025-04-01-preview: at 2025-03-01 they are an unknown member, a 400 as ARM answers).
+ */
 export function parseMemberBody(body: unknown, api: FleetApi): { clusterResourceId: string; group?: string; labels?: Record<string, string> } {
-  refuseLabelsBefore(api, body);
-  if (api.schemas.FleetMember !== undefined) checkWire(api, api.schemas.FleetMember, body);
+  checkWire(api, api.schemas.FleetMember, body);
   const { clusterResourceId, group, labels } = validated(() => parseOrThrow(MemberBody, body)).properties;
   const own = ownLabels(labels);
   return { clusterResourceId, ...(group === undefined ? {} : { group }), ...(own === undefined ? {} : { labels: own }) };
@@ -152,8 +148,7 @@ const MemberPatch = z.object({
 
 /** FleetMember PATCH: `properties.{group, labels}` (`labels` from 2025-04-01-preview; a PATCH's labels replace the member's own). */
 export function parseMemberPatch(body: unknown, api: FleetApi): { group?: string; labels?: Record<string, string> } {
-  refuseLabelsBefore(api, body);
-  if (api.schemas.FleetMemberUpdate !== undefined) checkWire(api, api.schemas.FleetMemberUpdate, body ?? {});
+  checkWire(api, api.schemas.FleetMemberUpdate, body ?? {});
   const { group, labels } = validated(() => parseOrThrow(MemberPatch, body ?? {})).properties ?? {};
   const own = ownLabels(labels);
   return { ...(group === undefined ? {} : { group }), ...(own === undefined ? {} : { labels: own }) };

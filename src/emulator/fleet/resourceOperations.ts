@@ -12,7 +12,7 @@
  * a member's about ten.
  */
 import crypto from "node:crypto";
-import { isoInstant } from "../../model/common";
+import { isoInstant } from "../../model/instants";
 import { API_VERSION } from "../core/context";
 import { asyncOperationPath, operationResultPath, type OperationAddress } from "../core/operationUrls";
 import type { ArmReply, ArmScope } from "../ports";

@@ -1,5 +1,5 @@
 /** ARM's `systemData` on the emulator's Fleet resources: who created and last changed them, and when (simulated instants). */
-import { isoInstant } from "../../model/common";
+import { isoInstant } from "../../model/instants";
 
 /** Who the emulator says created and changed its Fleet resources. */
 const EMULATOR_IDENTITY = "fleet-update-emulator";

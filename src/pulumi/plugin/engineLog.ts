@@ -5,7 +5,7 @@
  * engine's Log service, attached to the resource they are about — as `pulumi.log.info` does in a program.
  */
 import * as path from "node:path";
-import type { Tell } from "../runSession";
+import type { Tell } from "../provider/runSession";
 
 import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";

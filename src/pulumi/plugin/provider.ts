@@ -12,15 +12,15 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Provider } from "@pulumi/pulumi/provider";
 import { StopRequest } from "../../drivers/stopRequest";
-import { RunNotFinishedError } from "../runOutputs";
-import { tellOnStderr, type SessionOptions, type Tell } from "../runSession";
+import { RunNotFinishedError } from "../provider/runOutputs";
+import { tellOnStderr, type SessionOptions, type Tell } from "../provider/runSession";
 import { EngineLog } from "./engineLog";
-import * as runProvider from "../runProvider";
-import * as strategyProvider from "../strategyProvider";
-import { PROJECT_DIR_KEY } from "../projectDir";
-import { UPDATE_RUN_SECRET_OUTPUTS } from "../updateRun";
+import * as runProvider from "../provider/runProvider";
+import * as strategyProvider from "../provider/strategyProvider";
+import { PROJECT_DIR_KEY } from "../surface";
+import { UPDATE_RUN_SECRET_OUTPUTS } from "../surface";
 import { revealProps, withSecretsOf } from "./secrets";
-import { importRun } from "../importRun";
+import { importRun } from "../provider/importRun";
 
 export const PACKAGE_NAME = "fleet-update";
 export const UPDATE_RUN_TYPE = `${PACKAGE_NAME}:index:UpdateRun`;

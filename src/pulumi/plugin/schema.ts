@@ -1,22 +1,24 @@
 /**
  * Issue 24: the `fleet-update` package schema (Pulumi's package schema,
- * https://www.pulumi.com/docs/iac/extending-pulumi/schema/), written from the same zod schemas the
- * provider validates with (`src/spec/runSpec.ts`, `src/model/`), through zod 4's JSON Schema
+ * https://www.pulumi.com/docs/iac/extending-pulumi/schema/), written from the zod schemas of the Pulumi
+ * surface (`../surface.ts`: the resources' inputs and outputs), through zod 4's JSON Schema
  * (`z.toJSONSchema`, the input side: what a program writes). The plugin returns it from GetSchema;
- * `scripts/gen-schema.js` writes it to `schema.json` for SDK generation. Words come from
- * `descriptions.ts`; every property has one, or no schema is written.
- *
- * Outputs that only the engine produces (the status tree, the summary, the plan, the engine's state)
- * have no zod schema of their own: they are typed `pulumi.json#/Any`, described as a whole.
+ * `scripts/surface.js` writes it to `schema.json` for SDK generation. Its words are the schemas'
+ * `.meta()`: a property's `description`, an object type's `objectType: { name, description }`, and
+ * `secret`. A property or type without one is refused, naming where to add it, so no field reaches the
+ * schema undescribed (docs/architecture.md "Describing a field").
  */
 import { z } from "zod";
-import { UpdateRunStrategySchema } from "../../model/strategy";
 import { canonicalJson } from "../../spec/identity";
 import { UpdateRunInputsSchema } from "../../spec/runSpec";
-import { PROJECT_DIR_KEY } from "../projectDir";
-import { StrategyBackendSchema } from "../strategyProvider";
-import { UPDATE_RUN_SECRET_OUTPUTS } from "../updateRun";
-import { PROPERTY_DESCRIPTIONS, RESOURCE_DESCRIPTIONS, TYPE_DESCRIPTIONS, TYPE_NAMES } from "./descriptions";
+import {
+  UPDATE_RUN_DESCRIPTION,
+  UPDATE_STRATEGY_DESCRIPTION,
+  UpdateRunOutputsSchema,
+  UpdateRunResourceInputsSchema,
+  UpdateStrategyOutputsSchema,
+  UpdateStrategyResourceInputsSchema,
+} from "../surface";
 import { PACKAGE_NAME } from "./provider";
 import { publishingOf, readPackageJson, type Publishing } from "./publishing";
 
@@ -30,6 +32,10 @@ interface JsonNode {
   enum?: unknown[];
   default?: unknown;
   anyOf?: JsonNode[];
+  /** From the zod schema's `.meta()`. */
+  description?: string;
+  objectType?: { name: string; description: string };
+  secret?: boolean;
 }
 
 /** A Pulumi schema property (the parts we write). */
@@ -101,7 +107,7 @@ export function sdkLanguageSettings(publishing: Publishing) {
 
 const ANY: PropertySpec = { $ref: "pulumi.json#/Any" };
 
-/** Thrown when the zod schemas and `descriptions.ts` do not make a whole schema; every problem is listed. */
+/** Thrown when the zod schemas do not make a whole schema; every problem is listed. */
 export class SchemaProblems extends Error {
   constructor(readonly problems: string[]) {
     super(`cannot write the ${PACKAGE_NAME} package schema:\n${problems.map((p) => `  ${p}`).join("\n")}`);
@@ -109,32 +115,50 @@ export class SchemaProblems extends Error {
   }
 }
 
+/**
+ * Every description of the surface as its schema gives it, before the schema adds an enum's values:
+ * `Owner` (a resource or an object type) and `Owner.property`. What the TypeScript Args' doc comments
+ * and docs/reference.md are checked against (`scripts/surface.js`).
+ */
+export type Descriptions = Map<string, string>;
+
+const WHERE = "src/pulumi/surface.ts, src/spec/runSpec.ts or src/model/";
+
 class SchemaWriter {
   readonly types: Record<string, ObjectTypeSpec> = {};
   readonly problems: string[] = [];
+  readonly descriptions: Descriptions = new Map();
 
-  /** The resource's or type's properties from a JSON Schema object node; `path` names it in problems. */
-  properties(owner: string, node: JsonNode, path: string): { properties: Record<string, PropertySpec>; required: string[] } {
+  /**
+   * The resource's or type's properties from a JSON Schema object node; `path` names it in problems.
+   * `opaque`: a node of no JSON type (a `z.custom` output the engine alone produces) is `Any`.
+   */
+  properties(owner: string, node: JsonNode, path: string, opaque = false): { properties: Record<string, PropertySpec>; required: string[] } {
     const properties: Record<string, PropertySpec> = {};
     for (const [name, child] of Object.entries(node.properties ?? {})) {
-      const spec = this.property(owner, name, child, `${path}.${name}`);
+      const spec = this.property(name, child, `${path}.${name}`, opaque);
+      const description = this.describe(owner, name, child, path);
       const values = child.enum ?? child.items?.enum;
       const oneOf = values === undefined ? "" : ` One of: ${values.map((v) => `\`${String(v)}\``).join(", ")}.`;
-      properties[name] = { ...spec, description: `${this.describe(owner, name, path)}${oneOf}` };
+      properties[name] = { ...spec, description: `${description}${oneOf}`, ...(child.secret === true ? { secret: true } : {}) };
     }
     // A field with a default may be left out (the provider fills it in), whatever zod's output side says.
     const required = (node.required ?? []).filter((name) => node.properties?.[name]?.default === undefined);
     return { properties, required };
   }
 
-  describe(owner: string, name: string, path: string): string {
-    const description = PROPERTY_DESCRIPTIONS[`${owner}.${name}`];
-    if (description !== undefined) return description;
-    this.problems.push(`${path}: no description (add "${owner}.${name}" to src/pulumi/plugin/descriptions.ts)`);
+  describe(owner: string, name: string, node: JsonNode, path: string): string {
+    const description = node.description?.trim();
+    if (description) {
+      this.descriptions.set(`${owner}.${name}`, description);
+      return description;
+    }
+    this.problems.push(`${path}.${name}: no description (give its zod schema \`.meta({ description: "…" })\`, in ${WHERE})`);
     return "";
   }
 
-  property(owner: string, name: string, node: JsonNode, path: string): PropertySpec {
+  property(name: string, node: JsonNode, path: string, opaque = false): PropertySpec {
+    if (opaque && node.type === undefined && node.anyOf === undefined) return ANY;
     const withDefault = (spec: PropertySpec): PropertySpec => {
       const value = node.default;
       return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? { ...spec, default: value } : spec;
@@ -151,32 +175,26 @@ class SchemaWriter {
         return withDefault({ type: node.type });
       case "array":
         if (node.items === undefined) break;
-        return { type: "array", items: this.property(owner, name, node.items, `${path}[]`) };
+        return { type: "array", items: this.property(name, node.items, `${path}[]`, opaque) };
       case "object":
-        if (node.properties !== undefined) return this.objectRef(owner, name, node, path);
-        if (typeof node.additionalProperties === "object") return { type: "object", additionalProperties: this.property(owner, name, node.additionalProperties, `${path}{}`) };
+        if (node.properties !== undefined) return this.objectRef(node, path);
+        if (typeof node.additionalProperties === "object") return { type: "object", additionalProperties: this.property(name, node.additionalProperties, `${path}{}`) };
         break;
     }
     this.problems.push(`${path}: a JSON Schema node the package schema cannot type (${canonicalJson(node).slice(0, 120)})`);
     return ANY;
   }
 
-  objectRef(owner: string, name: string, node: JsonNode, path: string): PropertySpec {
-    const typeName = TYPE_NAMES[`${owner}.${name}`] ?? TYPE_NAMES[name];
-    if (typeName === undefined) {
-      this.problems.push(`${path}: an object type without a name (add "${owner}.${name}" to TYPE_NAMES in src/pulumi/plugin/descriptions.ts)`);
+  objectRef(node: JsonNode, path: string): PropertySpec {
+    const type = node.objectType;
+    if (type === undefined || !type.name || !type.description?.trim()) {
+      this.problems.push(`${path}: an object type without a name or description (give its zod object schema \`.meta({ objectType: { name, description } })\`, in ${WHERE})`);
       return ANY;
     }
-    const { properties, required } = this.properties(typeName, node, path);
-    this.define(typeName, { type: "object", description: this.typeDescription(typeName, path), properties, ...(required.length === 0 ? {} : { required }) }, path);
-    return { $ref: `#/types/${token(typeName)}` };
-  }
-
-  typeDescription(typeName: string, path: string): string {
-    const description = TYPE_DESCRIPTIONS[typeName];
-    if (description !== undefined) return description;
-    this.problems.push(`${path}: type ${typeName} has no description (add it to TYPE_DESCRIPTIONS in src/pulumi/plugin/descriptions.ts)`);
-    return "";
+    this.descriptions.set(type.name, type.description);
+    const { properties, required } = this.properties(type.name, node, path);
+    this.define(type.name, { type: "object", description: type.description, properties, ...(required.length === 0 ? {} : { required }) }, path);
+    return { $ref: `#/types/${token(type.name)}` };
   }
 
   /** One name, one shape: a name given to two different shapes is a problem, not a silent overwrite. */
@@ -184,6 +202,24 @@ class SchemaWriter {
     const known = this.types[token(typeName)];
     if (known !== undefined && canonicalJson(known) !== canonicalJson(spec)) this.problems.push(`${path}: type ${typeName} already names another shape`);
     this.types[token(typeName)] = spec;
+  }
+
+  /** A resource's inputs and outputs (outputs after the inputs, as Pulumi lists a resource's properties). */
+  resource(name: string, description: string, inputs: z.ZodType, outputs: z.ZodType, extraOutputs: Record<string, z.ZodType> = {}): ResourceSpec {
+    this.descriptions.set(name, description);
+    const input = this.properties(name, jsonSchemaOf(inputs), name);
+    const outputNode = jsonSchemaOf(outputs);
+    const extra = jsonSchemaOf(z.object(extraOutputs));
+    const output = this.properties(name, { ...outputNode, properties: { ...extra.properties, ...outputNode.properties }, required: [...(extra.required ?? []), ...(outputNode.required ?? [])] }, name, true);
+    // A top-level secret is the resource's to keep (its outputs); a program's input is its own to mark.
+    const inputProperties = Object.fromEntries(Object.entries(input.properties).map(([key, { secret: _secret, ...spec }]) => [key, spec]));
+    return {
+      description,
+      inputProperties,
+      requiredInputs: input.required,
+      properties: { ...input.properties, ...output.properties },
+      required: [...output.required, ...input.required],
+    };
   }
 }
 
@@ -197,74 +233,18 @@ function jsonSchemaOf(schema: z.ZodType): JsonNode {
 }
 
 /**
- * `UpdateRun`'s inputs as a program gives them: the run spec without `runName`, which is the
- * resource's name, plus `projectDir` (`projectDir.ts`).
+ * The package schema for this version of the package, published where package.json says, and every
+ * description in it. Throws `SchemaProblems` naming every gap.
  */
-const UpdateRunResourceInputs = UpdateRunInputsSchema.omit({ runName: true }).extend({ [PROJECT_DIR_KEY]: z.string().optional() });
-
-/** `UpdateStrategy`'s inputs: its stages, and where else it is kept. */
-const UpdateStrategyResourceInputs = z.strictObject({ stages: UpdateRunStrategySchema.shape.stages, backend: StrategyBackendSchema.optional() });
-
-/** `UpdateRun`'s properties: its inputs and its outputs (`runOutputs.ts`, `RunView`). */
-function runProperties(inputs: Record<string, PropertySpec>): Record<string, PropertySpec> {
-  const outputs: Record<string, PropertySpec> = {
-    runName: { type: "string" },
-    status: ANY,
-    summary: ANY,
-    strategySnapshot: { $ref: `#/types/${token("UpdateRunStrategy")}` },
-    selectedNodeImageVersions: { type: "array", items: { type: "string" } },
-    excludedMembers: { type: "array", items: ANY },
-    failedMembers: { type: "array", items: ANY },
-    appliedNodeImageVersions: { type: "array", items: { $ref: `#/types/${token("NodeImageVersion")}` } },
-    plan: ANY,
-    drift: { type: "array", items: ANY },
-    engineState: ANY,
-    fleetRun: ANY,
-    generatedUpdate: { $ref: `#/types/${token("ManagedClusterUpdate")}` },
-  };
-  const described = Object.entries(outputs).map(([name, spec]) => [name, { ...spec, description: PROPERTY_DESCRIPTIONS[`UpdateRun.${name}`] ?? "" }]);
-  return { ...inputs, ...Object.fromEntries(described) };
-}
-
-/**
- * The package schema for this version of the package, published where package.json says. Throws
- * `SchemaProblems` naming every gap.
- */
-export function packageSchema(version: string, publishing: Publishing = publishingOf(readPackageJson())): PackageSchema {
+export function packageSurface(version: string, publishing: Publishing = publishingOf(readPackageJson())): { schema: PackageSchema; descriptions: Descriptions } {
   const writer = new SchemaWriter();
-
-  const runIn = writer.properties("UpdateRun", jsonSchemaOf(UpdateRunResourceInputs), "UpdateRun");
-  const runProps = runProperties(runIn.properties);
-  // Outputs that can hold a secret (issue 24): the engine's state copies the inputs that define the
-  // run; a member's probe URL may carry a token (`HealthCheck.url`, marked on its type below).
-  for (const name of UPDATE_RUN_SECRET_OUTPUTS) runProps[name] = { ...runProps[name], secret: true };
-
-  const strategyIn = writer.properties("UpdateStrategy", jsonSchemaOf(UpdateStrategyResourceInputs), "UpdateStrategy");
-  const strategyProperties: Record<string, PropertySpec> = {
-    ...strategyIn.properties,
-    strategy: { $ref: `#/types/${token("UpdateRunStrategy")}`, description: PROPERTY_DESCRIPTIONS["UpdateStrategy.strategy"] ?? "" },
-    strategyName: { type: "string", description: PROPERTY_DESCRIPTIONS["UpdateStrategy.strategyName"] ?? "" },
-    updateStrategyId: { type: "string", description: PROPERTY_DESCRIPTIONS["UpdateStrategy.updateStrategyId"] ?? "" },
-    eTag: { type: "string", description: PROPERTY_DESCRIPTIONS["UpdateStrategy.eTag"] ?? "" },
-  };
-
-  const healthCheck = writer.types[token("HealthCheck")] as ObjectTypeSpec | undefined;
-  if (healthCheck?.properties.url !== undefined) healthCheck.properties.url.secret = true;
-  // Issue 31: a header's value may be a token, a web probe's URL may hold one.
-  const header = writer.types[token("AnalysisHeader")] as ObjectTypeSpec | undefined;
-  if (header?.properties.value !== undefined) header.properties.value.secret = true;
-  const web = writer.types[token("WebAnalysisProvider")] as ObjectTypeSpec | undefined;
-  if (web?.properties.url !== undefined) web.properties.url.secret = true;
-  // Issue 24: a webhook's bearer token is a secret; so may its URL be (a token in its path or query).
-  const webhook = writer.types[token("Webhook")] as ObjectTypeSpec | undefined;
-  for (const name of ["url", "token"]) if (webhook?.properties[name] !== undefined) webhook.properties[name].secret = true;
-
-  for (const [resource, properties] of [["UpdateRun", runProps], ["UpdateStrategy", strategyProperties]] as const) {
-    for (const [name, spec] of Object.entries(properties)) if (!spec.description) writer.problems.push(`${resource}.${name}: no description`);
-  }
+  // `runName` is an input of the run spec that the resource fills in from its name: an output here.
+  const runName = { runName: UpdateRunInputsSchema.shape.runName };
+  const run = writer.resource("UpdateRun", UPDATE_RUN_DESCRIPTION, UpdateRunResourceInputsSchema, UpdateRunOutputsSchema, runName);
+  const strategy = writer.resource("UpdateStrategy", UPDATE_STRATEGY_DESCRIPTION, UpdateStrategyResourceInputsSchema, UpdateStrategyOutputsSchema);
   if (writer.problems.length > 0) throw new SchemaProblems(writer.problems);
 
-  return {
+  const schema: PackageSchema = {
     name: PACKAGE_NAME,
     displayName: "AKS Fleet Update",
     version,
@@ -281,23 +261,14 @@ export function packageSchema(version: string, publishing: Publishing = publishi
     logoUrl: `https://raw.githubusercontent.com/${publishing.org}/${publishing.repo}/main/docs/logo.png`,
     pluginDownloadURL: `github://api.github.com/${publishing.org}/${publishing.repo}`,
     types: writer.types,
-    resources: {
-      [token("UpdateRun")]: {
-        description: RESOURCE_DESCRIPTIONS.UpdateRun!,
-        inputProperties: runIn.properties,
-        requiredInputs: runIn.required,
-        properties: runProps,
-        required: ["runName", "status", "summary", "strategySnapshot", "selectedNodeImageVersions", "excludedMembers", "failedMembers", "appliedNodeImageVersions", "drift", ...runIn.required],
-      },
-      [token("UpdateStrategy")]: {
-        description: RESOURCE_DESCRIPTIONS.UpdateStrategy!,
-        inputProperties: strategyIn.properties,
-        requiredInputs: strategyIn.required,
-        properties: strategyProperties,
-        required: ["stages", "strategy"],
-      },
-    },
+    resources: { [token("UpdateRun")]: run, [token("UpdateStrategy")]: strategy },
     meta: { supportPack: true },
     language: sdkLanguageSettings(publishing),
   };
+  return { schema, descriptions: writer.descriptions };
+}
+
+/** The package schema for this version of the package, published where package.json says. Throws `SchemaProblems` naming every gap. */
+export function packageSchema(version: string, publishing: Publishing = publishingOf(readPackageJson())): PackageSchema {
+  return packageSurface(version, publishing).schema;
 }

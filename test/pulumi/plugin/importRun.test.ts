@@ -10,14 +10,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommand } from "../../../src/cli/run";
-import { importRun } from "../../../src/pulumi/importRun";
+import { importRun } from "../../../src/pulumi/provider/importRun";
 import { fleetUpdateProvider } from "../../../src/pulumi/plugin/provider";
 import { isSecret, reveal } from "../../../src/pulumi/plugin/secrets";
-import * as runProvider from "../../../src/pulumi/runProvider";
+import * as runProvider from "../../../src/pulumi/provider/runProvider";
 import { readFleetState } from "../../../src/backends/simulator/stateFile";
 import type { ArmEmulator } from "../../../src/emulator";
 import { CANARY_THEN_PROD, FAST_POLL, FLEET, FULL_132, RESOURCE_GROUP, fleetClient, runState, startFleetEmulator, waitForRun } from "../../emulator/fleetHelpers";
-import { FLEET_ID, caFile, runRequests } from "../../azureFleet/support";
+import { FLEET_ID, caFile, runRequests } from "../../backends/azureFleet/support";
 import { fleetYaml } from "../support/fleetYaml";
 
 const quiet = () => {};

@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fleetUpdateProvider, parseUrn } from "../../../src/pulumi/plugin/provider";
 import { asSecret, containsSecret, isSecret, reveal } from "../../../src/pulumi/plugin/secrets";
-import { RunNotFinishedError } from "../../../src/pulumi/runOutputs";
+import { RunNotFinishedError } from "../../../src/pulumi/provider/runOutputs";
 import { readFleetState } from "../../../src/backends/simulator/stateFile";
 import { fleetYaml } from "../support/fleetYaml";
 

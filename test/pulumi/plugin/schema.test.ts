@@ -24,7 +24,7 @@ function everyProperty(): Array<[string, PropertySpec]> {
 }
 
 describe("the fleet-update package schema", () => {
-  it("schema.json is what the code writes (else: npm run sdks)", () => {
+  it("schema.json is what the code writes (else: npm run surface, or npm run sdks which also writes the SDKs)", () => {
     const committed = JSON.parse(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8")) as unknown;
     expect(committed).toEqual(JSON.parse(JSON.stringify(schema)));
   });
@@ -60,7 +60,7 @@ describe("the fleet-update package schema", () => {
 
   it("takes the TypeScript Args' inputs, and types every object it refers to", () => {
     const run = schema.resources["fleet-update:index:UpdateRun"]!;
-    // UpdateRunArgs (src/pulumi/updateRun.ts); the run's name is the resource's.
+    // UpdateRunArgs (src/pulumi/program/updateRun.ts); the run's name is the resource's.
     expect(Object.keys(run.inputProperties).sort()).toEqual(
       ["backend", "members", "strategy", "updateStrategyId", "managedClusterUpdate", "autoUpgradeProfile", "state", "skip", "timeoutMinutes", "approvals", "returnAfterMinutes", "projectDir", "webhook", "analysis"].sort(),
     );

@@ -13,9 +13,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fleetUpdateProvider } from "../../../src/pulumi/plugin/provider";
 import { asSecret, isSecret, reveal } from "../../../src/pulumi/plugin/secrets";
-import { checkRunInputs } from "../../../src/spec/runSpec";
+import { checkRunInputs } from "../../../src/drivers/runInputs";
 import { SEQUENCE_HEADER } from "../../../src/events/webhook";
-import * as runProvider from "../../../src/pulumi/runProvider";
+import * as runProvider from "../../../src/pulumi/provider/runProvider";
 import { fleetYaml } from "../support/fleetYaml";
 import { runCommand } from "../../../src/cli/run";
 

@@ -91,9 +91,9 @@ export interface FleetWireSchemas {
   AutoUpgradeProfile?: z.ZodType;
   /** The result of `autoUpgradeProfiles/{name}/generateUpdateRun` (absent at 2025-04-01-preview, which has no such action). */
   GenerateResponse?: z.ZodType;
-  /** `fleets/{f}/members/{name}` and its PATCH body, where the fixture carries them (2025-04-01-preview). */
-  FleetMember?: z.ZodType;
-  FleetMemberUpdate?: z.ZodType;
+  /** `fleets/{f}/members/{name}` and its PATCH body (every version's fixture carries them). */
+  FleetMember: z.ZodType;
+  FleetMemberUpdate: z.ZodType;
   /** Each swagger definition by name. */
   definitions: Readonly<Record<string, z.ZodObject>>;
   /** Each swagger enum's values by name. */

@@ -1,5 +1,5 @@
 /**
- * Fleet Manager api-version 2025-04-01-preview: the update-run, update-strategy, skip, gate and auto-upgrade profile (and, where the fixture has them, fleet member) definitions of
+ * Fleet Manager api-version 2025-04-01-preview: the update-run, update-strategy, skip, gate and auto-upgrade profile and fleet member definitions of
  * its `fleets.json`, as zod schemas (strict: a field the version lacks is refused; read-only fields
  * optional; request enums exact, read-only states extensible strings).
  *

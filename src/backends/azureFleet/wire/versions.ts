@@ -4,7 +4,7 @@
  * `specification/containerservice/resource-manager/Microsoft.ContainerService/fleet/{stable,preview}/<version>/`).
  * Each version's wire module (`v2025_03_01.ts`, ...) is generated from the official definitions
  * vendored under `test/fixtures/fleet-swagger/<version>/` (`scripts/gen-fleet-wire.js`), and
- * `test/azureFleet/wireSwagger.test.ts` checks it against them field by field; the features here say
+ * `test/backends/azureFleet/wireSwagger.test.ts` checks it against them field by field; the features here say
  * what the emulator shows at each version, and are checked against the modules by the same test.
  */
 
@@ -34,10 +34,14 @@ export interface FleetApiFeatures {
   /**
    * A fleet member's `labels` (`FleetMemberProperties`, `FleetMemberUpdateProperties`): what a
    * `memberSelector` selects by. From 2025-04-01-preview (its swagger as updated in place, and the
-   * live service: the recorded `test_fleet_hubless`); 2025-03-01 has none.
+   * live service: the recorded `test_fleet_hubless`); 2025-03-01 has none. Every version's fixture
+   * carries the member definitions, so `wireSwagger.test.ts` checks this against each.
    */
   memberLabels: boolean;
-  /** `UpdateState` values (an extensible enum: a response may carry others). */
+  /**
+   * `UpdateState` values (an extensible enum: a response may carry others). Every version has `Pending`
+   * (2025-03-01 since its swagger's update at ca2bc85; the first copy, 0042c60, lacked it).
+   */
   updateStates: readonly string[];
   /**
    * `fleets/{f}/autoUpgradeProfiles` (every version here): `UpgradeChannel` values — `TargetKubernetesVersion`
@@ -48,7 +52,6 @@ export interface FleetApiFeatures {
   generateUpdateRun: boolean;
 }
 
-const STATES_2025_03_01 = ["NotStarted", "Running", "Stopping", "Stopped", "Skipped", "Failed", "Completed"] as const;
 const THREE_CHANNELS = ["Stable", "Rapid", "NodeImage"] as const;
 const FOUR_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion"] as const;
 const FIVE_CHANNELS = ["Stable", "Rapid", "NodeImage", "TargetKubernetesVersion", "SecurityPatch"] as const;
@@ -65,7 +68,7 @@ export const FLEET_API_FEATURES: Readonly<Record<FleetApiVersion, FleetApiFeatur
     memberSelector: false,
     scheduledStartGates: false,
     memberLabels: false,
-    updateStates: STATES_2025_03_01,
+    updateStates: STATES_WITH_PENDING,
     autoUpgradeChannels: THREE_CHANNELS,
     generateUpdateRun: true,
   },
@@ -126,6 +129,7 @@ export const FIRST_VERSION_WITH: Readonly<Record<string, FleetApiVersion>> = {
   scheduledStartConfiguration: "2026-06-02-preview",
   "GateType.ScheduledStart": "2026-06-02-preview",
   "GateState.Skipped": "2025-04-01-preview",
+  labels: "2025-04-01-preview",
   targetKubernetesVersion: "2025-04-01-preview",
   longTermSupport: "2025-04-01-preview",
   "UpgradeChannel.TargetKubernetesVersion": "2025-04-01-preview",
