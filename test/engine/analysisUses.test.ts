@@ -181,6 +181,31 @@ describe("afterMember from the run and from a stage", () => {
   });
 });
 
+describe("what a member says while it is analysed", () => {
+  it("the templates and the first instant, then the next measurement and the last one seen, latest first", async () => {
+    const healthCheck = "{url: 'https://c1.example/healthz', settleSeconds: 0, intervalSeconds: 60, retries: 0}";
+    const parsed = parseScenario(
+      rollout([{ name: "c1", group: "canary", healthCheck }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR.replace("interval: 5m", "interval: 5m, initialDelay: 1m, count: 3")}`, "afterMember: [err]"]),
+    );
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet);
+    engine.start(clock.now());
+    const said = async (minutes: number) => {
+      await clock.sleepUntil(Date.parse(T(minutes)));
+      await engine.reconcile(clock.now());
+      const c1 = engine.status().stages[0]!.groups[0]!.members[0]!;
+      return `${c1.status.state}: ${c1.message}`;
+    };
+    expect(await said(0)).toBe("Running: Upgrading the control plane to Kubernetes 1.32.0.");
+    expect(await said(10)).toBe(`Running: Upgrade done; analysis 'health-check', 'err' from ${T(10)}.`);
+    // At 00:11 both are measured (the probe due at 00:10, err at 00:11): the first of equals is shown.
+    expect(await said(11)).toBe(`Running: Upgrade done; analysing, next measurement at ${T(16)}. Last: 'health-check' Successful: GET https://c1.example/healthz answered 200 (simulated).`);
+    expect(await said(16)).toBe(`Running: Upgrade done; analysing, next measurement at ${T(21)}. Last: 'err' Successful: err{cluster="c1"} = 0.01 for member c1, result < 0.05.`);
+    expect(await said(21)).toBe("Completed: undefined");
+  });
+});
+
 describe("an analysis that cannot be measured", () => {
   it("a backend with no way to query or probe: each measurement is an Error saying so, and the analysis ends in Error", async () => {
     const parsed = parseScenario(
