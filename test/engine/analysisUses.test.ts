@@ -209,6 +209,28 @@ describe("an analysis's events", () => {
   });
 });
 
+describe("a start after a member failed its analysis", () => {
+  it("checks its health again without upgrading it again: the member runs, its failed analysis is set back and measured anew", async () => {
+    const o = await simulate(
+      rollout([{ name: "c1", group: "canary", err: [0.01, 0.3] }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, "afterMember: [err]"], [`{at: ${T(30)}, start: true}`]),
+    );
+    expect(o.ops("c1")).toHaveLength(1);
+    expect(o.eventsOf("member", "c1").map((e) => `${e.time} ${e.from}->${e.to} ${e.message ?? ""}`)).toEqual([
+      `${T(0)} NotStarted->Running Upgrading the control plane to Kubernetes 1.32.0.`,
+      `${T(10)} Running->Failed Analysis 'err' failed: err{cluster="c1"} = 0.3 for member c1, not result < 0.05 (1 failed of 1, failureLimit 0).`,
+      `${T(30)} Failed->Running Checking the cluster's health again (its upgrade itself succeeded).`,
+      `${T(30)} Running->Failed Analysis 'err' failed: err{cluster="c1"} = 0.3 for member c1, not result < 0.05 (1 failed of 1, failureLimit 0).`,
+    ]);
+    expect(o.transitions("analysis", "c1/afterMember/err")).toEqual([
+      `${T(10)} NotStarted->Running`,
+      `${T(10)} Running->Failed`,
+      `${T(30)} Failed->NotStarted`,
+      `${T(30)} NotStarted->Running`,
+      `${T(30)} Running->Failed`,
+    ]);
+  });
+});
+
 describe("what a member says while it is analysed", () => {
   it("the templates and the first instant, then the next measurement and the last one seen, latest first", async () => {
     const healthCheck = "{url: 'https://c1.example/healthz', settleSeconds: 0, intervalSeconds: 60, retries: 0}";
