@@ -69,12 +69,12 @@ describe("zod's generic problems, in our words", () => {
 });
 
 describe("a cross-field check runs unless a field it reads is malformed", () => {
-  // The check reads every item's name; it reports a duplicate.
+  // The check reads every item's name (and would throw on one that is not a string); it reports a duplicate.
   const items = z
     .strictObject({ items: z.array(z.strictObject({ name: z.string().min(1, "must not be empty"), size: z.number() })), note: z.string().optional() })
     .superRefine(
       (v, ctx) => {
-        if (new Set(v.items.map((i) => i.name)).size !== v.items.length) ctx.addIssue({ code: "custom", path: ["items"], message: "duplicate name" });
+        if (new Set(v.items.map((i) => i.name.toLowerCase())).size !== v.items.length) ctx.addIssue({ code: "custom", path: ["items"], message: "duplicate name" });
       },
       unlessMalformed([["items", "*", "name"]]),
     );
