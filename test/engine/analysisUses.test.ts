@@ -14,6 +14,7 @@ import { UpdateRunEngine } from "../../src/engine/engine";
 import { runAnalysis } from "../../src/engine/plan";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
+import type { RunEvent } from "../../src/model/status";
 import { runScenario } from "../../src/simulation/simulateScenario";
 import { IMAGE, Outcome, START, simulate } from "./helpers";
 
@@ -181,6 +182,80 @@ describe("afterMember from the run and from a stage", () => {
   });
 });
 
+describe("an analysis's events", () => {
+  const line = (e: { time: string; from: string; to: string; message?: string; measurement?: { phase: string } }) => `${e.time} ${e.from}->${e.to} ${e.measurement?.phase ?? "-"} ${e.message ?? ""}`;
+
+  it("its start, each measurement (the last one ending it, Successful as Completed), and a start again after it failed", async () => {
+    const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, "stages:", "  - {name: canary, soak: [err]}"]));
+    expect(o.eventsOf("analysis", "canary/soak/err").map(line)).toEqual([
+      `${T(10)} NotStarted->Running - Measuring err{cluster="{{member.name}}"} from ${T(10)}, 3 measurements.`,
+      `${T(10)} Running->Running Successful err{cluster="c1"} = 0.01 for member c1, result < 0.05`,
+      `${T(15)} Running->Running Successful err{cluster="c1"} = 0.01 for member c1, result < 0.05`,
+      `${T(20)} Running->Completed Successful err{cluster="c1"} = 0.01 for member c1, result < 0.05`,
+    ]);
+  });
+
+  it("Inconclusive and Error end it as Failed; a start after that sets it back to NotStarted, saying so, and measures it again", async () => {
+    const missing = ERR.replace("err{", "missing{");
+    const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${missing}`, "stages:", "  - {name: canary, soak: [err]}"], [`{at: ${T(60)}, start: true}`]));
+    // Measured again after the wait it was to fill ended: once.
+    expect(o.eventsOf("analysis", "canary/soak/err").map(line)).toEqual([
+      `${T(10)} NotStarted->Running - Measuring missing{cluster="{{member.name}}"} from ${T(10)}, 3 measurements.`,
+      `${T(10)} Running->Failed Inconclusive missing{cluster="c1"} for member c1 returned no data (Inconclusive)`,
+      `${T(60)} Failed->NotStarted - Started again: measuring from the beginning.`,
+      `${T(60)} NotStarted->Running - Measuring missing{cluster="{{member.name}}"} from ${T(60)}, 1 measurement.`,
+      `${T(60)} Running->Failed Inconclusive missing{cluster="c1"} for member c1 returned no data (Inconclusive)`,
+    ]);
+  });
+});
+
+describe("a start after a member failed its analysis", () => {
+  it("checks its health again without upgrading it again: the member runs, its failed analysis is set back and measured anew", async () => {
+    const o = await simulate(
+      rollout([{ name: "c1", group: "canary", err: [0.01, 0.3] }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, "afterMember: [err]"], [`{at: ${T(30)}, start: true}`]),
+    );
+    expect(o.ops("c1")).toHaveLength(1);
+    expect(o.eventsOf("member", "c1").map((e) => `${e.time} ${e.from}->${e.to} ${e.message ?? ""}`)).toEqual([
+      `${T(0)} NotStarted->Running Upgrading the control plane to Kubernetes 1.32.0.`,
+      `${T(10)} Running->Failed Analysis 'err' failed: err{cluster="c1"} = 0.3 for member c1, not result < 0.05 (1 failed of 1, failureLimit 0).`,
+      `${T(30)} Failed->Running Checking the cluster's health again (its upgrade itself succeeded).`,
+      `${T(30)} Running->Failed Analysis 'err' failed: err{cluster="c1"} = 0.3 for member c1, not result < 0.05 (1 failed of 1, failureLimit 0).`,
+    ]);
+    expect(o.transitions("analysis", "c1/afterMember/err")).toEqual([
+      `${T(10)} NotStarted->Running`,
+      `${T(10)} Running->Failed`,
+      `${T(30)} Failed->NotStarted`,
+      `${T(30)} NotStarted->Running`,
+      `${T(30)} Running->Failed`,
+    ]);
+  });
+});
+
+describe("what a member says while it is analysed", () => {
+  it("the templates and the first instant, then the next measurement and the last one seen, latest first", async () => {
+    const healthCheck = "{url: 'https://c1.example/healthz', settleSeconds: 0, intervalSeconds: 60, retries: 0}";
+    const parsed = parseScenario(
+      rollout([{ name: "c1", group: "canary", healthCheck }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR.replace("interval: 5m", "interval: 5m, initialDelay: 1m, count: 3")}`, "afterMember: [err]"]),
+    );
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet);
+    engine.start(clock.now());
+    const said = async (minutes: number) => {
+      await clock.sleepUntil(Date.parse(T(minutes)));
+      await engine.reconcile(clock.now());
+      const c1 = engine.status().stages[0]!.groups[0]!.members[0]!;
+      return `${c1.status.state}: ${c1.message}`;
+    };
+    expect(await said(0)).toBe("Running: Upgrading the control plane to Kubernetes 1.32.0.");
+    expect(await said(10)).toBe(`Running: Upgrade done; analysis 'health-check', 'err' from ${T(10)}.`);
+    // At 00:11 both are measured (the probe due at 00:10, err at 00:11): the first of equals is shown.
+    expect(await said(11)).toBe(`Running: Upgrade done; analysing, next measurement at ${T(16)}. Last: 'health-check' Successful: GET https://c1.example/healthz answered 200 (simulated).`);
+    expect(await said(16)).toBe(`Running: Upgrade done; analysing, next measurement at ${T(21)}. Last: 'err' Successful: err{cluster="c1"} = 0.01 for member c1, result < 0.05.`);
+    expect(await said(21)).toBe("Completed: undefined");
+  });
+});
+
 describe("an analysis that cannot be measured", () => {
   it("a backend with no way to query or probe: each measurement is an Error saying so, and the analysis ends in Error", async () => {
     const parsed = parseScenario(
@@ -219,8 +294,12 @@ describe("an analysis that cannot be measured", () => {
     await drive(first, clock, { until: Date.parse(T(12)) });
     expect(first.status().stages[0]?.analysisRuns?.[0]).toMatchObject({ phase: "Running", successful: 1 });
     // The next process is given the run without its analysis (snapshots never hold it).
-    const second = UpdateRunEngine.resume(first.snapshot(), fleet);
+    const events: RunEvent[] = [];
+    const second = UpdateRunEngine.resume(first.snapshot(), fleet, { onEvent: (e) => events.push(e) });
     await drive(second, clock);
+    expect(events.filter((e) => e.scope === "analysis").map((e) => `${e.time} ${e.name} ${e.from}->${e.to} ${e.message}`)).toEqual([
+      `${T(15)} canary/soak/err Running->Failed template 'err' is no longer declared in the run's analysis`,
+    ]);
     const status = second.status();
     expect(status.stages[0]?.analysisRuns?.[0]).toMatchObject({ phase: "Error", finishedAt: T(15), message: "template 'err' is no longer declared in the run's analysis" });
     expect(status.stages[0]?.status.error?.message).toBe("Soak of stage 'canary': Analysis 'err' could not be measured: template 'err' is no longer declared in the run's analysis (0 errors in a row, consecutiveErrorLimit 0).");

@@ -1,0 +1,112 @@
+/**
+ * docs/rules.md §2, §7: every refusal names the offending field by its path, in plain words. The path's
+ * text both ways, zod's generic problems in our words, unknown fields one by one, and which problems
+ * let a cross-field check still run. Issue 34: these could be broken without a test failing.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ValidationError, formatPath, parseOrThrow, parsePath, toFieldIssues, unlessMalformed } from "../../src/model/issues";
+
+const issuesOf = (schema: z.ZodType, input: unknown, prefix: PropertyKey[] = []) => {
+  try {
+    parseOrThrow(schema, input, prefix);
+  } catch (e) {
+    if (e instanceof ValidationError) return e.issues;
+    throw e;
+  }
+  return [];
+};
+
+describe("a field path's text", () => {
+  it("keys joined by dots, list positions in brackets; nothing at all is the root", () => {
+    expect(formatPath(["strategy", "stages", 1, "groups", 0, "name"])).toBe("strategy.stages[1].groups[0].name");
+    expect(formatPath([0, "name"])).toBe("[0].name");
+    expect(formatPath(["members", 2])).toBe("members[2]");
+    expect(formatPath([])).toBe("(root)");
+  });
+
+  it("read back into its keys and positions, names with dashes and digits kept whole", () => {
+    expect(parsePath("strategy.stages[1].groups[0].name")).toEqual(["strategy", "stages", 1, "groups", 0, "name"]);
+    expect(parsePath("strategies.blue-2.stages[10].afterGates[0]")).toEqual(["strategies", "blue-2", "stages", 10, "afterGates", 0]);
+    expect(parsePath("a")).toEqual(["a"]);
+  });
+});
+
+describe("zod's generic problems, in our words", () => {
+  const schema = z.strictObject({ list: z.array(z.number()), map: z.strictObject({ a: z.number().optional() }), text: z.string(), count: z.number(), flag: z.boolean(), big: z.bigint() });
+  const valid = { list: [], map: {}, text: "", count: 0, flag: true, big: 1n };
+
+  it("what was expected, and what was given", () => {
+    expect(issuesOf(schema, { ...valid, list: {}, map: [], text: null, count: "1", flag: 1, big: "x" })).toEqual([
+      { path: "list", message: "must be a list, got object" },
+      { path: "map", message: "must be a mapping, got a list" },
+      { path: "text", message: "must be a string, got null" },
+      { path: "count", message: "must be a number, got string" },
+      { path: "flag", message: "must be true or false, got number" },
+      { path: "big", message: "must be bigint, got string" },
+    ]);
+  });
+
+  it("a missing field is required; an unknown one is named by its own path, one each; a prefix goes before every path", () => {
+    const { text: _text, ...rest } = valid;
+    expect(issuesOf(schema, { ...rest, extra: 1, map: { b: 1, c: 2 } }, ["spec", 0])).toEqual([
+      { path: "spec[0].map.b", message: "unknown field" },
+      { path: "spec[0].map.c", message: "unknown field" },
+      { path: "spec[0].text", message: "is required" },
+      { path: "spec[0].extra", message: "unknown field" },
+    ]);
+  });
+
+  it("a schema's own message wins", () => {
+    expect(issuesOf(z.strictObject({ n: z.number({ error: "must be a count" }) }), { n: "x" })).toEqual([{ path: "n", message: "must be a count" }]);
+  });
+
+  it("a refusal says every problem, one line each, path first", () => {
+    const error = new ValidationError(toFieldIssues(schema.safeParse({ ...valid, count: "1", flag: 1 }, { error: () => "bad" }).error!));
+    expect(error.message).toBe("count: bad\nflag: bad");
+    expect(error.name).toBe("ValidationError");
+  });
+});
+
+describe("a cross-field check runs unless a field it reads is malformed", () => {
+  // The check reads every item's name (and would throw on one that is not a string); it reports a duplicate.
+  const items = z
+    .strictObject({ items: z.array(z.strictObject({ name: z.string().min(1, "must not be empty"), size: z.number() })), note: z.string().optional() })
+    .superRefine(
+      (v, ctx) => {
+        if (new Set(v.items.map((i) => i.name.toLowerCase())).size !== v.items.length) ctx.addIssue({ code: "custom", path: ["items"], message: "duplicate name" });
+      },
+      unlessMalformed([["items", "*", "name"]]),
+    );
+  const twins = [
+    { name: "a", size: 1 },
+    { name: "a", size: 2 },
+  ];
+
+  it("another field wrong, or a field it does not read, or an unknown field: it runs", () => {
+    expect(issuesOf(items, { items: twins, note: 7 })).toEqual([
+      { path: "note", message: "must be a string, got number" },
+      { path: "items", message: "duplicate name" },
+    ]);
+    expect(issuesOf(items, { items: [twins[0], { name: "a", size: "2" }] })).toEqual([
+      { path: "items[1].size", message: "must be a number, got string" },
+      { path: "items", message: "duplicate name" },
+    ]);
+    // A name of the right shape that breaks a rule of its own leaves the check running.
+    expect(issuesOf(items, { items: [{ name: "", size: 1 }, { name: "", size: 2 }] })).toEqual([
+      { path: "items[0].name", message: "must not be empty" },
+      { path: "items[1].name", message: "must not be empty" },
+      { path: "items", message: "duplicate name" },
+    ]);
+    expect(issuesOf(items, { items: twins, extra: true })).toEqual([
+      { path: "extra", message: "unknown field" },
+      { path: "items", message: "duplicate name" },
+    ]);
+  });
+
+  it("a field it reads, or a parent of one, of the wrong shape: it does not run", () => {
+    expect(issuesOf(items, { items: [twins[0], { name: 7, size: 2 }] })).toEqual([{ path: "items[1].name", message: "must be a string, got number" }]);
+    expect(issuesOf(items, { items: [twins[0], "a"] })).toEqual([{ path: "items[1]", message: "must be a mapping, got string" }]);
+    expect(issuesOf(items, { items: "a" })).toEqual([{ path: "items", message: "must be a list, got string" }]);
+  });
+});
