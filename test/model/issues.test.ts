@@ -57,6 +57,13 @@ describe("zod's generic problems, in our words", () => {
     ]);
   });
 
+  it("a mapping of names given a list; a rule without a message of ours keeps zod's words, not ours", () => {
+    expect(issuesOf(z.strictObject({ m: z.record(z.string(), z.number()) }), { m: [1] })).toEqual([{ path: "m", message: "must be a mapping, got a list" }]);
+    const [whole] = issuesOf(z.strictObject({ n: z.number().int() }), { n: 1.5 });
+    expect(whole?.path).toBe("n");
+    expect(whole?.message).not.toMatch(/^must be/);
+  });
+
   it("a schema's own message wins", () => {
     expect(issuesOf(z.strictObject({ n: z.number({ error: "must be a count" }) }), { n: "x" })).toEqual([{ path: "n", message: "must be a count" }]);
   });
