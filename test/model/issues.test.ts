@@ -59,9 +59,9 @@ describe("zod's generic problems, in our words", () => {
 
   it("a mapping of names given a list; a rule without a message of ours keeps zod's words, not ours", () => {
     expect(issuesOf(z.strictObject({ m: z.record(z.string(), z.number()) }), { m: [1] })).toEqual([{ path: "m", message: "must be a mapping, got a list" }]);
-    const [whole] = issuesOf(z.strictObject({ n: z.number().int() }), { n: 1.5 });
-    expect(whole?.path).toBe("n");
-    expect(whole?.message).not.toMatch(/^must be/);
+    const [short] = issuesOf(z.strictObject({ s: z.string().min(2) }), { s: "a" });
+    expect(short?.path).toBe("s");
+    expect(short?.message).not.toMatch(/^must be|^is required/);
   });
 
   it("a schema's own message wins", () => {
