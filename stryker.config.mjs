@@ -46,6 +46,17 @@ export const equivalentMutants = [
   { file: "src/engine/tally.ts", code: "set.size === 0", reason: "an empty dirty set sorts and clears to the same empty list: the early return only saves the copy" },
 ];
 
+/**
+ * Equivalent mutants Stryker cannot leave out: one mutator's replacement of a node whose other
+ * replacements change behaviour (an ignorer leaves out every mutant of a node, a `// Stryker disable`
+ * comment every mutant of a line). They stay in the run and count as survivors in Stryker's score;
+ * `node mutation/report.mjs` matches each against the report (the file, a text of its line, the
+ * mutator, and the replacement when several of that mutator are on the line), prints the score with
+ * them counted as equivalent beside Stryker's own, and names any survivor that is in neither list.
+ * @type {{ file: string; code: string; mutator: string; replacement?: string; reason: string }[]}
+ */
+export const equivalentSurvivors = [];
+
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   testRunner: "vitest",

@@ -27,7 +27,8 @@ export default defineConfig({
     include: ["test/engine/**/*.test.ts", "test/model/**/*.test.ts", "test/simulation/**/*.test.ts", "test/pulumi/plugin/schema.test.ts"],
     // The crash-point properties test the run journal (src/drivers) across crashes; they take longer than
     // every other test here together. The engine's part, adopting interrupted starts, has its own tests.
-    exclude: ["test/engine/crashPoints.property.test.ts", "**/node_modules/**"],
+    // Two suites of test/simulation/ run the ARM emulator (the integration project of vitest.config.mts).
+    exclude: ["test/engine/crashPoints.property.test.ts", "test/simulation/emptyGroups.test.ts", "test/simulation/latestAtStart.test.ts", "**/node_modules/**"],
     // One module graph for every test file of a mutant's run: a mutant is switched on by a global
     // (mutant schemata), so nothing needs importing again, and a run took half the time or less
     // (docs/bench.md "Mutation testing"); every test passes alike with it.

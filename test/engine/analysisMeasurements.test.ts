@@ -53,22 +53,22 @@ describe("what a measurement asks", () => {
     template.provider.web!.headers = [{ key: "X-Org", value: "hidden" }];
     template.provider.web!.timeoutSeconds = 3;
     const m = measure(template, members("c1"), p);
-    expect(asked).toEqual([{ kind: "probe", member: "c1", what: "https://user:secret@status.example/healthz?token=t", options: { headers: [{ key: "X-Org", value: "hidden" }], timeoutSeconds: 3 } }]);
-    expect(m).toEqual({ at: 1_000, phase: "Successful", value: 204, member: "c1", query: "https://…@status.example/healthz?…", message: "GET https://…@status.example/healthz?… answered 204" });
+    expect(asked).toStrictEqual([{ kind: "probe", member: "c1", what: "https://user:secret@status.example/healthz?token=t", options: { headers: [{ key: "X-Org", value: "hidden" }], timeoutSeconds: 3 } }]);
+    expect(m).toStrictEqual({ at: 1_000, phase: "Successful", value: 204, member: "c1", query: "https://…@status.example/healthz?…", message: "GET https://…@status.example/healthz?… answered 204" });
   });
 
   it("a web probe over a stage's members asks once, for no member, with no options when none are declared", () => {
     const { ports: p, asked } = ports({}, { ok: false, detail: "no answer: connection refused" });
     const m = measure(web(), members("c1", "c2"), p);
-    expect(asked).toEqual([{ kind: "probe", what: "https://user:secret@status.example/healthz?token=t", options: {} }]);
+    expect(asked).toStrictEqual([{ kind: "probe", what: "https://user:secret@status.example/healthz?token=t", options: {} }]);
     // No answer is as unhealthy as a 5xx: Failed, with no value.
-    expect(m).toEqual({ at: 1_000, phase: "Failed", query: "https://…@status.example/healthz?…", message: "no answer: connection refused" });
+    expect(m).toStrictEqual({ at: 1_000, phase: "Failed", query: "https://…@status.example/healthz?…", message: "no answer: connection refused" });
   });
 
   it("a query naming its member is asked once per member, each with its member and labels filled in", () => {
     const { ports: p, asked } = ports({ 'err{c="c1",env="env-of-c1"}': { values: [0.01] }, 'err{c="c2",env="env-of-c2"}': { values: [0.02] } });
     measure(prom('err{c="{{member.name}}",env="{{member.labels.env}}"}'), members("c1", "c2"), p);
-    expect(asked).toEqual([
+    expect(asked).toStrictEqual([
       { kind: "query", member: "c1", what: 'err{c="c1",env="env-of-c1"}' },
       { kind: "query", member: "c2", what: 'err{c="c2",env="env-of-c2"}' },
     ]);
@@ -76,11 +76,11 @@ describe("what a measurement asks", () => {
 
   it("a query naming no member is asked once, for no member, whatever the members; one naming its member over no member is asked once, its placeholders empty", () => {
     const once = ports({ "sum(err)": { values: [0.01] } });
-    expect(measure(prom("sum(err)"), members("c1", "c2"), once.ports)).toEqual({ at: 1_000, phase: "Successful", value: 0.01, query: "sum(err)", message: "sum(err) = 0.01, result < 0.05" });
-    expect(once.asked).toEqual([{ kind: "query", what: "sum(err)" }]);
+    expect(measure(prom("sum(err)"), members("c1", "c2"), once.ports)).toStrictEqual({ at: 1_000, phase: "Successful", value: 0.01, query: "sum(err)", message: "sum(err) = 0.01, result < 0.05" });
+    expect(once.asked).toStrictEqual([{ kind: "query", what: "sum(err)" }]);
     const none = ports();
     measure(prom('err{c="{{member.name}}"}'), [], none.ports);
-    expect(none.asked).toEqual([{ kind: "query", what: 'err{c=""}' }]);
+    expect(none.asked).toStrictEqual([{ kind: "query", what: 'err{c=""}' }]);
   });
 
   it("a web template's query is its URL as shown; a Prometheus template's, its PromQL as declared", () => {
@@ -92,7 +92,7 @@ describe("what a measurement asks", () => {
 describe("what a measurement shows", () => {
   it("per member, the worst part decides, with how many more members fared alike", () => {
     const { ports: p } = ports({ 'e{c="a"}': { values: [0.01] }, 'e{c="b"}': { values: [0.2] }, 'e{c="c"}': { values: [0.3] } });
-    expect(measure(prom('e{c="{{member.name}}"}'), members("a", "b", "c"), p)).toEqual({
+    expect(measure(prom('e{c="{{member.name}}"}'), members("a", "b", "c"), p)).toStrictEqual({
       at: 1_000,
       phase: "Failed",
       value: 0.2,
@@ -132,14 +132,14 @@ describe("what a measurement shows", () => {
 
   it("no sample: no value, and the phase noData gives", () => {
     const { ports: p } = ports();
-    expect(measure(prom('e{c="{{member.name}}"}'), members("c1"), p)).toEqual({ at: 1_000, phase: "Inconclusive", member: "c1", query: 'e{c="c1"}', message: 'e{c="c1"} for member c1 returned no data (Inconclusive)' });
-    expect(measure(prom("q", { noData: "Successful" }), [], p)).toEqual({ at: 1_000, phase: "Successful", query: "q", message: "q returned no data (Successful)" });
+    expect(measure(prom('e{c="{{member.name}}"}'), members("c1"), p)).toStrictEqual({ at: 1_000, phase: "Inconclusive", member: "c1", query: 'e{c="c1"}', message: 'e{c="c1"} for member c1 returned no data (Inconclusive)' });
+    expect(measure(prom("q", { noData: "Successful" }), [], p)).toStrictEqual({ at: 1_000, phase: "Successful", query: "q", message: "q returned no data (Successful)" });
   });
 
   it("a query the server refuses is an Error measurement saying why, for its member", () => {
     const { ports: p } = ports({ 'e{c="c1"}': { error: "bad_data: parse error" } });
-    expect(measure(prom('e{c="{{member.name}}"}'), members("c1"), p)).toEqual({ at: 1_000, phase: "Error", member: "c1", query: 'e{c="c1"}', message: 'e{c="c1"} for member c1 could not be measured: bad_data: parse error' });
-    expect(measure(prom("q"), [], ports({ q: { error: "timeout" } }).ports)).toEqual({ at: 1_000, phase: "Error", query: "q", message: "q could not be measured: timeout" });
+    expect(measure(prom('e{c="{{member.name}}"}'), members("c1"), p)).toStrictEqual({ at: 1_000, phase: "Error", member: "c1", query: 'e{c="c1"}', message: 'e{c="c1"} for member c1 could not be measured: bad_data: parse error' });
+    expect(measure(prom("q"), [], ports({ q: { error: "timeout" } }).ports)).toStrictEqual({ at: 1_000, phase: "Error", query: "q", message: "q could not be measured: timeout" });
   });
 
   it("a port that throws, at once or later, is an Error measurement, never the engine's", async () => {
@@ -152,11 +152,11 @@ describe("what a measurement shows", () => {
         throw "not an Error";
       },
     };
-    expect(takeMeasurement(web(), members("c1"), throwing, 5)).toEqual({ at: 5, phase: "Error", member: "c1", query: "https://…@status.example/healthz?…", message: "https://…@status.example/healthz?… could not be measured: socket hang up" });
-    expect(takeMeasurement(prom("q"), [], throwing, 5)).toEqual({ at: 5, phase: "Error", query: "q", message: "q could not be measured: not an Error" });
+    expect(takeMeasurement(web(), members("c1"), throwing, 5)).toStrictEqual({ at: 5, phase: "Error", member: "c1", query: "https://…@status.example/healthz?…", message: "https://…@status.example/healthz?… could not be measured: socket hang up" });
+    expect(takeMeasurement(prom("q"), [], throwing, 5)).toStrictEqual({ at: 5, phase: "Error", query: "q", message: "q could not be measured: not an Error" });
     const later = takeMeasurement(prom('e{c="{{member.name}}"}'), members("later"), throwing, 5);
     expect(later).toBeInstanceOf(Promise);
-    expect(await later).toEqual({ at: 5, phase: "Error", member: "later", query: 'e{c="later"}', message: 'e{c="later"} could not be measured: ECONNRESET' });
+    expect(await later).toStrictEqual({ at: 5, phase: "Error", member: "later", query: 'e{c="later"}', message: 'e{c="later"} could not be measured: ECONNRESET' });
   });
 
   it("answers given later are combined as answers given at once", async () => {
@@ -164,7 +164,7 @@ describe("what a measurement shows", () => {
       probe: () => Promise.resolve({ ok: true, detail: "200", status: 200 }),
       queryMetric: (q) => (q.member?.name === "a" ? { values: [0.01] } : Promise.resolve({ values: [0.4] })),
     };
-    expect(await takeMeasurement(prom('e{c="{{member.name}}"}'), members("a", "b"), slow, 7)).toEqual({ at: 7, phase: "Failed", value: 0.4, member: "b", query: 'e{c="b"}', message: 'e{c="b"} = 0.4 for member b, not result < 0.05' });
+    expect(await takeMeasurement(prom('e{c="{{member.name}}"}'), members("a", "b"), slow, 7)).toStrictEqual({ at: 7, phase: "Failed", value: 0.4, member: "b", query: 'e{c="b"}', message: 'e{c="b"} = 0.4 for member b, not result < 0.05' });
     expect(await takeMeasurement(web(), members("a"), slow, 7)).toMatchObject({ phase: "Successful", value: 200 });
   });
 });
@@ -179,35 +179,35 @@ describe("how an analysis decides (Argo's limits)", () => {
 
   it("errors in a row past consecutiveErrorLimit end it in Error; a measurement between them starts the count again", () => {
     const template = prom("q", { count: 10, consecutiveErrorLimit: 1 });
-    expect(run(template, ["Error", "Error"]).verdicts).toEqual([undefined, "Error"]);
+    expect(run(template, ["Error", "Error"]).verdicts).toStrictEqual([undefined, "Error"]);
     const { a, verdicts } = run(template, ["Error", "Successful", "Error", "Successful"]);
-    expect(verdicts).toEqual([undefined, undefined, undefined, undefined]);
+    expect(verdicts).toStrictEqual([undefined, undefined, undefined, undefined]);
     expect(a).toMatchObject({ error: 2, successful: 2, consecutiveError: 0 });
     // Errors are not measurements taken: count 2 needs two that are.
-    expect(run(prom("q", { count: 2 }), ["Error", "Successful", "Error", "Successful"]).verdicts).toEqual([undefined, undefined, undefined, "Successful"]);
+    expect(run(prom("q", { count: 2 }), ["Error", "Successful", "Error", "Successful"]).verdicts).toStrictEqual([undefined, undefined, undefined, "Successful"]);
     // The default limit is 4 errors in a row.
-    expect(run(prom("q", { count: 10 }), ["Error", "Error", "Error", "Error", "Error"]).verdicts).toEqual([undefined, undefined, undefined, undefined, "Error"]);
+    expect(run(prom("q", { count: 10 }), ["Error", "Error", "Error", "Error", "Error"]).verdicts).toStrictEqual([undefined, undefined, undefined, undefined, "Error"]);
   });
 
   it("Inconclusive past inconclusiveLimit ends it Inconclusive; Failed past failureLimit ends it Failed, whichever comes first", () => {
-    expect(run(prom("q", { count: 5, inconclusiveLimit: 1 }), ["Inconclusive", "Inconclusive"]).verdicts).toEqual([undefined, "Inconclusive"]);
-    expect(run(prom("q", { count: 5 }), ["Inconclusive"]).verdicts).toEqual(["Inconclusive"]);
-    expect(run(prom("q", { count: 5, failureLimit: 1 }), ["Failed", "Failed"]).verdicts).toEqual([undefined, "Failed"]);
-    expect(run(prom("q", { count: 5 }), ["Failed"]).verdicts).toEqual(["Failed"]);
+    expect(run(prom("q", { count: 5, inconclusiveLimit: 1 }), ["Inconclusive", "Inconclusive"]).verdicts).toStrictEqual([undefined, "Inconclusive"]);
+    expect(run(prom("q", { count: 5 }), ["Inconclusive"]).verdicts).toStrictEqual(["Inconclusive"]);
+    expect(run(prom("q", { count: 5, failureLimit: 1 }), ["Failed", "Failed"]).verdicts).toStrictEqual([undefined, "Failed"]);
+    expect(run(prom("q", { count: 5 }), ["Failed"]).verdicts).toStrictEqual(["Failed"]);
   });
 
   it("Successful once no remaining measurement can change it, counting the ones that could be Inconclusive", () => {
     // count 3, failureLimit 2: one success leaves 2 that can fail: within the limit... but each could be
     // Inconclusive (both conditions), past inconclusiveLimit 0: it goes on.
     const both = prom("q", { count: 3, failureLimit: 2, failureCondition: "result > 1" });
-    expect(run(both, ["Successful", "Successful", "Successful"]).verdicts).toEqual([undefined, undefined, "Successful"]);
-    expect(run({ ...both, inconclusiveLimit: 2 }, ["Successful"]).verdicts).toEqual(["Successful"]);
+    expect(run(both, ["Successful", "Successful", "Successful"]).verdicts).toStrictEqual([undefined, undefined, "Successful"]);
+    expect(run({ ...both, inconclusiveLimit: 2 }, ["Successful"]).verdicts).toStrictEqual(["Successful"]);
     // A success condition alone, and noData Successful or Failed: nothing can be Inconclusive.
-    expect(run(prom("q", { count: 3, failureLimit: 2, noData: "Failed" }), ["Successful"]).verdicts).toEqual(["Successful"]);
-    expect(run(prom("q", { count: 3, failureLimit: 2 }), ["Successful"]).verdicts).toEqual([undefined]);
+    expect(run(prom("q", { count: 3, failureLimit: 2, noData: "Failed" }), ["Successful"]).verdicts).toStrictEqual(["Successful"]);
+    expect(run(prom("q", { count: 3, failureLimit: 2 }), ["Successful"]).verdicts).toStrictEqual([undefined]);
     // A web probe is never Inconclusive.
-    expect(run(web({ count: 3, failureLimit: 2 }), ["Successful"]).verdicts).toEqual(["Successful"]);
-    expect(run(web({ count: 3, failureLimit: 1 }), ["Successful"]).verdicts).toEqual([undefined]);
+    expect(run(web({ count: 3, failureLimit: 2 }), ["Successful"]).verdicts).toStrictEqual(["Successful"]);
+    expect(run(web({ count: 3, failureLimit: 1 }), ["Successful"]).verdicts).toStrictEqual([undefined]);
   });
 
   it("at most MEASUREMENT_RETENTION measurements are kept, the newest; the counts cover all", () => {
@@ -248,7 +248,7 @@ describe("how an analysis decides (Argo's limits)", () => {
   it("which analyses are due, and when the next one measures", () => {
     const a = startAnalysis(web({ initialDelay: "1m" }), "afterMember", 0, { query: "" });
     const b = startAnalysis(web({ initialDelay: "2m" }), "afterMember", 0, { query: "" });
-    expect([isDue(a, 59_999), isDue(a, 60_000)]).toEqual([false, true]);
+    expect([isDue(a, 59_999), isDue(a, 60_000)]).toStrictEqual([false, true]);
     expect(nextMeasurement([b, a])).toBe(60_000);
     expect(nextMeasurement([a, b])).toBe(60_000);
     expect(nextMeasurement(undefined)).toBeUndefined();
@@ -274,7 +274,7 @@ describe("what an ended analysis says", () => {
   });
 
   it("Failed, Inconclusive and Error count as failures; Running and Successful do not", () => {
-    expect((["Failed", "Inconclusive", "Error", "Running", "Successful"] as const).map((p) => hasFailed(ended(p)))).toEqual([true, true, true, false, false]);
+    expect((["Failed", "Inconclusive", "Error", "Running", "Successful"] as const).map((p) => hasFailed(ended(p)))).toStrictEqual([true, true, true, false, false]);
   });
 
   it("each verdict with its tally and the limit it passed, the template's or Argo's default", () => {
@@ -290,7 +290,7 @@ describe("what an ended analysis says", () => {
 
   it("its status shows what it has, and leaves out what it has not", () => {
     const a = startAnalysis(web(), "afterMember", 0, { query: "https://…@status.example/healthz?…" });
-    expect(renderAnalysis(a)).toEqual({
+    expect(renderAnalysis(a)).toStrictEqual({
       template: "probe",
       kind: "afterMember",
       phase: "Running",
@@ -312,9 +312,9 @@ describe("what an ended analysis says", () => {
     delete b.nextMeasurementAt;
     expect(renderAnalysis(b)).toMatchObject({ successCondition: "result < 0.05", failureCondition: "result > 1", finishedAt: "1970-01-01T00:01:00Z", message: "q = 0, result < 0.05", provider: "prometheus" });
     expect(renderAnalysis(b).nextMeasurementAt).toBeUndefined();
-    expect(renderAnalysis(b).measurements).toEqual([{ measuredAt: "1970-01-01T00:01:00Z", phase: "Successful", value: 0, member: "c1", query: "q", message: "q = 0, result < 0.05" }]);
+    expect(renderAnalysis(b).measurements).toStrictEqual([{ measuredAt: "1970-01-01T00:01:00Z", phase: "Successful", value: 0, member: "c1", query: "q", message: "q = 0, result < 0.05" }]);
     expect(renderAnalysis(startAnalysis(web(), "afterMember", 0, { query: "" })).successCondition).toBeUndefined();
     recordMeasurement(a, web(), { at: 0, phase: "Failed" }, 0);
-    expect(renderAnalysis(a).measurements).toEqual([{ measuredAt: "1970-01-01T00:00:00Z", phase: "Failed" }]);
+    expect(renderAnalysis(a).measurements).toStrictEqual([{ measuredAt: "1970-01-01T00:00:00Z", phase: "Failed" }]);
   });
 });

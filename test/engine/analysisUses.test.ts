@@ -77,7 +77,7 @@ describe("a stage's soak with several templates", () => {
     expect(soakOf(o, "canary", "err")).toMatchObject({ phase: "Successful", count: 3, finishedAt: T(20) });
     expect(soakOf(o, "canary", "lat")).toMatchObject({ phase: "Successful", count: 4, finishedAt: T(25) });
     expect(o.stage("canary").status).toMatchObject({ state: "Completed", completedTime: T(25) });
-    expect(o.opStarts("c2")).toEqual([T(25)]);
+    expect(o.opStarts("c2")).toStrictEqual([T(25)]);
   });
 
   it("one failing fails the stage and halts the run, though another passes: the members never reached say the run failed", async () => {
@@ -87,8 +87,8 @@ describe("a stage's soak with several templates", () => {
       state: "Failed",
       error: { code: "AnalysisFailed", message: `Soak of stage 'canary': Analysis 'lat' failed: lat{cluster="c1"} = 5 for member c1, not result < 2 (1 failed of 1, failureLimit 0).` },
     });
-    expect(o.transitions("analysis", "canary/soak/lat")).toEqual([`${T(10)} NotStarted->Running`, `${T(10)} Running->Failed`]);
-    expect(o.ops("c2")).toEqual([]);
+    expect(o.transitions("analysis", "canary/soak/lat")).toStrictEqual([`${T(10)} NotStarted->Running`, `${T(10)} Running->Failed`]);
+    expect(o.ops("c2")).toStrictEqual([]);
     expect(o.member("c2").message).toBe("Not started: the run failed before this member was reached.");
   });
 
@@ -106,8 +106,8 @@ describe("a stage's pre-check", () => {
       state: "Failed",
       error: { code: "PreCheckFailed", message: `Pre-check of stage 'rest': Analysis 'err' failed: err{cluster="c2"} = 0.2 for member c2, not result < 0.05 (1 failed of 1, failureLimit 0).` },
     });
-    expect(o.ops("c2")).toEqual([]);
-    expect(o.group("rest").status).toEqual({ state: "NotStarted" });
+    expect(o.ops("c2")).toStrictEqual([]);
+    expect(o.group("rest").status).toStrictEqual({ state: "NotStarted" });
   });
 
   it("measures only the members about to be upgraded: one the user skipped is not measured", async () => {
@@ -118,7 +118,7 @@ describe("a stage's pre-check", () => {
         [`{at: ${START}, skip: [{type: Member, name: c2}]}`],
       ),
     );
-    expect(o.stage("rest").analysisRuns?.[0]?.measurements.map((m) => m.query)).toEqual(['err{cluster="c3"}']);
+    expect(o.stage("rest").analysisRuns?.[0]?.measurements.map((m) => m.query)).toStrictEqual(['err{cluster="c3"}']);
     expect(o.run.state).toBe("Completed");
   });
 });
@@ -131,8 +131,8 @@ describe("afterMember from the run and from a stage", () => {
         ["templates:", `  - ${ERR}`, `  - ${LAT()}`, "afterMember: [err]", "stages:", "  - {name: rest, afterMember: [lat, err]}"],
       ),
     );
-    expect(o.member("c1").analysisRuns?.map((a) => a.template)).toEqual(["err"]);
-    expect(o.member("c2").analysisRuns?.map((a) => a.template)).toEqual(["err", "lat"]);
+    expect(o.member("c1").analysisRuns?.map((a) => a.template)).toStrictEqual(["err"]);
+    expect(o.member("c2").analysisRuns?.map((a) => a.template)).toStrictEqual(["err", "lat"]);
     expect(o.run.state).toBe("Completed");
   });
 
@@ -140,7 +140,7 @@ describe("afterMember from the run and from a stage", () => {
     const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.01, 0.3] }], ["templates:", `  - ${ERR}`, "afterMember: [err]"]));
     expect(o.member("c1").analysisRuns?.[0]).toMatchObject({ kind: "afterMember", phase: "Successful" });
     expect(o.member("c2").status).toMatchObject({ state: "Failed", error: { code: "AnalysisFailed" } });
-    expect(o.stage("canary").analysisRuns ?? []).toEqual([]);
+    expect(o.stage("canary").analysisRuns ?? []).toStrictEqual([]);
   });
 
   it("a member's healthCheck and a declared template are each measured by their own template", async () => {
@@ -151,12 +151,12 @@ describe("afterMember from the run and from a stage", () => {
       ),
     );
     const runs = o.member("c1").analysisRuns ?? [];
-    expect(runs.map((a) => [a.template, a.provider, a.query])).toEqual([
+    expect(runs.map((a) => [a.template, a.provider, a.query])).toStrictEqual([
       ["health-check", "web", "https://c1.example/healthz"],
       ["err", "prometheus", 'err{cluster="{{member.name}}"}'],
     ]);
     expect(runs[1]?.measurements[0]).toMatchObject({ query: 'err{cluster="c1"}', value: 0.01 });
-    expect(o.member("c2").analysisRuns?.map((a) => a.template)).toEqual(["err"]);
+    expect(o.member("c2").analysisRuns?.map((a) => a.template)).toStrictEqual(["err"]);
   });
 
   it("a declared template named health-check is measured for members without a healthCheck of their own, and in a stage's soak", async () => {
@@ -168,8 +168,8 @@ describe("afterMember from the run and from a stage", () => {
       ),
     );
     // c1's own healthCheck is its health-check; c2 takes the declared one.
-    expect(o.member("c1").analysisRuns?.map((a) => a.query)).toEqual(["https://c1.example/healthz"]);
-    expect(o.member("c2").analysisRuns?.map((a) => [a.query, a.phase])).toEqual([["https://status.example/declared", "Successful"]]);
+    expect(o.member("c1").analysisRuns?.map((a) => a.query)).toStrictEqual(["https://c1.example/healthz"]);
+    expect(o.member("c2").analysisRuns?.map((a) => [a.query, a.phase])).toStrictEqual([["https://status.example/declared", "Successful"]]);
     expect(soakOf(o, "canary", "health-check")).toMatchObject({ query: "https://status.example/declared", phase: "Successful" });
     expect(o.run.state).toBe("Completed");
   });
@@ -187,7 +187,7 @@ describe("an analysis's events", () => {
 
   it("its start, each measurement (the last one ending it, Successful as Completed), and a start again after it failed", async () => {
     const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, "stages:", "  - {name: canary, soak: [err]}"]));
-    expect(o.eventsOf("analysis", "canary/soak/err").map(line)).toEqual([
+    expect(o.eventsOf("analysis", "canary/soak/err").map(line)).toStrictEqual([
       `${T(10)} NotStarted->Running - Measuring err{cluster="{{member.name}}"} from ${T(10)}, 3 measurements.`,
       `${T(10)} Running->Running Successful err{cluster="c1"} = 0.01 for member c1, result < 0.05`,
       `${T(15)} Running->Running Successful err{cluster="c1"} = 0.01 for member c1, result < 0.05`,
@@ -199,7 +199,7 @@ describe("an analysis's events", () => {
     const missing = ERR.replace("err{", "missing{");
     const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${missing}`, "stages:", "  - {name: canary, soak: [err]}"], [`{at: ${T(60)}, start: true}`]));
     // Measured again after the wait it was to fill ended: once.
-    expect(o.eventsOf("analysis", "canary/soak/err").map(line)).toEqual([
+    expect(o.eventsOf("analysis", "canary/soak/err").map(line)).toStrictEqual([
       `${T(10)} NotStarted->Running - Measuring missing{cluster="{{member.name}}"} from ${T(10)}, 3 measurements.`,
       `${T(10)} Running->Failed Inconclusive missing{cluster="c1"} for member c1 returned no data (Inconclusive)`,
       `${T(60)} Failed->NotStarted - Started again: measuring from the beginning.`,
@@ -215,13 +215,13 @@ describe("a start after a member failed its analysis", () => {
       rollout([{ name: "c1", group: "canary", err: [0.01, 0.3] }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, "afterMember: [err]"], [`{at: ${T(30)}, start: true}`]),
     );
     expect(o.ops("c1")).toHaveLength(1);
-    expect(o.eventsOf("member", "c1").map((e) => `${e.time} ${e.from}->${e.to} ${e.message ?? ""}`)).toEqual([
+    expect(o.eventsOf("member", "c1").map((e) => `${e.time} ${e.from}->${e.to} ${e.message ?? ""}`)).toStrictEqual([
       `${T(0)} NotStarted->Running Upgrading the control plane to Kubernetes 1.32.0.`,
       `${T(10)} Running->Failed Analysis 'err' failed: err{cluster="c1"} = 0.3 for member c1, not result < 0.05 (1 failed of 1, failureLimit 0).`,
       `${T(30)} Failed->Running Checking the cluster's health again (its upgrade itself succeeded).`,
       `${T(30)} Running->Failed Analysis 'err' failed: err{cluster="c1"} = 0.3 for member c1, not result < 0.05 (1 failed of 1, failureLimit 0).`,
     ]);
-    expect(o.transitions("analysis", "c1/afterMember/err")).toEqual([
+    expect(o.transitions("analysis", "c1/afterMember/err")).toStrictEqual([
       `${T(10)} NotStarted->Running`,
       `${T(10)} Running->Failed`,
       `${T(30)} Failed->NotStarted`,
@@ -297,7 +297,7 @@ describe("an analysis that cannot be measured", () => {
     const events: RunEvent[] = [];
     const second = UpdateRunEngine.resume(first.snapshot(), fleet, { onEvent: (e) => events.push(e) });
     await drive(second, clock);
-    expect(events.filter((e) => e.scope === "analysis").map((e) => `${e.time} ${e.name} ${e.from}->${e.to} ${e.message}`)).toEqual([
+    expect(events.filter((e) => e.scope === "analysis").map((e) => `${e.time} ${e.name} ${e.from}->${e.to} ${e.message}`)).toStrictEqual([
       `${T(15)} canary/soak/err Running->Failed template 'err' is no longer declared in the run's analysis`,
     ]);
     const status = second.status();
@@ -319,7 +319,7 @@ describe("an analysis that cannot be measured", () => {
     await drive(second, clock);
     const soaks = second.status().stages[0]?.analysisRuns?.filter((a) => a.kind === "soak").map((a) => [a.template, a.phase, a.startedAt]);
     // The first process stopped at 00:10, its soak's first measurement taken; the next pass is at 00:10.
-    expect(soaks).toEqual([
+    expect(soaks).toStrictEqual([
       ["err", "Successful", T(10)],
       ["lat", "Successful", T(10)],
     ]);

@@ -51,30 +51,30 @@ const twoStages = (wait = 0) => `{stages: [{name: one, groups: [{name: a}, {name
 describe("upgrades seen five minutes after they ended", () => {
   it("members, groups, stages and the run end when their upgrades ended; the next stage starts when the end was seen", async () => {
     const o = await seenThrough(scenario({ members, strategy: twoStages() }), { lateMinutes: 5 });
-    expect(o.member("a-1").status).toEqual({ state: "Completed", startTime: T(0), completedTime: T(10) });
+    expect(o.member("a-1").status).toStrictEqual({ state: "Completed", startTime: T(0), completedTime: T(10) });
     expect(o.group("a").status).toMatchObject({ state: "Completed", completedTime: T(10) });
     expect(o.group("b").status).toMatchObject({ state: "Completed", completedTime: T(20) });
     // Stage one ended with b's upgrade (00:20), seen at 00:25: stage two starts then, not before it was seen.
     expect(o.stage("one").status).toMatchObject({ state: "Completed", startTime: T(0), completedTime: T(20) });
     expect(o.stage("two").status).toMatchObject({ startTime: T(25), completedTime: T(35) });
     expect(o.group("c").status).toMatchObject({ startTime: T(25), completedTime: T(35) });
-    expect(o.run).toEqual({ state: "Completed", startTime: T(0), completedTime: T(35) });
+    expect(o.run).toStrictEqual({ state: "Completed", startTime: T(0), completedTime: T(35) });
     // Each event at its item's instant: the group a's end at 00:10, though it was seen at 00:15.
-    expect(o.transitions("group", "a")).toEqual([`${T(0)} NotStarted->Running`, `${T(10)} Running->Completed`]);
+    expect(o.transitions("group", "a")).toStrictEqual([`${T(0)} NotStarted->Running`, `${T(10)} Running->Completed`]);
   });
 
   it("the after-stage wait runs from the end of the stage's last group, not from when it was seen", async () => {
     const o = await seenThrough(scenario({ members, strategy: twoStages(600) }), { lateMinutes: 5 });
-    expect(o.stage("one").afterStageWaitStatus?.status).toEqual({ state: "Completed", startTime: T(20), completedTime: T(30) });
+    expect(o.stage("one").afterStageWaitStatus?.status).toStrictEqual({ state: "Completed", startTime: T(20), completedTime: T(30) });
     expect(o.stage("one").status.completedTime).toBe(T(30));
-    expect(o.opStarts("c-1")).toEqual([T(30)]);
+    expect(o.opStarts("c-1")).toStrictEqual([T(30)]);
   });
 });
 
 describe("a backend whose clock is two minutes ahead of the run's", () => {
   it("members take the backend's instants; the next stage and its groups start no earlier than the stage before ended", async () => {
     const o = await seenThrough(scenario({ members, strategy: twoStages() }), { aheadMinutes: 2 });
-    expect(o.member("a-1").status).toEqual({ state: "Completed", startTime: T(2), completedTime: T(12) });
+    expect(o.member("a-1").status).toStrictEqual({ state: "Completed", startTime: T(2), completedTime: T(12) });
     expect(o.stage("one").status.completedTime).toBe(T(22));
     // b-1's end was seen at 00:20 on the run's clock, recorded at 00:22 on the backend's.
     expect(o.stage("two").status.startTime).toBe(T(22));
@@ -85,7 +85,7 @@ describe("a backend whose clock is two minutes ahead of the run's", () => {
 
   it("a group with no member, in a stage started on the backend's clock, ends when it started, not at the pass before that", async () => {
     const o = await seenThrough(scenario({ members, strategy: twoStages().replace("groups: [{name: c}]", "groups: [{name: c}, {name: empty}]") }), { aheadMinutes: 2 });
-    expect(o.group("empty").status).toEqual({ state: "Skipped", startTime: T(22), completedTime: T(22) });
+    expect(o.group("empty").status).toStrictEqual({ state: "Skipped", startTime: T(22), completedTime: T(22) });
   });
 });
 

@@ -46,12 +46,12 @@ describe("conditions", () => {
   const holds = (text: string, ...values: number[]) => conditionHolds(parseCondition(text), values);
 
   it("each comparison at its threshold and on either side", () => {
-    expect([holds("result < 1", 0.9), holds("result < 1", 1), holds("result < 1", 1.1)]).toEqual([true, false, false]);
-    expect([holds("result <= 1", 0.9), holds("result <= 1", 1), holds("result <= 1", 1.1)]).toEqual([true, true, false]);
-    expect([holds("result > 1", 0.9), holds("result > 1", 1), holds("result > 1", 1.1)]).toEqual([false, false, true]);
-    expect([holds("result >= 1", 0.9), holds("result >= 1", 1), holds("result >= 1", 1.1)]).toEqual([false, true, true]);
-    expect([holds("result == 1", 0.9), holds("result == 1", 1), holds("result == 1", 1.1)]).toEqual([false, true, false]);
-    expect([holds("result != 1", 0.9), holds("result != 1", 1), holds("result != 1", 1.1)]).toEqual([true, false, true]);
+    expect([holds("result < 1", 0.9), holds("result < 1", 1), holds("result < 1", 1.1)]).toStrictEqual([true, false, false]);
+    expect([holds("result <= 1", 0.9), holds("result <= 1", 1), holds("result <= 1", 1.1)]).toStrictEqual([true, true, false]);
+    expect([holds("result > 1", 0.9), holds("result > 1", 1), holds("result > 1", 1.1)]).toStrictEqual([false, false, true]);
+    expect([holds("result >= 1", 0.9), holds("result >= 1", 1), holds("result >= 1", 1.1)]).toStrictEqual([false, true, true]);
+    expect([holds("result == 1", 0.9), holds("result == 1", 1), holds("result == 1", 1.1)]).toStrictEqual([false, true, false]);
+    expect([holds("result != 1", 0.9), holds("result != 1", 1), holds("result != 1", 1.1)]).toStrictEqual([true, false, true]);
   });
 
   it("numbers written as Argo writes them: negative, with exponents, with or without digits around the point", () => {
@@ -103,7 +103,7 @@ describe("queries per member", () => {
 
 describe("Argo's defaults, and a healthCheck as the template it is short for", () => {
   it("a template with nothing but its provider and condition", () => {
-    expect(resolvedTiming({ name: "t", provider: { web: { url: "https://x.example/" } } })).toEqual({
+    expect(resolvedTiming({ name: "t", provider: { web: { url: "https://x.example/" } } })).toStrictEqual({
       initialDelayMs: 0,
       intervalMs: 60_000,
       count: undefined,
@@ -115,7 +115,7 @@ describe("Argo's defaults, and a healthCheck as the template it is short for", (
 
   it("settleSeconds is the delay, intervalSeconds the interval, retries + 1 probes of which retries may fail", () => {
     const template = healthCheckTemplate({ url: "https://c1.example/healthz", settleSeconds: 30, intervalSeconds: 15, retries: 2 });
-    expect(template).toEqual({ name: "health-check", provider: { web: { url: "https://c1.example/healthz" } }, initialDelay: "30s", interval: "15s", count: 3, failureLimit: 2 });
+    expect(template).toStrictEqual({ name: "health-check", provider: { web: { url: "https://c1.example/healthz" } }, initialDelay: "30s", interval: "15s", count: 3, failureLimit: 2 });
     expect(resolvedTiming(template)).toMatchObject({ initialDelayMs: 30_000, intervalMs: 15_000, count: 3, failureLimit: 2 });
   });
 });
@@ -123,8 +123,8 @@ describe("Argo's defaults, and a healthCheck as the template it is short for", (
 describe("stage uses the strategy lacks", () => {
   it("each named by its path, with the strategy's stages; none without an analysis", () => {
     const analysis = { templates: [{ name: "t", provider: { web: { url: "https://x.example/" } } }], stages: [{ name: "canary" }, { name: "prod" }, { name: "eu" }] };
-    expect(unknownAnalysisStages(analysis, ["canary", "eu"])).toEqual([{ path: "analysis.stages[1].name", message: "no stage named 'prod' in the run's strategy (its stages: canary, eu)" }]);
-    expect(unknownAnalysisStages(undefined, ["canary"])).toEqual([]);
-    expect(unknownAnalysisStages({ templates: analysis.templates }, ["canary"])).toEqual([]);
+    expect(unknownAnalysisStages(analysis, ["canary", "eu"])).toStrictEqual([{ path: "analysis.stages[1].name", message: "no stage named 'prod' in the run's strategy (its stages: canary, eu)" }]);
+    expect(unknownAnalysisStages(undefined, ["canary"])).toStrictEqual([]);
+    expect(unknownAnalysisStages({ templates: analysis.templates }, ["canary"])).toStrictEqual([]);
   });
 });

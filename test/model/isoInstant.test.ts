@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isoInstant } from "../../src/model/instants";
+import { DateSchema, InstantSchema, isoInstant } from "../../src/model/instants";
 
 /** What docs/rules.md §5 asks, written the obvious way: `toISOString` without a zero millisecond part. */
 const reference = (instant: number): string => {
@@ -19,5 +19,31 @@ describe("isoInstant (issue 13: written from numbers, the day kept)", () => {
     for (const instant of instants) expect(isoInstant(instant)).toBe(reference(instant));
     expect(isoInstant(Date.UTC(2026, 11, 5, 1, 2, 3))).toBe("2026-12-05T01:02:03Z");
     expect(isoInstant(Date.UTC(2026, 11, 5, 1, 2, 3, 40))).toBe("2026-12-05T01:02:03.040Z");
+  });
+});
+
+describe("isoInstant of an instant with a fraction of a millisecond (a scaled clock's)", () => {
+  it("is written as toISOString writes it", () => {
+    for (const instant of [0.5, 1_000.25, Date.UTC(2026, 11, 5, 1, 2, 3) + 0.75]) expect(isoInstant(instant)).toBe(reference(instant));
+    expect(isoInstant(Date.UTC(2026, 11, 5) + 0.5)).toBe("2026-12-05T00:00:00Z");
+  });
+});
+
+describe("instants and dates a user writes (docs/rules.md §2, issue 19)", () => {
+  const instant = (s: unknown) => InstantSchema.safeParse(s).error?.issues.map((i) => i.message) ?? [];
+  const date = (s: unknown) => DateSchema.safeParse(s).error?.issues.map((i) => i.message) ?? [];
+
+  it("a malformed one gets one message, not also the range's", () => {
+    expect(instant("2026-02-30T00:00:00Z")).toEqual(["must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z"]);
+    expect(instant("2026-12-05 00:00")).toEqual(["must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z"]);
+    expect(date("2026-02-30")).toEqual(["must be a valid date YYYY-MM-DD"]);
+    expect(date("5 Dec 2026")).toEqual(["must be a valid date YYYY-MM-DD"]);
+  });
+
+  it("dates from 1970-01-01 to 2999-12-31, both included", () => {
+    expect([date("1970-01-01"), date("2999-12-31")]).toEqual([[], []]);
+    expect(date("1969-12-31")).toEqual(["must be from 1970-01-01 to 2999-12-31"]);
+    expect(date("3000-01-01")).toEqual(["must be from 1970-01-01 to 2999-12-31"]);
+    expect(instant("1969-12-31T23:59:59Z")).toEqual(["must be from 1970-01-01T00:00:00Z to 2999-12-31T23:59:59Z"]);
   });
 });

@@ -26,9 +26,9 @@ describe("a field path's text", () => {
   });
 
   it("read back into its keys and positions, names with dashes and digits kept whole", () => {
-    expect(parsePath("strategy.stages[1].groups[0].name")).toEqual(["strategy", "stages", 1, "groups", 0, "name"]);
-    expect(parsePath("strategies.blue-2.stages[10].afterGates[0]")).toEqual(["strategies", "blue-2", "stages", 10, "afterGates", 0]);
-    expect(parsePath("a")).toEqual(["a"]);
+    expect(parsePath("strategy.stages[1].groups[0].name")).toStrictEqual(["strategy", "stages", 1, "groups", 0, "name"]);
+    expect(parsePath("strategies.blue-2.stages[10].afterGates[0]")).toStrictEqual(["strategies", "blue-2", "stages", 10, "afterGates", 0]);
+    expect(parsePath("a")).toStrictEqual(["a"]);
   });
 });
 
@@ -37,7 +37,7 @@ describe("zod's generic problems, in our words", () => {
   const valid = { list: [], map: {}, text: "", count: 0, flag: true, big: 1n };
 
   it("what was expected, and what was given", () => {
-    expect(issuesOf(schema, { ...valid, list: {}, map: [], text: null, count: "1", flag: 1, big: "x" })).toEqual([
+    expect(issuesOf(schema, { ...valid, list: {}, map: [], text: null, count: "1", flag: 1, big: "x" })).toStrictEqual([
       { path: "list", message: "must be a list, got object" },
       { path: "map", message: "must be a mapping, got a list" },
       { path: "text", message: "must be a string, got null" },
@@ -49,7 +49,7 @@ describe("zod's generic problems, in our words", () => {
 
   it("a missing field is required; an unknown one is named by its own path, one each; a prefix goes before every path", () => {
     const { text: _text, ...rest } = valid;
-    expect(issuesOf(schema, { ...rest, extra: 1, map: { b: 1, c: 2 } }, ["spec", 0])).toEqual([
+    expect(issuesOf(schema, { ...rest, extra: 1, map: { b: 1, c: 2 } }, ["spec", 0])).toStrictEqual([
       { path: "spec[0].map.b", message: "unknown field" },
       { path: "spec[0].map.c", message: "unknown field" },
       { path: "spec[0].text", message: "is required" },
@@ -57,8 +57,15 @@ describe("zod's generic problems, in our words", () => {
     ]);
   });
 
+  it("a mapping of names given a list; a rule without a message of ours keeps zod's words, not ours", () => {
+    expect(issuesOf(z.strictObject({ m: z.record(z.string(), z.number()) }), { m: [1] })).toStrictEqual([{ path: "m", message: "must be a mapping, got a list" }]);
+    const [short] = issuesOf(z.strictObject({ s: z.string().min(2) }), { s: "a" });
+    expect(short?.path).toBe("s");
+    expect(short?.message).not.toMatch(/^must be|^is required/);
+  });
+
   it("a schema's own message wins", () => {
-    expect(issuesOf(z.strictObject({ n: z.number({ error: "must be a count" }) }), { n: "x" })).toEqual([{ path: "n", message: "must be a count" }]);
+    expect(issuesOf(z.strictObject({ n: z.number({ error: "must be a count" }) }), { n: "x" })).toStrictEqual([{ path: "n", message: "must be a count" }]);
   });
 
   it("a refusal says every problem, one line each, path first", () => {
@@ -84,29 +91,29 @@ describe("a cross-field check runs unless a field it reads is malformed", () => 
   ];
 
   it("another field wrong, or a field it does not read, or an unknown field: it runs", () => {
-    expect(issuesOf(items, { items: twins, note: 7 })).toEqual([
+    expect(issuesOf(items, { items: twins, note: 7 })).toStrictEqual([
       { path: "note", message: "must be a string, got number" },
       { path: "items", message: "duplicate name" },
     ]);
-    expect(issuesOf(items, { items: [twins[0], { name: "a", size: "2" }] })).toEqual([
+    expect(issuesOf(items, { items: [twins[0], { name: "a", size: "2" }] })).toStrictEqual([
       { path: "items[1].size", message: "must be a number, got string" },
       { path: "items", message: "duplicate name" },
     ]);
     // A name of the right shape that breaks a rule of its own leaves the check running.
-    expect(issuesOf(items, { items: [{ name: "", size: 1 }, { name: "", size: 2 }] })).toEqual([
+    expect(issuesOf(items, { items: [{ name: "", size: 1 }, { name: "", size: 2 }] })).toStrictEqual([
       { path: "items[0].name", message: "must not be empty" },
       { path: "items[1].name", message: "must not be empty" },
       { path: "items", message: "duplicate name" },
     ]);
-    expect(issuesOf(items, { items: twins, extra: true })).toEqual([
+    expect(issuesOf(items, { items: twins, extra: true })).toStrictEqual([
       { path: "extra", message: "unknown field" },
       { path: "items", message: "duplicate name" },
     ]);
   });
 
   it("a field it reads, or a parent of one, of the wrong shape: it does not run", () => {
-    expect(issuesOf(items, { items: [twins[0], { name: 7, size: 2 }] })).toEqual([{ path: "items[1].name", message: "must be a string, got number" }]);
-    expect(issuesOf(items, { items: [twins[0], "a"] })).toEqual([{ path: "items[1]", message: "must be a mapping, got string" }]);
-    expect(issuesOf(items, { items: "a" })).toEqual([{ path: "items", message: "must be a list, got string" }]);
+    expect(issuesOf(items, { items: [twins[0], { name: 7, size: 2 }] })).toStrictEqual([{ path: "items[1].name", message: "must be a string, got number" }]);
+    expect(issuesOf(items, { items: [twins[0], "a"] })).toStrictEqual([{ path: "items[1]", message: "must be a mapping, got string" }]);
+    expect(issuesOf(items, { items: "a" })).toStrictEqual([{ path: "items", message: "must be a list, got string" }]);
   });
 });
