@@ -55,7 +55,15 @@ export const equivalentMutants = [
  * them counted as equivalent beside Stryker's own, and names any survivor that is in neither list.
  * @type {{ file: string; code: string; mutator: string; replacement?: string; reason: string }[]}
  */
-export const equivalentSurvivors = [];
+export const equivalentSurvivors = [
+  // src/engine/times.ts: the latest end and the earliest start of parts, some of which have none
+  { file: "src/engine/times.ts", code: "if (at !== undefined && (found === undefined || at > found)) found = at;", mutator: "ConditionalExpression", replacement: "true", reason: "an instant left undefined passes the rest only while none was found, where taking it leaves found undefined" },
+  { file: "src/engine/times.ts", code: "if (at !== undefined && (found === undefined || at > found)) found = at;", mutator: "EqualityOperator", replacement: "at >= found", reason: "an instant equal to the latest found replaces it with the same number" },
+  { file: "src/engine/times.ts", code: "if (member.startTime !== undefined && (earliest === undefined || member.startTime < earliest))", mutator: "ConditionalExpression", replacement: "true", reason: "(the test of startTime alone) a member not started passes the rest only while none was found, where taking its start leaves earliest undefined" },
+  { file: "src/engine/times.ts", code: "if (member.startTime !== undefined && (earliest === undefined || member.startTime < earliest))", mutator: "EqualityOperator", replacement: "member.startTime <= earliest", reason: "a start equal to the earliest found replaces it with the same number" },
+  { file: "src/engine/times.ts", code: "return [...(item.beforeGates ?? []), ...(item.afterGates ?? [])];", mutator: "ArrayDeclaration", reason: "a string in place of a missing gate list has no completedTime: it adds an undefined end, which latest() skips" },
+  { file: "src/engine/times.ts", code: "for (const analysis of stage.analysis ?? []) yield analysis.finishedAt;", mutator: "ArrayDeclaration", reason: "a string in place of a missing analysis list has no finishedAt: it adds an undefined end, which latest() skips" },
+];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
