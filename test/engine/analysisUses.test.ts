@@ -110,6 +110,42 @@ describe("a stage's pre-check", () => {
     expect(o.group("rest").status).toStrictEqual({ state: "NotStarted" });
   });
 
+  it("with several templates, the members start only once every one has passed", async () => {
+    // The stage rest is reached at 00:20 (c1 00:00–00:10, then the wait): err passes at once, lat
+    // takes its second measurement at 00:25.
+    const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 2")}`, "stages:", "  - {name: rest, preCheck: [err, lat]}"]));
+    expect(o.stage("rest").analysisRuns?.map((a) => [a.template, a.phase, a.finishedAt])).toStrictEqual([
+      ["err", "Successful", T(20)],
+      ["lat", "Successful", T(25)],
+    ]);
+    expect(o.opStarts("c2")).toStrictEqual([T(25)]);
+  });
+
+  it("one failing while another is still measuring halts the run at once: the run fails then, the other is left as it was", async () => {
+    const o = await simulate(
+      rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.2, 0.2] }, { name: "c3", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 2")}`, "stages:", "  - {name: rest, preCheck: [err, lat]}"]),
+    );
+    expect(o.stage("rest").analysisRuns?.map((a) => [a.template, a.phase])).toStrictEqual([
+      ["err", "Failed"],
+      ["lat", "Running"],
+    ]);
+    expect(o.transitions("run", "scenario")).toStrictEqual([`${T(0)} NotStarted->Running`, `${T(20)} Running->Failed`]);
+    expect(o.ops("c2")).toStrictEqual([]);
+    expect(o.member("c3").message).toBe("Not started: the run failed before this member was reached.");
+    // The engine has nothing left to do from that instant: it does not wake for lat's next measurement.
+    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.2, 0.2] }, { name: "c3", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 2")}`, "stages:", "  - {name: rest, preCheck: [err, lat]}"]));
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet);
+    engine.start(clock.now());
+    const passes: string[] = [];
+    for (let wake: number | undefined = clock.now(); wake !== undefined; wake = (await engine.reconcile(clock.now())).nextWakeAt) {
+      await clock.sleepUntil(wake);
+      passes.push(new Date(clock.now()).toISOString().replace(/\.000Z$/, "Z"));
+    }
+    expect(passes.at(-1)).toBe(T(20));
+  });
+
   it("measures only the members about to be upgraded: one the user skipped is not measured", async () => {
     const o = await simulate(
       rollout(
