@@ -146,6 +146,33 @@ describe("a stage's pre-check", () => {
     expect(passes.at(-1)).toBe(T(20));
   });
 
+  it("every member left skipped while it measures: it ends Successful, saying so, and the run goes on", async () => {
+    // rest is reached at 00:20; lat measures at 00:20 and would again at 00:25, but c2 and c3 are skipped at 00:22.
+    const o = await simulate(
+      rollout(
+        [{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }, { name: "c3", group: "rest" }],
+        ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 3")}`, "stages:", "  - {name: rest, preCheck: [err, lat]}"],
+        [`{at: ${T(22)}, skip: [{type: Member, name: c2}, {type: Member, name: c3}]}`],
+      ),
+    );
+    expect(o.stage("rest").analysisRuns?.map((a) => [a.template, a.phase, a.finishedAt, a.measurements.length, a.message])).toStrictEqual([
+      ["err", "Successful", T(20), 1, 'err{cluster="c2"} = 0.01 for member c2, result < 0.05'],
+      ["lat", "Successful", T(22), 1, "Nothing left to measure: every member of stage 'rest' was skipped."],
+    ]);
+    expect(o.eventsOf("analysis", "rest/preCheck/lat").map((e) => `${e.time} ${e.from}->${e.to}`)).toStrictEqual([`${T(20)} NotStarted->Running`, `${T(20)} Running->Running`, `${T(22)} Running->Completed`]);
+    expect(o.ops("c2")).toStrictEqual([]);
+    expect(o.run.state).toBe("Completed");
+  });
+
+  it("a web template over the stage's members asks once, for no member in particular", async () => {
+    const up = "{name: up, provider: {web: {url: 'https://status.example/up'}}}";
+    const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }, { name: "c3", group: "rest" }], ["templates:", `  - ${up}`, "stages:", "  - {name: rest, preCheck: [up]}"]));
+    expect(o.stage("rest").analysisRuns?.[0]?.measurements).toStrictEqual([
+      { measuredAt: T(20), phase: "Successful", value: 200, query: "https://status.example/up", message: "GET https://status.example/up answered 200 (simulated)" },
+    ]);
+    expect(o.run.state).toBe("Completed");
+  });
+
   it("measures only the members about to be upgraded: one the user skipped is not measured", async () => {
     const o = await simulate(
       rollout(
