@@ -369,6 +369,26 @@ describe("an analysis that cannot be measured", () => {
     expect(status.status.state).toBe("Failed");
   });
 
+  it("a resumed run whose inputs add a pre-check to a stage under way measures only the members it has not upgraded yet", async () => {
+    // rest upgrades c2 (00:20–00:30), then c3, then c4 (one at a time); c2's error rate is high after its
+    // upgrade. The next process, from the pass at 00:30 (c2 done, c3 started), is given a pre-check of rest.
+    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.01, 0.3] }, { name: "c3", group: "rest" }, { name: "c4", group: "rest" }], ["templates:", `  - ${ERR}`]));
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const analysis = parsed.analysis!;
+    const first = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis }, fleet);
+    first.start(clock.now());
+    await drive(first, clock, { until: Date.parse(T(35)) });
+    const more = { ...analysis, stages: [{ name: "rest", preCheck: ["err"] }] };
+    const second = UpdateRunEngine.resume({ ...first.snapshot(), declaredAnalysis: runAnalysis(more, parsed.members) }, fleet);
+    await drive(second, clock);
+    const pre = second.status().stages[1]?.analysisRuns?.[0];
+    expect(pre).toMatchObject({ kind: "preCheck", phase: "Successful", startedAt: T(30), finishedAt: T(30) });
+    expect(pre?.measurements.map((m) => m.message)).toStrictEqual(['err{cluster="c3"} = 0.01 for member c3, result < 0.05']);
+    expect(second.status().status.state).toBe("Completed");
+    expect(fleet.operationLog().map((op) => op.member)).toStrictEqual(["c1", "c2", "c3", "c4"]);
+  });
+
   it("a resumed run whose inputs add a template to a soak under way starts it at the resumed pass, beside the one under way", async () => {
     const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 1")}`, "stages:", "  - {name: canary, soak: [err]}"]));
     const clock = new VirtualClock(Date.parse(parsed.start));
