@@ -319,6 +319,23 @@ describe("what a member says while it is analysed", () => {
   });
 });
 
+/**
+ * The rollout run by a first process until `minutes` after its start, then by a second resumed from
+ * its snapshot and given the run's analysis with other stage uses (`stages`), to its end.
+ */
+async function resumedWithUses(text: string, minutes: number, stages: Array<{ name: string; preCheck?: string[]; soak?: string[] }>) {
+  const parsed = parseScenario(text);
+  const clock = new VirtualClock(Date.parse(parsed.start));
+  const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+  const analysis = parsed.analysis!;
+  const first = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis }, fleet);
+  first.start(clock.now());
+  await drive(first, clock, { until: Date.parse(T(minutes)) });
+  const second = UpdateRunEngine.resume({ ...first.snapshot(), declaredAnalysis: runAnalysis({ ...analysis, stages }, parsed.members) }, fleet);
+  await drive(second, clock);
+  return { second, fleet };
+}
+
 describe("an analysis that cannot be measured", () => {
   it("a backend with no way to query or probe: each measurement is an Error saying so, and the analysis ends in Error", async () => {
     const parsed = parseScenario(
@@ -372,16 +389,8 @@ describe("an analysis that cannot be measured", () => {
   it("a resumed run whose inputs add a pre-check to a stage under way measures only the members it has not upgraded yet", async () => {
     // rest upgrades c2 (00:20–00:30), then c3, then c4 (one at a time); c2's error rate is high after its
     // upgrade. The next process, from the pass at 00:30 (c2 done, c3 started), is given a pre-check of rest.
-    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.01, 0.3] }, { name: "c3", group: "rest" }, { name: "c4", group: "rest" }], ["templates:", `  - ${ERR}`]));
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const analysis = parsed.analysis!;
-    const first = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis }, fleet);
-    first.start(clock.now());
-    await drive(first, clock, { until: Date.parse(T(35)) });
-    const more = { ...analysis, stages: [{ name: "rest", preCheck: ["err"] }] };
-    const second = UpdateRunEngine.resume({ ...first.snapshot(), declaredAnalysis: runAnalysis(more, parsed.members) }, fleet);
-    await drive(second, clock);
+    const text = rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.01, 0.3] }, { name: "c3", group: "rest" }, { name: "c4", group: "rest" }], ["templates:", `  - ${ERR}`]);
+    const { second, fleet } = await resumedWithUses(text, 35, [{ name: "rest", preCheck: ["err"] }]);
     const pre = second.status().stages[1]?.analysisRuns?.[0];
     expect(pre).toMatchObject({ kind: "preCheck", phase: "Successful", startedAt: T(30), finishedAt: T(30) });
     expect(pre?.measurements.map((m) => m.message)).toStrictEqual(['err{cluster="c3"} = 0.01 for member c3, result < 0.05']);
@@ -390,16 +399,8 @@ describe("an analysis that cannot be measured", () => {
   });
 
   it("a resumed run whose inputs add a template to a soak under way starts it at the resumed pass, beside the one under way", async () => {
-    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 1")}`, "stages:", "  - {name: canary, soak: [err]}"]));
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const analysis = parsed.analysis!;
-    const first = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis }, fleet);
-    first.start(clock.now());
-    await drive(first, clock, { until: Date.parse(T(12)) });
-    const more = { ...analysis, stages: [{ name: "canary", soak: ["err", "lat"] }] };
-    const second = UpdateRunEngine.resume({ ...first.snapshot(), declaredAnalysis: runAnalysis(more, parsed.members) }, fleet);
-    await drive(second, clock);
+    const text = rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 1")}`, "stages:", "  - {name: canary, soak: [err]}"]);
+    const { second } = await resumedWithUses(text, 12, [{ name: "canary", soak: ["err", "lat"] }]);
     const soaks = second.status().stages[0]?.analysisRuns?.filter((a) => a.kind === "soak").map((a) => [a.template, a.phase, a.startedAt]);
     // The first process stopped at 00:10, its soak's first measurement taken; the next pass is at 00:10.
     expect(soaks).toStrictEqual([
