@@ -107,7 +107,8 @@ export function startAnalysis(template: AnalysisTemplate, kind: AnalysisKind, no
 
 /** What an analysis of `template` shows as its query: PromQL as declared, a web URL without secrets. */
 export function shownQuery(template: AnalysisTemplate): string {
-  return template.provider.prometheus?.query ?? shownProbeUrl(template.provider.web?.url ?? "");
+  // A template has exactly one provider (model/analysis.ts).
+  return template.provider.prometheus?.query ?? shownProbeUrl((template.provider.web as WebProvider).url);
 }
 
 /** Failed, Inconclusive or Error: every one counts as a failure of the analysis. */
@@ -184,14 +185,14 @@ function fromProbe(url: string, member: string | undefined, answer: ProbeResult)
   };
 }
 
-const PHASE_ORDER: readonly MeasurementPhase[] = ["Failed", "Inconclusive", "Error", "Successful"];
+const PHASE_ORDER: readonly MeasurementPhase[] = ["Failed", "Inconclusive", "Error"];
 
-/** Parts to one measurement: the worst part decides (Failed, then Inconclusive, then Error). */
+/** Parts to one measurement: the worst part decides (Failed, then Inconclusive, then Error, else Successful). */
 function combine(parts: readonly Part[], now: number): MeasurementState {
   const phase = PHASE_ORDER.find((p) => parts.some((part) => part.phase === p)) ?? "Successful";
   const deciding = parts.find((part) => part.phase === phase) as Part;
   const alike = parts.filter((part) => part.phase === phase).length;
-  const more = parts.length > 1 && phase !== "Successful" && alike > 1 ? ` (and ${alike - 1} more of ${parts.length} members)` : "";
+  const more = phase !== "Successful" && alike > 1 ? ` (and ${alike - 1} more of ${parts.length} members)` : "";
   return {
     at: now,
     phase,
@@ -210,7 +211,7 @@ function combine(parts: readonly Part[], now: number): MeasurementState {
 export function takeMeasurement(template: AnalysisTemplate, members: readonly MeasuredMember[], ports: MeasurePorts, now: number): Answer<MeasurementState> {
   const { web, prometheus } = template.provider;
   if (web !== undefined) {
-    const member = members.length === 1 ? members[0]?.ref : undefined;
+    const member = members.length === 1 ? (members[0] as MeasuredMember).ref : undefined;
     const shown = shownProbeUrl(web.url);
     const options = { ...(web.headers === undefined ? {} : { headers: web.headers }), ...(web.timeoutSeconds === undefined ? {} : { timeoutSeconds: web.timeoutSeconds }) };
     return settle([asked(() => ports.probe(member, web.url, options), (answer) => fromProbe(shown, member?.name, answer), shown, member?.name)], now);
@@ -254,7 +255,8 @@ function settle(parts: ReadonlyArray<Answer<Part>>, now: number): Answer<Measure
 export function recordMeasurement(analysis: AnalysisRunState, template: AnalysisTemplate, measurement: MeasurementState, now: number): Exclude<AnalysisPhase, "Running"> | undefined {
   const timing = resolvedTiming(template);
   analysis.measurements.push(measurement);
-  if (analysis.measurements.length > MEASUREMENT_RETENTION) analysis.measurements.splice(0, analysis.measurements.length - MEASUREMENT_RETENTION);
+  // The oldest beyond the retention go (a count below zero removes none).
+  analysis.measurements.splice(0, analysis.measurements.length - MEASUREMENT_RETENTION);
   analysis.message = measurement.message;
   switch (measurement.phase) {
     case "Successful":
@@ -277,7 +279,8 @@ export function recordMeasurement(analysis: AnalysisRunState, template: Analysis
   if (analysis.inconclusive > timing.inconclusiveLimit) return "Inconclusive";
   if (analysis.consecutiveError > timing.consecutiveErrorLimit) return "Error";
   const inconclusiveAhead = canBeInconclusive(template) ? remaining : 0;
-  if (remaining === 0 || (analysis.failed + remaining <= timing.failureLimit && analysis.inconclusive + inconclusiveAhead <= timing.inconclusiveLimit)) return "Successful";
+  // Within both limits (checked above), so with none remaining this holds too.
+  if (analysis.failed + remaining <= timing.failureLimit && analysis.inconclusive + inconclusiveAhead <= timing.inconclusiveLimit) return "Successful";
   // On the template's schedule; a pass that came late measures next one interval after it.
   const scheduled = (analysis.nextMeasurementAt ?? now) + timing.intervalMs;
   analysis.nextMeasurementAt = scheduled > now ? scheduled : now + timing.intervalMs;

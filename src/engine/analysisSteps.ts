@@ -117,8 +117,10 @@ type StageKind = Exclude<AnalysisKind, "afterMember">;
 
 /**
  * One step of a stage's `preCheck` or `soak` analyses at `now`; returns whether they have all passed
- * (true when the stage declares none and has none under way, or there is no member to measure). A
- * failure halts the run (`refreshStage` then fails the stage with the analysis's error). One under way
+ * (true when the stage declares none and has none under way, or there is no member to measure: a
+ * pre-check whose members were all skipped while it ran ends, Successful, saying so — measuring no
+ * member would only find no data). A failure halts the run (`refreshStage` then fails the stage with
+ * the analysis's error). One under way
  * whose use the run's inputs no longer declare (a resumed run given other inputs) is stepped all the
  * same, and ends in Error (`stepAnalyses`), rather than being waited for forever.
  */
@@ -126,8 +128,18 @@ export function passStageAnalyses(ctx: EngineContext, stage: StageRunState, kind
   const names = stageUses(ctx, stage.name)?.[kind] ?? [];
   const analyses = (stage.analysis ?? []).filter((a) => a.kind === kind);
   if (names.length === 0 && analyses.length === 0) return true;
+  const verdict = (): boolean => {
+    if (analyses.some(hasFailed)) {
+      startHalt(ctx, "failure", now);
+      return false;
+    }
+    return analyses.every((a) => a.phase === "Successful");
+  };
   const members = stageScope(ctx, stage, kind);
-  if (members.length === 0 && analyses.length === 0) return true;
+  if (members.length === 0) {
+    for (const a of analyses) if (a.phase === "Running") ctx.transitions.analysisEnded(a, analysisId(stage.name, a), "Successful", now, `Nothing left to measure: every member of stage '${stage.name}' was skipped.`);
+    return verdict();
+  }
   const missing = names.filter((name) => !analyses.some((a) => a.template === name));
   if (missing.length > 0) {
     const templates = missing.map((name) => templateNamed(ctx, name)).filter((t): t is AnalysisTemplate => t !== undefined);
@@ -136,13 +148,6 @@ export function passStageAnalyses(ctx: EngineContext, stage: StageRunState, kind
     analyses.push(...started);
   }
   const stepped = stepAnalyses(ctx, stage.name, analyses, members, now);
-  const verdict = (): boolean => {
-    if (analyses.some(hasFailed)) {
-      startHalt(ctx, "failure", now);
-      return false;
-    }
-    return analyses.every((a) => a.phase === "Successful");
-  };
   return isPending(stepped) ? stepped.then(verdict) : verdict();
 }
 

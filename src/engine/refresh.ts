@@ -92,7 +92,7 @@ export function refreshStage(ctx: EngineContext, stage: StageRunState, now: numb
   }
   // Issue 31: a failed pre-check or soak analysis is a Failed child of its stage, a running one a
   // Running child: a soak that outlasts the wait holds the stage (docs/rules.md §19).
-  const analysisError = stage.analysis === undefined ? undefined : stageAnalysisError(ctx, stage);
+  const analysisError = stageAnalysisError(ctx, stage);
   if (analysisError !== undefined) {
     children.Failed++;
     children.total++;

@@ -10,7 +10,7 @@ import type { UpdateState } from "../model/status";
 import type { Controlled, GroupRunState, RunState, StageRunState, Timed } from "./runState";
 
 /** The latest `completedTime` among `parts` (those that ended); undefined when none has. */
-export function latestEnd(parts: Iterable<Timed | undefined>): number | undefined {
+export function latestEnd(parts: Iterable<Timed>): number | undefined {
   return latest(ends(parts));
 }
 
@@ -20,8 +20,8 @@ function latest(instants: Iterable<number | undefined>): number | undefined {
   return found;
 }
 
-function* ends(parts: Iterable<Timed | undefined>): Iterable<number | undefined> {
-  for (const part of parts) yield part?.completedTime;
+function* ends(parts: Iterable<Timed>): Iterable<number | undefined> {
+  for (const part of parts) yield part.completedTime;
 }
 
 /**

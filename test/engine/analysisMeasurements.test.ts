@@ -196,6 +196,10 @@ describe("how an analysis decides (Argo's limits)", () => {
     expect(run(prom("q", { count: 5 }), ["Failed"]).verdicts).toStrictEqual(["Failed"]);
   });
 
+  it("an Inconclusive measurement within its limit is a measurement taken: count 2 ends Successful at the second", () => {
+    expect(run(prom("q", { count: 2, inconclusiveLimit: 1 }), ["Inconclusive", "Successful"]).verdicts).toStrictEqual([undefined, "Successful"]);
+  });
+
   it("Successful once no remaining measurement can change it, counting the ones that could be Inconclusive", () => {
     // count 3, failureLimit 2: one success leaves 2 that can fail: within the limit... but each could be
     // Inconclusive (both conditions), past inconclusiveLimit 0: it goes on.
@@ -208,6 +212,10 @@ describe("how an analysis decides (Argo's limits)", () => {
     // A web probe is never Inconclusive.
     expect(run(web({ count: 3, failureLimit: 2 }), ["Successful"]).verdicts).toStrictEqual(["Successful"]);
     expect(run(web({ count: 3, failureLimit: 1 }), ["Successful"]).verdicts).toStrictEqual([undefined]);
+    // noData Failed: a failure condition alone cannot give Inconclusive; both conditions still can.
+    const failureOnly = prom("q", { count: 3, failureLimit: 2, successCondition: undefined, failureCondition: "result > 1", noData: "Failed" });
+    expect(run(failureOnly, ["Successful"]).verdicts).toStrictEqual(["Successful"]);
+    expect(run({ ...failureOnly, successCondition: "result < 0.05" }, ["Successful"]).verdicts).toStrictEqual([undefined]);
   });
 
   it("at most MEASUREMENT_RETENTION measurements are kept, the newest; the counts cover all", () => {
@@ -221,7 +229,7 @@ describe("how an analysis decides (Argo's limits)", () => {
   });
 
   it("the next measurement is on the template's schedule; one taken late is followed one interval after it", () => {
-    const template = web({ count: 5, initialDelay: "10s", interval: "30s" });
+    const template = web({ count: 6, initialDelay: "10s", interval: "30s" });
     const a = startAnalysis(template, "afterMember", 0, { query: "" });
     expect(a.nextMeasurementAt).toBe(10_000);
     recordMeasurement(a, template, at("Successful", 10_000), 10_000);
@@ -232,6 +240,9 @@ describe("how an analysis decides (Argo's limits)", () => {
     expect(a.nextMeasurementAt).toBe(100_000);
     recordMeasurement(a, template, at("Successful", 200_000), 200_000);
     expect(a.nextMeasurementAt).toBe(230_000);
+    // Taken exactly one interval late (due at 230 s, taken at 260 s): the next is one interval after it, not at once.
+    recordMeasurement(a, template, at("Successful", 260_000), 260_000);
+    expect(a.nextMeasurementAt).toBe(290_000);
   });
 
   it("a soak without count takes the measurements that fit in its wait, at least one", () => {

@@ -110,6 +110,69 @@ describe("a stage's pre-check", () => {
     expect(o.group("rest").status).toStrictEqual({ state: "NotStarted" });
   });
 
+  it("with several templates, the members start only once every one has passed", async () => {
+    // The stage rest is reached at 00:20 (c1 00:00–00:10, then the wait): err passes at once, lat
+    // takes its second measurement at 00:25.
+    const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 2")}`, "stages:", "  - {name: rest, preCheck: [err, lat]}"]));
+    expect(o.stage("rest").analysisRuns?.map((a) => [a.template, a.phase, a.finishedAt])).toStrictEqual([
+      ["err", "Successful", T(20)],
+      ["lat", "Successful", T(25)],
+    ]);
+    expect(o.opStarts("c2")).toStrictEqual([T(25)]);
+  });
+
+  it("one failing while another is still measuring halts the run at once: the run fails then, the other is left as it was", async () => {
+    const o = await simulate(
+      rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.2, 0.2] }, { name: "c3", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 2")}`, "stages:", "  - {name: rest, preCheck: [err, lat]}"]),
+    );
+    expect(o.stage("rest").analysisRuns?.map((a) => [a.template, a.phase])).toStrictEqual([
+      ["err", "Failed"],
+      ["lat", "Running"],
+    ]);
+    expect(o.transitions("run", "scenario")).toStrictEqual([`${T(0)} NotStarted->Running`, `${T(20)} Running->Failed`]);
+    expect(o.ops("c2")).toStrictEqual([]);
+    expect(o.member("c3").message).toBe("Not started: the run failed before this member was reached.");
+    // The engine has nothing left to do from that instant: it does not wake for lat's next measurement.
+    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.2, 0.2] }, { name: "c3", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 2")}`, "stages:", "  - {name: rest, preCheck: [err, lat]}"]));
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet);
+    engine.start(clock.now());
+    const passes: string[] = [];
+    for (let wake: number | undefined = clock.now(); wake !== undefined; wake = (await engine.reconcile(clock.now())).nextWakeAt) {
+      await clock.sleepUntil(wake);
+      passes.push(new Date(clock.now()).toISOString().replace(/\.000Z$/, "Z"));
+    }
+    expect(passes.at(-1)).toBe(T(20));
+  });
+
+  it("every member left skipped while it measures: it ends Successful, saying so, and the run goes on", async () => {
+    // rest is reached at 00:20; lat measures at 00:20 and would again at 00:25, but c2 and c3 are skipped at 00:22.
+    const o = await simulate(
+      rollout(
+        [{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }, { name: "c3", group: "rest" }],
+        ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 3")}`, "stages:", "  - {name: rest, preCheck: [err, lat]}"],
+        [`{at: ${T(22)}, skip: [{type: Member, name: c2}, {type: Member, name: c3}]}`],
+      ),
+    );
+    expect(o.stage("rest").analysisRuns?.map((a) => [a.template, a.phase, a.finishedAt, a.measurements.length, a.message])).toStrictEqual([
+      ["err", "Successful", T(20), 1, 'err{cluster="c2"} = 0.01 for member c2, result < 0.05'],
+      ["lat", "Successful", T(22), 1, "Nothing left to measure: every member of stage 'rest' was skipped."],
+    ]);
+    expect(o.eventsOf("analysis", "rest/preCheck/lat").map((e) => `${e.time} ${e.from}->${e.to}`)).toStrictEqual([`${T(20)} NotStarted->Running`, `${T(20)} Running->Running`, `${T(22)} Running->Completed`]);
+    expect(o.ops("c2")).toStrictEqual([]);
+    expect(o.run.state).toBe("Completed");
+  });
+
+  it("a web template over the stage's members asks once, for no member in particular", async () => {
+    const up = "{name: up, provider: {web: {url: 'https://status.example/up'}}}";
+    const o = await simulate(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }, { name: "c3", group: "rest" }], ["templates:", `  - ${up}`, "stages:", "  - {name: rest, preCheck: [up]}"]));
+    expect(o.stage("rest").analysisRuns?.[0]?.measurements).toStrictEqual([
+      { measuredAt: T(20), phase: "Successful", value: 200, query: "https://status.example/up", message: "GET https://status.example/up answered 200 (simulated)" },
+    ]);
+    expect(o.run.state).toBe("Completed");
+  });
+
   it("measures only the members about to be upgraded: one the user skipped is not measured", async () => {
     const o = await simulate(
       rollout(
@@ -256,6 +319,23 @@ describe("what a member says while it is analysed", () => {
   });
 });
 
+/**
+ * The rollout run by a first process until `minutes` after its start, then by a second resumed from
+ * its snapshot and given the run's analysis with other stage uses (`stages`), to its end.
+ */
+async function resumedWithUses(text: string, minutes: number, stages: Array<{ name: string; preCheck?: string[]; soak?: string[] }>) {
+  const parsed = parseScenario(text);
+  const clock = new VirtualClock(Date.parse(parsed.start));
+  const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+  const analysis = parsed.analysis!;
+  const first = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis }, fleet);
+  first.start(clock.now());
+  await drive(first, clock, { until: Date.parse(T(minutes)) });
+  const second = UpdateRunEngine.resume({ ...first.snapshot(), declaredAnalysis: runAnalysis({ ...analysis, stages }, parsed.members) }, fleet);
+  await drive(second, clock);
+  return { second, fleet };
+}
+
 describe("an analysis that cannot be measured", () => {
   it("a backend with no way to query or probe: each measurement is an Error saying so, and the analysis ends in Error", async () => {
     const parsed = parseScenario(
@@ -306,17 +386,21 @@ describe("an analysis that cannot be measured", () => {
     expect(status.status.state).toBe("Failed");
   });
 
+  it("a resumed run whose inputs add a pre-check to a stage under way measures only the members it has not upgraded yet", async () => {
+    // rest upgrades c2 (00:20–00:30), then c3, then c4 (one at a time); c2's error rate is high after its
+    // upgrade. The next process, from the pass at 00:30 (c2 done, c3 started), is given a pre-check of rest.
+    const text = rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.01, 0.3] }, { name: "c3", group: "rest" }, { name: "c4", group: "rest" }], ["templates:", `  - ${ERR}`]);
+    const { second, fleet } = await resumedWithUses(text, 35, [{ name: "rest", preCheck: ["err"] }]);
+    const pre = second.status().stages[1]?.analysisRuns?.[0];
+    expect(pre).toMatchObject({ kind: "preCheck", phase: "Successful", startedAt: T(30), finishedAt: T(30) });
+    expect(pre?.measurements.map((m) => m.message)).toStrictEqual(['err{cluster="c3"} = 0.01 for member c3, result < 0.05']);
+    expect(second.status().status.state).toBe("Completed");
+    expect(fleet.operationLog().map((op) => op.member)).toStrictEqual(["c1", "c2", "c3", "c4"]);
+  });
+
   it("a resumed run whose inputs add a template to a soak under way starts it at the resumed pass, beside the one under way", async () => {
-    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 1")}`, "stages:", "  - {name: canary, soak: [err]}"]));
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const analysis = parsed.analysis!;
-    const first = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis }, fleet);
-    first.start(clock.now());
-    await drive(first, clock, { until: Date.parse(T(12)) });
-    const more = { ...analysis, stages: [{ name: "canary", soak: ["err", "lat"] }] };
-    const second = UpdateRunEngine.resume({ ...first.snapshot(), declaredAnalysis: runAnalysis(more, parsed.members) }, fleet);
-    await drive(second, clock);
+    const text = rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 1")}`, "stages:", "  - {name: canary, soak: [err]}"]);
+    const { second } = await resumedWithUses(text, 12, [{ name: "canary", soak: ["err", "lat"] }]);
     const soaks = second.status().stages[0]?.analysisRuns?.filter((a) => a.kind === "soak").map((a) => [a.template, a.phase, a.startedAt]);
     // The first process stopped at 00:10, its soak's first measurement taken; the next pass is at 00:10.
     expect(soaks).toStrictEqual([

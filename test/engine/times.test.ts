@@ -8,7 +8,11 @@ import { describe, expect, it } from "vitest";
 import { SimulatedFleet } from "../../src/backends/simulator";
 import type { ClusterBackend, OperationState } from "../../src/engine/backend";
 import { VirtualClock } from "../../src/engine/clock";
-import { parseScenario } from "../../src/simulation/scenario";
+import { drive } from "../../src/engine/drive";
+import { UpdateRunEngine } from "../../src/engine/engine";
+import type { RunState } from "../../src/engine/runState";
+import { updateChoiceOf } from "../../src/model/autoUpgrade";
+import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
 import { Outcome, START, approveAt, daily, member, scenario, simulate, stopAt } from "./helpers";
 
@@ -129,5 +133,73 @@ describe("parts that end after the last member", () => {
     expect(o.group("a").status).toMatchObject({ state: "Stopped", completedTime: T(30) });
     expect(o.stage("one").status).toMatchObject({ state: "Stopped", completedTime: T(30) });
     expect(o.run).toMatchObject({ state: "Stopped", completedTime: T(30) });
+  });
+});
+
+describe("upgrades adopted after a crash, started before the pass that starts their stage", () => {
+  /**
+   * A process starts three upgrades at 00:00 in the run's first pass and dies before that pass's end
+   * is journaled: the journal holds the run's start and each member's intent (the write-ahead record,
+   * issue 23), but not the stage's nor the group's start. The backend records each operation's start
+   * as its first step began: a at 00:02, b at 00:01, c at 00:03 (ARM's operation status does so).
+   * A new process resumes at 00:05.
+   */
+  async function resumedAfterCrash() {
+    const parsed = parseScenario(
+      scenario({
+        members: ["a", "b", "c"].map((name) => member(name, { group: "g", minutes: 30 })),
+        strategy: `{stages: [{name: one, groups: [{name: g, maxConcurrency: "3"}]}]}`,
+      }),
+    );
+    const start = Date.parse(parsed.start);
+    const clock = new VirtualClock(start);
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const firstStep: Record<string, number> = { a: 2, b: 1, c: 3 };
+    const recorded = (name: string, at: number | undefined) => (at === undefined ? undefined : at + (firstStep[name] ?? 0) * MINUTE);
+    const backend: ClusterBackend = {
+      getCluster: (m) => fleet.getCluster(m),
+      getRegionOffer: (region) => fleet.getRegionOffer(region),
+      startUpgrade: (m, request) => fleet.startUpgrade(m, request),
+      getOperation: async (m, id) => {
+        const op = await fleet.getOperation(m, id);
+        return { ...op, ...(op.startedAt === undefined ? {} : { startedAt: recorded(m.name, op.startedAt) }) };
+      },
+      findStartedUpgrade: async (m, request, since) => {
+        const found = await fleet.findStartedUpgrade(m, request, since);
+        return found === undefined ? undefined : { ...found, ...(found.startedAt === undefined ? {} : { startedAt: recorded(m.name, found.startedAt) }) };
+      },
+    };
+    const run = { name: "r", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed) };
+    const intents: RunState["stages"][number]["groups"][number]["members"] = [];
+    const first = UpdateRunEngine.create(run, backend, { checkpoint: (place) => void (place !== undefined && intents.push(structuredClone(place.member))) });
+    first.start(start);
+    const journal = structuredClone(first.snapshot());
+    await first.reconcile(start);
+    expect(intents.map((m) => m.name)).toStrictEqual(["a", "b", "c"]);
+    for (const intent of intents) {
+      const journaled = journal.stages[0]!.groups[0]!.members.find((m) => m.name === intent.name)!;
+      Object.assign(journaled, { startRequestedAt: intent.startRequestedAt, request: intent.request });
+    }
+    expect(journal.stages[0]!.startTime).toBeUndefined();
+    await clock.sleepUntil(start + 5 * MINUTE);
+    const second = UpdateRunEngine.resume(journal, backend, {});
+    await drive(second, clock);
+    return { status: second.status(), fleet };
+  }
+
+  it("the stage and its group start when the earliest of them started, not when the resumed pass reached them", async () => {
+    const { status, fleet } = await resumedAfterCrash();
+    const [stage] = status.stages;
+    const members = Object.fromEntries(stage!.groups[0]!.members.map((m) => [m.name, m.status]));
+    expect(members).toStrictEqual({
+      a: { state: "Completed", startTime: T(2), completedTime: T(30) },
+      b: { state: "Completed", startTime: T(1), completedTime: T(30) },
+      c: { state: "Completed", startTime: T(3), completedTime: T(30) },
+    });
+    expect(stage!.status).toStrictEqual({ state: "Completed", startTime: T(1), completedTime: T(30) });
+    expect(stage!.groups[0]!.status).toStrictEqual({ state: "Completed", startTime: T(1), completedTime: T(30) });
+    expect(status.status).toStrictEqual({ state: "Completed", startTime: T(0), completedTime: T(30) });
+    // Adopted, not started again.
+    expect(fleet.startUpgradeCalls().map((c) => c.member)).toStrictEqual(["a", "b", "c"]);
   });
 });
