@@ -55,7 +55,26 @@ export const equivalentMutants = [
  * them counted as equivalent beside Stryker's own, and names any survivor that is in neither list.
  * @type {{ file: string; code: string; mutator: string; replacement?: string; reason: string }[]}
  */
-export const equivalentSurvivors = [];
+export const equivalentSurvivors = [
+  // src/model/run.ts
+  { file: "src/model/run.ts", code: 'ctx.addIssue({ code: "custom", path: [issue.path], message: issue.message })', mutator: "StringLiteral", reason: "a refusal shows a field path and a message: an issue's code is read only to tell an unknown field" },
+  { file: "src/model/run.ts", code: "if (m.group === undefined) continue;", mutator: "ConditionalExpression", replacement: "false", reason: "members without a group indexed under `undefined` are never looked up: a group's name is a string" },
+  { file: "src/model/run.ts", code: "if (index === undefined) {", mutator: "ConditionalExpression", replacement: "true", reason: "a cache: the index of a label key built again is the same index" },
+  { file: "src/model/run.ts", code: "if (value === undefined) continue;", mutator: "ConditionalExpression", replacement: "false", reason: "members without the label indexed under `undefined` are never looked up: the values asked for are strings" },
+  { file: "src/model/run.ts", code: "if (set === undefined) pools.set(pool, (set = new Set(pool)));", mutator: "ConditionalExpression", replacement: "true", reason: "a cache: a stage's member set made again is the same set" },
+  ...["ArrowFunction", "ConditionalExpression", "LogicalOperator", "StringLiteral"].map((mutator) => ({ file: "src/model/run.ts", code: 'const narrowing = selector.requirements.find((r) => r.op === "=" || r.op === "in");', mutator, reason: "narrowing on fewer of the `=` / `in` requirements (or none: a scan) only looks at more members, and each is still matched against the whole selector: the index only saves time (issue 22)" })),
+  { file: "src/model/run.ts", code: "if (narrowing === undefined) return pool.filter((m) => matchesLabels(selector, m.labels));", mutator: "ConditionalExpression", replacement: "true", reason: "scanning every member with the whole selector finds what the index finds, in the members' order: the index only saves time" },
+  { file: "src/model/run.ts", code: 'const values = narrowing.op === "=" ? [narrowing.value] : narrowing.op === "in" ? narrowing.values : [];', mutator: "ConditionalExpression", replacement: "true", reason: "the requirement found is `=` or `in` (the find above): the last branch is never taken" },
+  { file: "src/model/run.ts", code: 'const values = narrowing.op === "=" ? [narrowing.value] : narrowing.op === "in" ? narrowing.values : [];', mutator: "ArrayDeclaration", reason: "the requirement found is `=` or `in` (the find above): the last branch is never taken" },
+  { file: "src/model/run.ts", code: "let found = [...new Set(values)].flatMap((v) => index.get(v) ?? []);", mutator: "ArrayDeclaration", reason: "a text found in place of members holds no labels: the selector, which needs this label, matches it nowhere" },
+  { file: "src/model/run.ts", code: "if (values.length > 1) found = found.sort(", mutator: "ConditionalExpression", replacement: "true", reason: "the members of one value are already in the members' order: sorting them changes nothing" },
+  { file: "src/model/run.ts", code: "if (values.length > 1) found = found.sort(", mutator: "EqualityOperator", replacement: "values.length >= 1", reason: "the members of one value are already in the members' order: sorting them changes nothing" },
+  { file: "src/model/run.ts", code: "const inPool = pool === members ? undefined : poolSet(pool);", mutator: "ConditionalExpression", replacement: "false", reason: "every member is in the run's members: the set only costs time" },
+  { file: "src/model/run.ts", code: "} catch (e) {", mutator: "BlockStatement", reason: "parseLabelSelector throws only LabelSelectorError on a string (the schema made it one): passing any other error on is a safeguard against a bug" },
+  { file: "src/model/run.ts", code: "if (!(e instanceof LabelSelectorError)) throw e;", mutator: "ConditionalExpression", replacement: "false", reason: "parseLabelSelector throws only LabelSelectorError on a string (the schema made it one): passing any other error on is a safeguard against a bug" },
+  { file: "src/model/run.ts", code: "if (!selectors.has(text)) selectors.set(text, parsedOrNothing(text));", mutator: "ConditionalExpression", replacement: "true", reason: "a cache: a selector parsed again is the same selector" },
+  { file: "src/model/run.ts", code: "const byGroup = inStage === members ? (allByGroup ??= groupIndex(members)) : groupIndex(inStage);", mutator: "ConditionalExpression", replacement: "false", reason: "a cache: the run's members indexed by group again give the same index" },
+];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
