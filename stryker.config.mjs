@@ -42,6 +42,10 @@ export const equivalentMutants = [
   { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(place) === at", reason: "a place is rescheduled only after due() took it out (queuedAt cleared): the guard never holds; due() drops repeats anyway" },
   { file: "src/engine/inFlight.ts", code: "seen.has(top.place)", reason: "a place has at most one live entry at an instant (reschedule and checkAgainAt only growing), so it is never met twice" },
   { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(top.place) === top.at", within: "earliest(): number {", reason: "a stale entry reported as the earliest only wakes the engine early: that pass's due() discards it" },
+  // src/model/instants.ts
+  { file: "src/model/instants.ts", code: "CALENDAR_DAYS.size < 10_000", reason: "the bound of a cache of days found real: keeping more or none only costs memory or time" },
+  { file: "src/model/instants.ts", code: '""', within: "let lastIso = ", reason: "never returned: the last instant starts as NaN, which no instant equals" },
+  { file: "src/model/instants.ts", code: '""', within: "let lastDayPrefix = ", reason: "never written out: the last day starts as NaN, so the first instant writes its day" },
   // src/engine/tally.ts
   { file: "src/engine/tally.ts", code: "set.size === 0", reason: "an empty dirty set sorts and clears to the same empty list: the early return only saves the copy" },
 ];
@@ -73,6 +77,20 @@ export const equivalentSurvivors = [
   { file: "src/model/run.ts", code: "} catch (e) {", mutator: "BlockStatement", reason: "parseLabelSelector throws only LabelSelectorError on a string (the schema made it one): passing any other error on is a safeguard against a bug" },
   { file: "src/model/run.ts", code: "if (!(e instanceof LabelSelectorError)) throw e;", mutator: "ConditionalExpression", replacement: "false", reason: "parseLabelSelector throws only LabelSelectorError on a string (the schema made it one): passing any other error on is a safeguard against a bug" },
   { file: "src/model/run.ts", code: "if (!selectors.has(text)) selectors.set(text, parsedOrNothing(text));", mutator: "ConditionalExpression", replacement: "true", reason: "a cache: a selector parsed again is the same selector" },
+  // src/model/instants.ts
+  { file: "src/model/instants.ts", code: "if (CALENDAR_DAYS.has(day)) return true;", mutator: "ConditionalExpression", replacement: "false", reason: "a cache: a day found real is found real again" },
+  { file: "src/model/instants.ts", code: "if (instant === lastInstant) return lastIso;", mutator: "ConditionalExpression", replacement: "false", reason: "a cache: the last instant written again is the same text" },
+  { file: "src/model/instants.ts", code: "if (day !== lastDay) {", mutator: "ConditionalExpression", replacement: "true", reason: "a cache: the day's text written again is the same text" },
+  { file: "src/model/instants.ts", code: "if (!Number.isInteger(instant)) {", mutator: "ConditionalExpression", replacement: "true", reason: "toISOString writes every instant as the fast path does (test/model/isoInstant.test.ts's property): the fast path only saves time" },
+  { file: "src/model/instants.ts", code: "const ISO_INSTANT = ", mutator: "Regex", reason: "an anchor less lets text around the instant pass the pattern, and Date.parse then refuses it (NaN): the message is the same" },
+  { file: "src/model/instants.ts", code: ".refine((s) => /^\\d{4}-\\d{2}-\\d{2}$/.test(s)", mutator: "Regex", reason: "an anchor less lets text around the date pass the pattern, and Date.parse of it with a time then refuses it (NaN): the message is the same" },
+  { file: "src/model/instants.ts", code: "s <= MAX_INSTANT.slice(0, 10)", mutator: "MethodExpression", reason: "a 10-character date is at most 2999-12-31 exactly when it is at most 2999-12-31T23:59:59Z (a prefix sorts first)" },
+  // src/model/textInput.ts
+  { file: "src/model/textInput.ts", code: "} catch {", mutator: "BlockStatement", reason: "an empty catch returns undefined too" },
+  { file: "src/model/textInput.ts", code: "for (let i = 0; i < value.length; i++) {", mutator: "EqualityOperator", replacement: "i <= value.length", reason: "one past a list's end is undefined, which nests nothing" },
+  { file: "src/model/textInput.ts", code: "return doc.toJS({ maxAliasCount: 100 });", mutator: "ObjectLiteral", reason: "yaml's own default maxAliasCount is 100: the option states the limit the alias-bomb test holds" },
+  { file: "src/model/textInput.ts", code: 'if (error.code === "RESOURCE_EXHAUSTION" && /call stack/i.test(error.message))', mutator: "LogicalOperator", reason: "yaml reports RESOURCE_EXHAUSTION only from its catch around composing a collection, which a stack overflow reaches (yaml 2.9 compose-node.js): either test alone tells an overflow" },
+  { file: "src/model/textInput.ts", code: 'if (error.code === "RESOURCE_EXHAUSTION" && /call stack/i.test(error.message))', mutator: "ConditionalExpression", replacement: "true", reason: "only a stack overflow's message, which yaml reports as RESOURCE_EXHAUSTION, says 'call stack': either test alone tells an overflow" },
   { file: "src/model/run.ts", code: "const byGroup = inStage === members ? (allByGroup ??= groupIndex(members)) : groupIndex(inStage);", mutator: "ConditionalExpression", replacement: "false", reason: "a cache: the run's members indexed by group again give the same index" },
 ];
 
