@@ -347,6 +347,7 @@ describe("gate ids and approvals", () => {
     expect(gateIdsFor(gated, { stage: "canary", group: "c", timing: "After" })).toEqual(["canary/c/after/0", "canary/c/after/1"]);
     expect(gateIdsFor(gated, { stage: "prod", timing: "After" })).toEqual([]);
     expect(gateIdsFor(gated, { stage: "qa", timing: "Before" })).toEqual([]);
+    expect(gateIdsFor(gated, { stage: "qa", group: "c", timing: "Before" })).toEqual([]);
     expect(gateIdsFor(gated, { stage: "canary", group: "eu", timing: "Before" })).toEqual([]);
     expect(gateIdsFor(undefined, { stage: "canary", timing: "Before" })).toEqual([]);
   });
