@@ -24,10 +24,8 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 /** `strategy.stages[1].name` → `["strategy","stages",1,"name"]` (the inverse of `formatPath`). */
 export function parsePath(path: string): PropertyKey[] {
   const out: PropertyKey[] = [];
-  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
-    if (match[2] !== undefined) out.push(Number(match[2]));
-    else if (match[1] !== undefined) out.push(match[1]);
-  }
+  // Each match is a key (group 1) or a position (group 2).
+  for (const match of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(match[2] !== undefined ? Number(match[2]) : (match[1] as string));
   return out;
 }
 
@@ -79,13 +77,12 @@ export function unlessMalformed(fields: ReadonlyArray<ReadonlyArray<PropertyKey>
   return {
     when: (payload) =>
       payload.issues.every(
+        // An issue zod goes on after (a rule of a field's own, an unknown field) leaves the field's shape intact.
         (issue) =>
           issue.continue === true ||
-          issue.code === "unrecognized_keys" ||
-          !fields.some((field) => {
-            const path = issue.path ?? [];
-            return path.length <= field.length && path.every((key, n) => field[n] === "*" || field[n] === key);
-          }),
+          // At the field or at a parent of it: every key of the issue's path is the field's (a longer path
+          // runs past the field's keys).
+          !fields.some((field) => (issue.path ?? []).every((key, n) => field[n] === "*" || field[n] === key)),
       ),
   };
 }

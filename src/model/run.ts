@@ -159,13 +159,13 @@ export function assignMembers(members: readonly GroupedMember[], strategy: Updat
     });
   });
   const excluded: ExcludedMember[] = [];
-  const inStrategy = new Set(strategy.stages.flatMap((stage) => stage.groups.map((g) => g.name)));
   for (const m of members) {
     if (takenBy.has(m)) continue;
     const group = m.group === undefined ? {} : { group: m.group };
     if (usesLabels) excluded.push({ name: m.name, ...group, reason: "no group of the strategy selects it, by group name or by label" });
     else if (m.group === undefined) excluded.push({ name: m.name, reason: "member has no group, and the strategy only updates members of its groups" });
-    else if (!inStrategy.has(m.group)) excluded.push({ name: m.name, group: m.group, reason: `group '${m.group}' is in no stage of the strategy` });
+    // Without selectors every member of a group of the strategy was taken by name: this group is in no stage.
+    else excluded.push({ name: m.name, group: m.group, reason: `group '${m.group}' is in no stage of the strategy` });
   }
   return { groups, issues, excluded };
 }
@@ -219,7 +219,8 @@ export function unknownSkipTargets(
   const stages = strategy?.stages ?? [{ name: DEFAULT_STAGE_NAME, groups: [{ name: DEFAULT_GROUP_NAME }] }];
   const stageNames = new Set(stages.map((s) => s.name));
   const known = {
-    Member: new Set(members.filter((m) => !leftOut.has(m.name)).map((m) => m.name)),
+    // A member left out is named as such before this is asked.
+    Member: new Set(members.map((m) => m.name)),
     Group: new Set(stages.flatMap((s) => s.groups.map((g) => g.name))),
     Stage: stageNames,
     AfterStageWait: stageNames,

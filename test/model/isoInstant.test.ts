@@ -26,6 +26,7 @@ describe("isoInstant of an instant with a fraction of a millisecond (a scaled cl
   it("is written as toISOString writes it", () => {
     for (const instant of [0.5, 1_000.25, Date.UTC(2026, 11, 5, 1, 2, 3) + 0.75]) expect(isoInstant(instant)).toBe(reference(instant));
     expect(isoInstant(Date.UTC(2026, 11, 5) + 0.5)).toBe("2026-12-05T00:00:00Z");
+    expect(isoInstant(1_234.5)).toBe("1970-01-01T00:00:01.234Z");
   });
 });
 
@@ -36,6 +37,7 @@ describe("instants and dates a user writes (docs/rules.md §2, issue 19)", () =>
   it("a malformed one gets one message, not also the range's", () => {
     expect(instant("2026-02-30T00:00:00Z")).toEqual(["must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z"]);
     expect(instant("2026-12-05 00:00")).toEqual(["must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z"]);
+    expect(instant("soon")).toEqual(["must be an ISO 8601 date-time with a zone, e.g. 2026-12-05T00:00:00Z"]);
     expect(date("2026-02-30")).toEqual(["must be a valid date YYYY-MM-DD"]);
     expect(date("5 Dec 2026")).toEqual(["must be a valid date YYYY-MM-DD"]);
   });

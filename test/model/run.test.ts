@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError, parseOrThrow, type FieldIssue } from "../../src/model/issues";
 import { ClusterResourceIdSchema, MemberSchema } from "../../src/model/member";
-import { UpdateRunSpecSchema, crossValidateRun } from "../../src/model/run";
+import { UpdateRunSpecSchema, crossValidateRun, unknownSkipTargets } from "../../src/model/run";
 import { parseScenario } from "../../src/simulation/scenario";
 import { CLUSTER_ID, expectIssue, expectValid, issuesOf, member, scenarioYaml, type Doc } from "./helpers";
 
@@ -201,5 +201,104 @@ describe("run spec shape", () => {
 
   it("requires managedClusterUpdate", () => {
     expectIssue(() => validateRun({ members: [] }), "managedClusterUpdate", "is required (or autoUpgradeProfile, to generate the update when the run starts)");
+  });
+});
+
+describe("docs/rules.md §16: groups and stages choosing their members by label (crossValidateRun)", () => {
+  const labelled = (name: string, labels: Record<string, string>, group?: string) => ({ name, labels, ...(group === undefined ? {} : { group }) });
+  const byLabel = (name: string, selector: string) => ({ name, memberSelector: { byLabel: selector } });
+
+  it("a group selecting `env in (b, a)` holds its members in the members' order, not the order of the values", () => {
+    const members = [labelled("m0", { env: "a" }), labelled("m1", { env: "b" }), labelled("m2", { env: "c" }), labelled("m3", { env: "a" }), labelled("m4", { env: "b" })];
+    const { issues, assignment } = crossValidateRun({ members, strategy: { stages: [{ name: "s", groups: [byLabel("g", "env in (b, a)")] }] } });
+    expect(issues).toEqual([]);
+    expect(assignment.groups).toEqual([[["m0", "m1", "m3", "m4"]]]);
+    expect(assignment.excluded).toStrictEqual([{ name: "m2", reason: "no group of the strategy selects it, by group name or by label" }]);
+  });
+
+  it("a strategy whose groups choose by label and by name alike, with no stage selector: each group holds its own", () => {
+    const members = [labelled("a", { env: "prod" }), labelled("b", { env: "dev" }, "blue"), labelled("c", { env: "dev" }, "green")];
+    const { issues, assignment } = crossValidateRun({ members, strategy: { stages: [{ name: "s", groups: [byLabel("prod", "env=prod"), { name: "blue" }] }] } });
+    expect(issues).toEqual([]);
+    expect(assignment.groups).toEqual([[["a"], ["b"]]]);
+    // A member with a group, left out of a strategy that chooses by label, keeps its group in the warning.
+    expect(assignment.excluded).toStrictEqual([{ name: "c", group: "green", reason: "no group of the strategy selects it, by group name or by label" }]);
+  });
+
+  it("a member chosen by label and again by its group's name is refused at the second group's name", () => {
+    const members = [labelled("a", { env: "prod" }, "blue")];
+    const { issues } = crossValidateRun({ members, strategy: { stages: [{ name: "s1", groups: [byLabel("prod", "env=prod")] }, { name: "s2", groups: [{ name: "blue" }] }] } });
+    expect(issues).toEqual([{ path: "strategy.stages[1].groups[0].name", message: "member 'a' is selected by group 'prod' (stages[0].groups[0]) and by group 'blue': a member belongs to one group of a run" }]);
+  });
+
+  it("through a scenario: a group listed twice is refused once, as listed twice (its members are not also 'selected by two groups')", () => {
+    const issues = issuesOf(() => parseScenario(scenarioYaml((s) => s.strategy.stages[1].groups.push({ name: "canary" }))));
+    expect(issues).toEqual([{ path: "strategy.stages[1].groups[2].name", message: expect.stringContaining("group 'canary' is listed twice") }]);
+  });
+
+  it("through a scenario: selectors that do not parse are refused each with its fault, and select nobody (no member is 'selected by two groups')", () => {
+    const issues = issuesOf(() =>
+      parseScenario(
+        scenarioYaml((s) => {
+          s.strategy.stages[1].groups = [byLabel("prod-eu", "env in prod"), byLabel("prod-us", "env in us")];
+        }),
+      ),
+    );
+    expect(issues).toEqual([
+      { path: "strategy.stages[1].groups[0].memberSelector.byLabel", message: "is not a label selector: expected '(' after 'in' at position 8" },
+      { path: "strategy.stages[1].groups[1].memberSelector.byLabel", message: "is not a label selector: expected '(' after 'in' at position 8" },
+    ]);
+  });
+});
+
+describe("docs/rules.md §19: an analysis used at a stage names a stage of the run", () => {
+  const analysis = (stage: string) => ({
+    templates: [{ name: "t", provider: { web: { url: "https://probe.example/health" } } }],
+    stages: [{ name: stage }],
+  });
+
+  it("without a strategy the run's one stage is `default`", () => {
+    const spec = (stage: string) => parseOrThrow(UpdateRunSpecSchema, { members: [{ name: "a" }], managedClusterUpdate: FULL, analysis: analysis(stage) });
+    expect(crossValidateRun(spec("default")).issues).toEqual([]);
+    expect(crossValidateRun(spec("prod")).issues).toEqual([{ path: "analysis.stages[0].name", message: "no stage named 'prod' in the run's strategy (its stages: default)" }]);
+  });
+});
+
+describe("docs/rules.md §3.9: a skip naming nothing in the run (unknownSkipTargets)", () => {
+  const members = [...runMembers(), { name: "stray-1", group: "staging" }];
+  const skipIssues = (skip: Array<{ type: "Member" | "Group" | "Stage" | "AfterStageWait"; name: string }>, strategy: typeof twoStages | undefined) => {
+    const { excluded } = crossValidateRun({ members, ...(strategy === undefined ? {} : { strategy }) });
+    return unknownSkipTargets(members, strategy, excluded, skip, "skip");
+  };
+
+  it("accepts a member, a group, a stage and an after-stage wait of the run", () => {
+    expect(skipIssues([{ type: "Member", name: "eu-1" }, { type: "Group", name: "us" }, { type: "Stage", name: "canary" }, { type: "AfterStageWait", name: "prod" }], twoStages)).toEqual([]);
+  });
+
+  it("refuses each unknown one at its path, by what it is", () => {
+    expect(skipIssues([{ type: "Member", name: "eu-9" }, { type: "Group", name: "prod" }, { type: "Stage", name: "eu" }, { type: "AfterStageWait", name: "later" }], twoStages)).toEqual([
+      { path: "skip[0].name", message: "no member named 'eu-9' in this run" },
+      { path: "skip[1].name", message: "no group named 'prod' in this run" },
+      { path: "skip[2].name", message: "no stage named 'eu' in this run" },
+      { path: "skip[3].name", message: "no stage named 'later' in this run" },
+    ]);
+  });
+
+  it("refuses a member left out of the run, saying so", () => {
+    expect(skipIssues([{ type: "Member", name: "stray-1" }], twoStages)).toEqual([{ path: "skip[0].name", message: "member 'stray-1' is left out of the run (its group is in no stage), so it cannot be skipped" }]);
+    // A group by that name is not that member.
+    expect(skipIssues([{ type: "Group", name: "stray-1" }], twoStages)).toEqual([{ path: "skip[0].name", message: "no group named 'stray-1' in this run" }]);
+  });
+
+  it("without a strategy: the stage and the group `default`, and every member", () => {
+    expect(skipIssues([{ type: "Member", name: "stray-1" }, { type: "Group", name: "default" }, { type: "Stage", name: "default" }], undefined)).toEqual([]);
+    expect(skipIssues([{ type: "Group", name: "canary" }], undefined)).toEqual([{ path: "skip[0].name", message: "no group named 'canary' in this run" }]);
+  });
+});
+
+describe("run spec: members", () => {
+  it("must be a list of members, and is required", () => {
+    expectIssue(() => validateRun({ members: "a", managedClusterUpdate: FULL }), "members", "must be a list of members");
+    expect(issuesOf(() => validateRun({ managedClusterUpdate: FULL }))).toEqual([{ path: "members", message: "is required" }]);
   });
 });

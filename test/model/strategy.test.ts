@@ -4,9 +4,9 @@
  * scenario file (`parseScenario`), with a valid neighbour that passes.
  */
 import { describe, expect, it } from "vitest";
-import { parseOrThrow } from "../../src/model/issues";
+import { friendlyErrors, parseOrThrow, toFieldIssues } from "../../src/model/issues";
 import { parseScenario } from "../../src/simulation/scenario";
-import { MAX_GROUPS_PER_STAGE, UpdateRunStrategySchema, UpdateStageSchema } from "../../src/model/strategy";
+import { MAX_GROUPS_PER_STAGE, UpdateRunStrategySchema, UpdateStageSchema, allGateIds, gateIdsFor, isImplicitGroup, unknownApprovals, type UpdateGroup, type UpdateStage } from "../../src/model/strategy";
 import { expectIssue, expectValid, member, scenarioYaml, type Doc } from "./helpers";
 
 const strategy = (input: unknown) => parseOrThrow(UpdateRunStrategySchema, input, ["strategy"]);
@@ -256,5 +256,112 @@ describe("strategy shape", () => {
   it("UpdateStageSchema on its own uses paths relative to the stage", () => {
     expectIssue(() => parseOrThrow(UpdateStageSchema, { name: "S", groups: [] }), "name", "lowercase");
     expectIssue(() => parseOrThrow(UpdateStageSchema, { name: "S", groups: [] }), "groups", "at least one group");
+  });
+});
+
+const issuesOfStrategy = (input: unknown) => {
+  const parsed = UpdateRunStrategySchema.safeParse(input, { error: friendlyErrors });
+  return parsed.success ? [] : toFieldIssues(parsed.error, ["strategy"]);
+};
+
+describe("docs/rules.md §16: a stage with a selector and no groups (its implicit group)", () => {
+  it("is one group named after the stage, with its selector and maxConcurrency only when the stage has one", () => {
+    const parsed = strategy(stages({ name: "web", memberSelector: { byLabel: "tier=web" } }, { name: "db", memberSelector: { byLabel: "tier=db" }, maxConcurrency: "2" }));
+    expect(parsed.stages.map((s) => s.groups)).toStrictEqual([[{ name: "web", memberSelector: { byLabel: "tier=web" } }], [{ name: "db", memberSelector: { byLabel: "tier=db" }, maxConcurrency: "2" }]]);
+    expect(parsed.stages.map((s) => isImplicitGroup(s, s.groups[0] as UpdateGroup))).toEqual([true, true]);
+  });
+
+  it("a group the user wrote is not it, whatever differs", () => {
+    const implicit = strategy(stages({ name: "web", memberSelector: { byLabel: "tier=web" }, maxConcurrency: "2" })).stages[0] as UpdateStage;
+    const group = implicit.groups[0] as UpdateGroup;
+    const written: Array<[string, UpdateStage, UpdateGroup]> = [
+      ["a stage without a selector", { ...implicit, memberSelector: undefined }, group],
+      ["a stage of two groups", { ...implicit, groups: [group, { name: "other" }] }, group],
+      ["another name", implicit, { ...group, name: "web-1" }],
+      ["another selector", implicit, { ...group, memberSelector: { byLabel: "tier=db" } }],
+      ["no selector", implicit, { ...group, memberSelector: undefined }],
+      ["another maxConcurrency", implicit, { ...group, maxConcurrency: "3" }],
+      ["maxAllowedFailures", implicit, { ...group, maxAllowedFailures: "1" }],
+      ["before-gates", implicit, { ...group, beforeGates: [{ type: "Approval" }] }],
+      ["after-gates", implicit, { ...group, afterGates: [{ type: "Approval" }] }],
+    ];
+    expect(isImplicitGroup(implicit, group)).toBe(true);
+    for (const [label, s, g] of written) expect(isImplicitGroup(s, g), label).toBe(false);
+  });
+
+  it("a stage that is not a mapping is refused as such (nothing to write out)", () => {
+    expect(issuesOfStrategy(stages(null, "x", [1]))).toStrictEqual([
+      { path: "strategy.stages[0]", message: "must be a mapping, got null" },
+      { path: "strategy.stages[1]", message: "must be a mapping, got string" },
+      { path: "strategy.stages[2]", message: "must be a mapping, got a list" },
+    ]);
+  });
+});
+
+describe("docs/rules.md §2/§7: the strategy's name checks run unless a name is malformed", () => {
+  it("stage names that are not strings: refused as such, not also as duplicates", () => {
+    expect(issuesOfStrategy(stages({ name: 7, groups: [{ name: "a" }] }, { name: 7, groups: [{ name: "b" }] }))).toStrictEqual([
+      { path: "strategy.stages[0].name", message: "must be a string" },
+      { path: "strategy.stages[1].name", message: "must be a string" },
+    ]);
+  });
+
+  it("group names that are not strings: the same", () => {
+    expect(issuesOfStrategy(stages({ name: "s", groups: [{ name: 7 }, { name: 7 }] }))).toStrictEqual([
+      { path: "strategy.stages[0].groups[0].name", message: "must be a string" },
+      { path: "strategy.stages[0].groups[1].name", message: "must be a string" },
+    ]);
+  });
+
+  it("groups that are not a list: refused as such", () => {
+    expect(issuesOfStrategy(stages({ name: "s", groups: "a" }))).toStrictEqual([{ path: "strategy.stages[0].groups", message: "must be a list of groups" }]);
+  });
+});
+
+describe("gates: fields", () => {
+  const gate = (g: Doc) => issuesOfStrategy(stages({ name: "s", groups: [{ name: "a" }], beforeGates: [g] }));
+
+  it("a display name must be a string", () => {
+    expect(gate({ type: "Approval", displayName: 7 })).toStrictEqual([{ path: "strategy.stages[0].beforeGates[0].displayName", message: "must be a string" }]);
+  });
+
+  it("a scheduled start's time is HH:mm and its offset ±HH:mm, nothing around them", () => {
+    const at = (startTime: string, utcOffset: string) => gate({ type: "ScheduledStart", scheduledStartConfiguration: { startDay: "Tuesday", startTime, utcOffset } });
+    expect(at("09:00", "+01:00")).toStrictEqual([]);
+    for (const time of ["109:00", "09:000"]) expect(at(time, "+01:00")).toStrictEqual([{ path: "strategy.stages[0].beforeGates[0].scheduledStartConfiguration.startTime", message: "must be a time HH:mm, 00:00 to 23:59" }]);
+    for (const offset of ["x+01:00", "+01:000"]) expect(at("09:00", offset)).toStrictEqual([{ path: "strategy.stages[0].beforeGates[0].scheduledStartConfiguration.utcOffset", message: "must be an offset +HH:mm or -HH:mm from -14:00 to +14:00" }]);
+  });
+});
+
+describe("gate ids and approvals", () => {
+  const gated = strategy(
+    stages(
+      { name: "canary", groups: [{ name: "c", beforeGates: [{ type: "Approval" }], afterGates: [{ type: "Approval" }, { type: "Approval" }] }], beforeGates: [{ type: "Approval" }], afterGates: [{ type: "Approval" }] },
+      stage("prod", "eu"),
+    ),
+  );
+  const where = { strategy: "this run", noGates: "the strategy has no gates" };
+
+  it("an approval names the gates of a stage, or of one of its groups, at one timing", () => {
+    expect(gateIdsFor(gated, { stage: "canary", timing: "Before" })).toEqual(["canary/before/0"]);
+    expect(gateIdsFor(gated, { stage: "canary", group: "c", timing: "After" })).toEqual(["canary/c/after/0", "canary/c/after/1"]);
+    expect(gateIdsFor(gated, { stage: "prod", timing: "After" })).toEqual([]);
+    expect(gateIdsFor(gated, { stage: "qa", timing: "Before" })).toEqual([]);
+    expect(gateIdsFor(gated, { stage: "qa", group: "c", timing: "Before" })).toEqual([]);
+    expect(gateIdsFor(gated, { stage: "canary", group: "eu", timing: "Before" })).toEqual([]);
+    expect(gateIdsFor(undefined, { stage: "canary", timing: "Before" })).toEqual([]);
+  });
+
+  it("every gate id of a strategy, in order: stage before, its groups' before and after, stage after", () => {
+    expect(allGateIds(gated)).toEqual(["canary/before/0", "canary/c/before/0", "canary/c/after/0", "canary/c/after/1", "canary/after/0"]);
+    expect(allGateIds(undefined)).toEqual([]);
+  });
+
+  it("an approval naming no gate is refused at its index, with the gates there are", () => {
+    expect(unknownApprovals(["canary/c/after/1", "canary/c/after/2"], gated, where)).toEqual([
+      { path: "approvals[1]", message: "no gate 'canary/c/after/2' in this run (its gates: canary/before/0, canary/c/before/0, canary/c/after/0, canary/c/after/1, canary/after/0)" },
+    ]);
+    expect(unknownApprovals(["prod/before/0"], strategy(stages(stage("prod", "eu"))), where)).toEqual([{ path: "approvals[0]", message: "no gate 'prod/before/0' in this run (the strategy has no gates)" }]);
+    expect(unknownApprovals(["prod/before/0"], undefined, where)).toEqual([{ path: "approvals[0]", message: "no gate 'prod/before/0' in this run (the strategy has no gates)" }]);
   });
 });

@@ -44,6 +44,8 @@ describe("what is refused, and where", () => {
   it("broken JSON is read as YAML, which says where it breaks", () => {
     expect(problem('{"a": 1,, "b": 2}')).toStrictEqual([{ path: "(line 1, column 9)", message: "not valid YAML or JSON: Unexpected , in flow map at line 1, column 9:" }]);
     expect(problem("a: 1\na: 2\n")).toStrictEqual([{ path: "(line 2, column 1)", message: "not valid YAML or JSON: Map keys must be unique at line 2, column 1:" }]);
+    // Only text opening with `{` is read as JSON: a JSON list is YAML's, which refuses a key given twice.
+    expect(problem('[{"a": 1, "a": 2}]')).toStrictEqual([{ path: "(line 1, column 11)", message: "not valid YAML or JSON: Map keys must be unique at line 1, column 11:" }]);
   });
 
   it("a tag the core schema does not know, local or global", () => {
