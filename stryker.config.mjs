@@ -26,7 +26,6 @@ export const equivalentMutants = [
   { file: "src/engine/control.ts", code: 'run.state === "Skipped"', within: 'if (run.control === "Running" || run.state === "Completed" || run.state === "Skipped") return;', reason: "as above, for a run whose every stage was skipped" },
   { file: "src/engine/control.ts", code: "member.request = undefined;", reason: "a retried member's last request is read by nothing before its next start writes a new one" },
   { file: "src/engine/control.ts", code: "member.checkAgainAt = now;", reason: "a member in flight with no checkAgainAt is due at once (InFlight.reschedule), as at now" },
-  { file: "src/engine/control.ts", code: "member.verification = undefined;", reason: "a member that failed its health check has no verification left (endFollowing cleared it)" },
   // src/engine/execute.ts
   { file: "src/engine/execute.ts", code: "ctx.clusters.delete(member.name);", reason: "a cache: the member's cached read was already dropped when it started (markRunning), and verification reads are not kept" },
   // src/engine/readyQueue.ts
@@ -55,7 +54,22 @@ export const equivalentMutants = [
  * them counted as equivalent beside Stryker's own, and names any survivor that is in neither list.
  * @type {{ file: string; code: string; mutator: string; replacement?: string; reason: string }[]}
  */
-export const equivalentSurvivors = [];
+export const equivalentSurvivors = [
+  // src/engine/describeRequest.ts: the memo of the last request's text; a mutant that only ever finds it stale makes the text again (the same text): it costs time, not behaviour
+  { file: "src/engine/describeRequest.ts", code: "if (this.last !== undefined && sameRequest(this.last.request, request)) return this.last.text;", mutator: "ConditionalExpression", replacement: "false", reason: "never reusing the memo makes the same text again: a cache shortcut" },
+  { file: "src/engine/describeRequest.ts", code: "function sameRequest(a: UpgradeRequest, b: UpgradeRequest): boolean {", mutator: "BlockStatement", reason: "answering undefined (not the same) only makes the text again" },
+  { file: "src/engine/describeRequest.ts", code: "if (a.type !== b.type || a.kubernetesVersion !== b.kubernetesVersion) return false;", mutator: "ConditionalExpression", replacement: "true", reason: "answering not the same for every request only makes the text again" },
+  { file: "src/engine/describeRequest.ts", code: "return poolsA.length === poolsB.length && poolsA.every(", mutator: "ConditionalExpression", replacement: "false", reason: "answering not the same (for some or all pools) only makes the text again" },
+  { file: "src/engine/describeRequest.ts", code: "return poolsA.length === poolsB.length && poolsA.every(", mutator: "ArrowFunction", reason: "a pool never matching answers not the same: the text is made again" },
+  // src/engine/autoUpgrade.ts
+  { file: "src/engine/autoUpgrade.ts", code: "if (profile === undefined) return;", mutator: "ConditionalExpression", replacement: "false", reason: "never reached without a profile: execute.ts asks only while the run has no update, and a run without a profile has one from its start (the model refuses neither)" },
+  { file: "src/engine/autoUpgrade.ts", code: "const answer = ctx.cluster(member, false);", mutator: "BooleanLiteral", reason: "the update is generated in the run's first acting pass, before any member's cluster is cached: a fresh read is the same read, kept the same way" },
+  // src/engine/aggregate.ts: `started || c.total > 0` and `started` alone (or `&&`) differ only for a child list that is empty once started, or all done before its parent started: never, as every run has a stage and every stage a group (the model), an empty group counts as one Skipped child once it starts (refresh.ts), and no child completes before its parent starts
+  { file: "src/engine/aggregate.ts", code: 'if (done === c.total && (started || c.total > 0)) return "Completed";', mutator: "ConditionalExpression", replacement: "false", reason: "as above: the right operand of || only matters for children done before their parent started" },
+  { file: "src/engine/aggregate.ts", code: 'if (done === c.total && (started || c.total > 0)) return "Completed";', mutator: "LogicalOperator", replacement: "started && c.total > 0", reason: "as above: a started parent always has a child" },
+  // src/engine/clock.ts
+  { file: "src/engine/clock.ts", code: "if (instant > this.current) this.current = instant;", mutator: "EqualityOperator", replacement: "instant >= this.current", reason: "setting the time to the instant it already is changes nothing" },
+];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {

@@ -40,6 +40,8 @@ managedClusterUpdate: {upgrade: {type: Full, kubernetesVersion: 1.32.0}}
   const cluster = result.clusters.find((c) => c.name === "ahead-images-behind")!;
   expect(cluster).toMatchObject({ kubernetesVersion: "1.33.0", nodePools: [{ name: "system", orchestratorVersion: "1.33.0", nodeImageVersion: latest }] });
   expect(cluster.operations.map((o) => [o.kind, o.result])).toEqual([["NodeImageOnly", "Succeeded"]]);
+  // Its upgrade says what it asks for: images only, no Kubernetes version.
+  expect(result.events.filter((e) => e.name === "ahead-images-behind" && e.to === "Running").map((e) => e.message)).toEqual([`Upgrading node images system=${latest}.`]);
   expect(upToDate!.status.state).toBe("Skipped");
   expect(upToDate!.message).toBe("Already at target: control plane and every node pool run Kubernetes 1.33.0, newer than the target 1.32.0, with the target node images.");
   expect(result.status.status.state).toBe("Completed");
