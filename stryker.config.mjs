@@ -71,6 +71,9 @@ export const equivalentSurvivors = [
   { file: "src/engine/autoUpgradeChannel.ts", code: "for (const offered of offeredVersionsByRegion[region] ?? []) {", mutator: "ArrayDeclaration", reason: "a made-up entry for a region with no offer is not major.minor.patch, and is passed over as such" },
   { file: "src/engine/autoUpgradeChannel.ts", code: "const lts = (entry.supportPlan ?? []).includes(LONG_TERM_SUPPORT_PLAN);", mutator: "ArrayDeclaration", reason: "a made-up plan for a version with none is not AKSLongTermSupport either" },
   { file: "src/engine/autoUpgradeChannel.ts", code: "const outOfCommunitySupport = major < newest.major || (major === newest.major && minor < newest.minor - 2);", mutator: "ConditionalExpression", replacement: "true", reason: "`major === newest.major` as true: the chosen major is never newer than the newest offered, and an older one is out of support by the first test already" },
+  // src/engine/backend.ts, control.ts: error names
+  { file: "src/engine/backend.ts", code: 'this.name = "BackendError";', mutator: "StringLiteral", reason: "read by nothing: callers test `instanceof` and the code, and the CLI and the provider print the message (cli/main.ts)" },
+  { file: "src/engine/control.ts", code: 'this.name = "SkipRefusedError";', mutator: "StringLiteral", reason: "read by nothing: callers test `instanceof` and print the message" },
   // src/engine/checks.ts
   { file: "src/engine/checks.ts", code: "...(op.expectedEndAt === undefined ? {} : { checkAgainAt: op.expectedEndAt }),", mutator: "ConditionalExpression", replacement: "false", reason: "a checkAgainAt of undefined is read as none (execute.ts: `decision.checkAgainAt ?? recheckUnknown`)" },
   // src/engine/context.ts
