@@ -75,6 +75,8 @@ export const equivalentSurvivors = [
   { file: "src/engine/backend.ts", code: 'this.name = "BackendError";', mutator: "StringLiteral", reason: "read by nothing: callers test `instanceof` and the code, and the CLI and the provider print the message (cli/main.ts)" },
   { file: "src/engine/control.ts", code: 'this.name = "SkipRefusedError";', mutator: "StringLiteral", reason: "read by nothing: callers test `instanceof` and print the message" },
   // src/engine/checks.ts
+  { file: "src/engine/checks.ts", code: "const version = target === undefined || versionsPastTarget ? {} : { kubernetesVersion: target };", mutator: "ConditionalExpression", replacement: "false", reason: "`target === undefined` as false only gives a NodeImageOnly run's request `kubernetesVersion: undefined`, the same request (compared field by field, copied and persisted without undefined fields)" },
+  { file: "src/engine/checks.ts", code: 'return { kind: "start", request: { type: requestType', mutator: "StringLiteral", replacement: '""', reason: "the decision's kind is read only as skip or pending (execute.ts); anything else starts" },
   { file: "src/engine/checks.ts", code: "...(op.expectedEndAt === undefined ? {} : { checkAgainAt: op.expectedEndAt }),", mutator: "ConditionalExpression", replacement: "false", reason: "a checkAgainAt of undefined is read as none (execute.ts: `decision.checkAgainAt ?? recheckUnknown`)" },
   // src/engine/context.ts
   { file: "src/engine/context.ts", code: "if (isCandidate(member)) queue.invalidate(member);", mutator: "ConditionalExpression", replacement: "true", reason: "a group's queue ranks only candidates (GroupQueue filters its stale members by isCandidate): the test only keeps the stale set small" },
@@ -90,6 +92,8 @@ export const equivalentSurvivors = [
   // src/engine/drive.ts
   { file: "src/engine/drive.ts", code: "if (engine.settled && nextAction === undefined) return;", mutator: "ConditionalExpression", replacement: "false", reason: "a settled engine (nothing in flight; not started, halted or done) has nothing scheduled (execute.ts wakeAt), so the next test returns at once" },
   { file: "src/engine/drive.ts", code: "if (options.returnWhenIdleFor !== undefined && !engine.busy && next - now > options.returnWhenIdleFor) return;", mutator: "ConditionalExpression", replacement: "true", reason: "without returnWhenIdleFor the last comparison is with undefined, false either way" },
+  // src/engine/drift.ts
+  { file: "src/engine/drift.ts", code: '.filter((m) => m.state === "Completed" && m.request !== undefined);', mutator: "ConditionalExpression", replacement: "true", reason: "a Completed member always has its request: written when its upgrade starts (or is adopted), cleared only by a retry or a refused start, neither of which ends Completed" },
   // src/engine/clock.ts
   { file: "src/engine/clock.ts", code: "if (instant > this.current) this.current = instant;", mutator: "EqualityOperator", replacement: "instant >= this.current", reason: "setting the time to the instant it already is changes nothing" },
 ];

@@ -64,9 +64,11 @@ describe("generateUpdateForChannel", () => {
   test("an offered version that is not major.minor.patch is never chosen (a release candidate, a prefixed one, a bare minor)", () => {
     const offers = { westeurope: ["1.34.0-rc.1", "v1.35.0", "1.36", "1.33.2", "1.32.7"] };
     expect(version(generateUpdateForChannel({ channel: "Rapid" }, offers, ["westeurope"]))).toBe("1.33.2");
-    expect(version(generateUpdateForChannel({ channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.34" }, offers, ["westeurope"]))).toBe(
-      "targetKubernetesVersion: no generally available patch of 1.34 is offered in region westeurope",
-    );
+    for (const minor of ["1.34", "1.35"]) {
+      expect(version(generateUpdateForChannel({ channel: "TargetKubernetesVersion", targetKubernetesVersion: minor }, offers, ["westeurope"]))).toBe(
+        `targetKubernetesVersion: no generally available patch of ${minor} is offered in region westeurope`,
+      );
+    }
   });
 
   test("versions are read as numbers, majors included: 10.0 is newer than 1.33, and 2.0's patches are not 1.0's", () => {
