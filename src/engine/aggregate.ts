@@ -28,8 +28,7 @@ export function aggregateCounts(c: StateCounts, started: boolean, halt: HaltPhas
   if (!started) return "NotStarted";
   if (halt === "halting") return "Stopping";
   if (halt === "halted") return "Stopped";
-  if (c.Running + c.Stopping > 0) return "Running";
-  // Every unfinished child is Pending or NotStarted.
+  // Pending when every unfinished child is Pending or NotStarted; a Running (or Stopping, Stopped) child makes it Running.
   if (c.total - done - c.Pending - c.NotStarted === 0) return "Pending";
   return "Running";
 }

@@ -20,15 +20,16 @@ export const NO_UPGRADE_VERSION = "NoUpgradeVersion";
 export async function generateRunUpdate(ctx: EngineContext, now: number): Promise<void> {
   const run = ctx.run;
   const profile = run.autoUpgradeProfile;
-  if (profile === undefined || run.managedClusterUpdate !== undefined) return;
+  // Asked only while the run has no update (execute.ts); a run without a profile has had one from the start.
+  if (profile === undefined) return;
   // NodeImage sets no Kubernetes version: it needs no region's offer.
   const regions = isNodeChannel(profile.channel) ? [] : await memberRegions(ctx);
   const offered: Record<string, OfferedKubernetesVersion[]> = {};
   for (const region of regions) {
     const answer = ctx.offer(region);
     const offer = isPending(answer) ? await answer : answer;
-    // Preview versions are passed on as such: no channel ever picks one.
-    offered[region] = offer.kubernetesVersions.filter((v) => v.availableAt === undefined || v.availableAt <= now).map((v) => (v.isPreview === true ? { version: v.version, isPreview: true } : v.version));
+    // Preview versions are passed on as such (isPreview): no channel ever picks one.
+    offered[region] = offer.kubernetesVersions.filter((v) => v.availableAt === undefined || v.availableAt <= now);
   }
   const generated = generateUpdateForChannel(profile, offered, regions);
   if (generated.ok) {

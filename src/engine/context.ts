@@ -4,7 +4,7 @@
  */
 import { isPending, type Answer, type ClusterBackend, type ClusterInfo, type MemberRef, type MetricAnswer, type MetricQuery, type ProbeOptions, type ProbeResult, type RegionOffer } from "./backend";
 import { WindowTracker } from "./priority";
-import type { GroupRunState, MemberPlace, MemberRunState, RunState } from "./runState";
+import { memberRef, type GroupRunState, type MemberPlace, type MemberRunState, type RunState } from "./runState";
 import { Transitions, type EventSink } from "./transitions";
 import { InFlight } from "./inFlight";
 import { GroupQueue, isCandidate } from "./readyQueue";
@@ -113,7 +113,7 @@ export class EngineContext {
   }
 
   ref(member: MemberRunState): MemberRef {
-    return member.clusterResourceId === undefined ? { name: member.name } : { name: member.name, clusterResourceId: member.clusterResourceId };
+    return memberRef(member);
   }
 
   // `cluster` and `offer` answer as the backend does (`Answer`): a cached read, or the simulated

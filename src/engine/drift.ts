@@ -6,7 +6,7 @@
  */
 import type { ClusterBackend } from "./backend";
 import { clusterMismatch } from "./healthCheck";
-import type { RunState } from "./runState";
+import { memberRef, type RunState } from "./runState";
 
 export interface MemberDrift {
   member: string;
@@ -22,7 +22,7 @@ export async function driftOf(run: RunState, backend: ClusterBackend): Promise<M
     let message: string | undefined;
     try {
       // Versions and images only: a cluster busy with something else now has not drifted.
-      const { provisioningState: _busy, ...cluster } = await backend.getCluster({ name: member.name, ...(member.clusterResourceId === undefined ? {} : { clusterResourceId: member.clusterResourceId }) });
+      const { provisioningState: _busy, ...cluster } = await backend.getCluster(memberRef(member));
       message = clusterMismatch(cluster, member.request!);
     } catch (e) {
       message = `the cluster cannot be read: ${e instanceof Error ? e.message : String(e)}`;

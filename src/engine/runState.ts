@@ -11,7 +11,7 @@
  * `UpdateRunEngine.snapshot()` leaves the unset fields out, as JSON does.
  */
 import type { ScheduledStartConfiguration } from "../model/strategy";
-import type { UpgradeRequest } from "./backend";
+import type { MemberRef, UpgradeRequest } from "./backend";
 import type { ExcludedMember } from "../model/run";
 import type { ErrorDetail, UpdateState } from "../model/status";
 import type { ManagedClusterUpdate } from "../model/update";
@@ -53,6 +53,11 @@ export interface MemberRunState extends Timed {
    * upgrade (issue 31; its `healthCheck` is one, the short form), with their measurements.
    */
   analysis?: AnalysisRunState[];
+}
+
+/** How the backend names a member's cluster: its resource id when the run was given one (ARM needs it), else its name. */
+export function memberRef(member: Pick<MemberRunState, "name" | "clusterResourceId">): MemberRef {
+  return member.clusterResourceId === undefined ? { name: member.name } : { name: member.name, clusterResourceId: member.clusterResourceId };
 }
 
 /** An approval gate (issue 5): NotStarted → Pending when reached → Completed once approved (or Skipped). */

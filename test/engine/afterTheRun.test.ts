@@ -15,11 +15,11 @@ import { updateChoiceOf } from "../../src/model/autoUpgrade";
 import { parseScenario, resolveScenarioStrategy, scenarioHorizon } from "../../src/simulation/scenario";
 import { IMAGE, member, scenario } from "./helpers";
 
-async function finished(yaml: string) {
+async function finished(yaml: string, over: (fleet: SimulatedFleet) => ClusterBackend = (fleet) => fleet) {
   const parsed = parseScenario(yaml);
   const clock = new VirtualClock(Date.parse(parsed.start));
   const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-  const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed) }, fleet);
+  const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed) }, over(fleet));
   engine.start(clock.now());
   await drive(engine, clock, { until: scenarioHorizon(parsed) });
   return { engine, fleet };
@@ -111,6 +111,30 @@ describe("drift", () => {
       { member: "re-imaged", message: `node pool 'system' reports image ${IMAGE.OCT}, expected ${IMAGE.NOV} (the run left it at its target)` },
       { member: "gone", message: "the cluster cannot be read: The Resource 'gone' was not found. (the run left it at its target)" },
     ]);
+  });
+
+  it("a member given its cluster's resource id is read by it, in the run and for drift (ARM finds a cluster by its id)", async () => {
+    const id = "/subscriptions/00000000-1111-2222-3333-444444444444/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/by-id";
+    const yaml = scenario({ members: [member("by-id"), member("by-name")], update: "{upgrade: {type: Full, kubernetesVersion: 1.32.0}}" }).replace("  - {name: by-id,", `  - {name: by-id, clusterResourceId: "${id}",`);
+    // The member with an id is found only by it (as through ARM); the one without only by its name.
+    const byId = (fleet: SimulatedFleet, change: (info: ClusterInfo) => ClusterInfo = (info) => info): ClusterBackend => {
+      const find = (m: MemberRef) => {
+        if (m.name === "by-id" ? m.clusterResourceId !== id : m.clusterResourceId !== undefined) throw new BackendError("ResourceNotFound", `The Resource '${m.clusterResourceId ?? m.name}' was not found.`);
+        return { name: m.name };
+      };
+      return {
+        getCluster: async (m) => change(await fleet.getCluster(find(m))),
+        getRegionOffer: (region) => fleet.getRegionOffer(region),
+        startUpgrade: (m, request) => fleet.startUpgrade(find(m), request),
+        getOperation: (m, op) => fleet.getOperation(find(m), op),
+        findStartedUpgrade: (m, request, since) => fleet.findStartedUpgrade(find(m), request, since),
+      };
+    };
+    const { engine, fleet } = await finished(yaml, byId);
+    expect(engine.snapshot().stages[0]!.groups[0]!.members.map((m) => [m.name, m.state])).toEqual([["by-id", "Completed"], ["by-name", "Completed"]]);
+    expect(await driftOf(engine.live, byId(fleet))).toEqual([]);
+    const rolledBack = byId(fleet, (info) => ({ ...info, kubernetesVersion: "1.31.2" }));
+    expect((await driftOf(engine.live, rolledBack)).map((d) => d.member)).toEqual(["by-id", "by-name"]);
   });
 
   it("a Full member whose pool's version moved back is drift too", async () => {

@@ -87,6 +87,13 @@ describe("the channels, over every member's region at the run's start", () => {
     // a-2 starts after 1.33.0 arrived: it still gets the run's 1.32.0.
     expect(out.cluster("a-2").kubernetesVersion).toBe("1.32.0");
   });
+
+  it("a version that becomes available at the very instant the run starts is offered then, and taken", async () => {
+    const atStart = { westeurope: { kubernetesVersions: ["1.31.2", "1.32.0", "1.33.0@2026-12-05T00:00:00Z"], nodeImages: [IMAGE.NOV] } };
+    const { out, update } = await generated("{channel: Rapid}", atStart, [member("a-1", { version: "1.32.0" })]);
+    expect(update?.upgrade.kubernetesVersion).toBe("1.33.0");
+    expect(out.cluster("a-1").kubernetesVersion).toBe("1.33.0");
+  });
 });
 
 describe("no qualifying version", () => {
@@ -98,6 +105,8 @@ describe("no qualifying version", () => {
     expect(out.run.error?.code).toBe("NoUpgradeVersion");
     expect(out.run.error?.message).toMatch(/^autoUpgradeProfile\.channel: Stable needs minor 1\.31/);
     expect(out.memberNames().map((n) => out.member(n).status.state)).toEqual(["NotStarted", "NotStarted"]);
+    // The run failed; it was not stopped.
+    expect(out.member("a-1").message).toBe("Not started: the run failed before this member was reached.");
     expect([...out.ops("a-1"), ...out.ops("a-2")]).toEqual([]);
     expect(out.report.generatedUpdate).toBeUndefined();
   });

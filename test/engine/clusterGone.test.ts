@@ -14,9 +14,9 @@ import { START, member, scenario } from "./helpers";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 
 /** The simulated fleet, but the clusters named in `gone` answer 404 as ARM does for a deleted cluster. */
-function withGone(fleet: SimulatedFleet, gone: Set<string>): ClusterBackend {
+function withGone(fleet: SimulatedFleet, gone: Set<string>, code = "ResourceNotFound"): ClusterBackend {
   const check = (ref: MemberRef) => {
-    if (gone.has(ref.name)) throw new BackendError("ResourceNotFound", `The Resource 'Microsoft.ContainerService/managedClusters/${ref.name}' under resource group 'rg' was not found.`);
+    if (gone.has(ref.name)) throw new BackendError(code, `The Resource 'Microsoft.ContainerService/managedClusters/${ref.name}' under resource group 'rg' was not found.`);
   };
   return new Proxy(fleet, {
     get(target, prop, receiver) {
@@ -30,11 +30,11 @@ function withGone(fleet: SimulatedFleet, gone: Set<string>): ClusterBackend {
   }) as unknown as ClusterBackend;
 }
 
-async function run(strategy: string, gone: Set<string>, goneAt?: { member: string; minute: number }) {
+async function run(strategy: string, gone: Set<string>, goneAt?: { member: string; minute: number }, code?: string) {
   const parsed = parseScenario(scenario({ members: [member("a", { group: "g" }), member("b", { group: "g" }), member("c", { group: "g" })], strategy }));
   const clock = new VirtualClock(Date.parse(START));
   const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-  const engine = UpdateRunEngine.create({ name: "run", members: parsed.members.map((m) => ({ name: m.name, group: m.group as string })), strategy: parsed.strategy, ...updateChoiceOf(parsed) }, withGone(fleet, gone));
+  const engine = UpdateRunEngine.create({ name: "run", members: parsed.members.map((m) => ({ name: m.name, group: m.group as string })), strategy: parsed.strategy, ...updateChoiceOf(parsed) }, withGone(fleet, gone, code));
   engine.start(clock.now());
   await drive(engine, clock, {
     until: Date.parse(START) + 24 * 3600_000,
@@ -68,5 +68,15 @@ describe("a member whose cluster is gone", () => {
     expect(members.a?.status).toMatchObject({ state: "Failed", error: { code: "ResourceNotFound" } });
     expect([members.b?.status.state, members.c?.status.state]).toEqual(["Completed", "Completed"]);
     expect(engine.status().status.state).toBe("Completed");
+  });
+
+  it("NotFound (the 404 of the emulator and the simulated fleet) is gone too", async () => {
+    const { members } = await run('{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "1"}]}]}', new Set(["b"]), undefined, "NotFound");
+    expect(members.b?.status).toMatchObject({ state: "Failed", error: { code: "NotFound" } });
+    expect([members.a?.status.state, members.c?.status.state]).toEqual(["Completed", "Completed"]);
+  });
+
+  it("another error from the backend is not taken as a gone cluster: no member fails for it, the pass is refused with it", async () => {
+    await expect(run('{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "1"}]}]}', new Set(["b"]), undefined, "InternalServerError")).rejects.toThrow(/was not found/);
   });
 });

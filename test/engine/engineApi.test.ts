@@ -135,6 +135,16 @@ describe("UpdateRunEngine", () => {
     expect(() => engineFor(TWO_GROUPS).engine.takeChanges()).toThrow("takeChanges needs EngineOptions.trackChanges");
   });
 
+  it("takeChanges includes a member changed by its state alone: a Pending member put back to NotStarted by a stop", async () => {
+    const { engine } = engineFor(scenario({ members: [member("busy-1", { busyUntil: "2026-12-05T05:00:00Z" })] }), { trackChanges: true });
+    engine.start(at(0));
+    await engine.reconcile(at(0));
+    expect(engine.takeChanges().map(({ member: m }) => [m.name, m.state])).toEqual([["busy-1", "Pending"]]);
+    engine.stop(at(1));
+    await engine.reconcile(at(1));
+    expect(engine.takeChanges().map(({ member: m }) => [m.name, m.state])).toEqual([["busy-1", "NotStarted"]]);
+  });
+
   it("the events of a pass are undelivered while its state is checkpointed, and delivered after", async () => {
     const delivered: RunEvent[] = [];
     const atCheckpoint: RunEvent[][] = [];

@@ -11,17 +11,18 @@ import type { ClusterBackend, ClusterInfo, MemberRef } from "../../src/engine/ba
 import { VirtualClock } from "../../src/engine/clock";
 import { parseScenario } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
-import { IMAGE, member, scenario, simulate } from "./helpers";
+import { CONTROL_PLANE_TO_1_32, IMAGE, member, scenario, simulate } from "./helpers";
 
 /** The scenario's fleet, but `name`'s cluster reports `operation` as running on it until `until`. */
-function withOutsideOperation(yaml: string, busy: { name: string; until: string; operation: NonNullable<ClusterInfo["activeOperation"]> }, recheckUnknownAfterMs?: number) {
+function withOutsideOperation(yaml: string, busy: { name: string; until: string; operation: NonNullable<ClusterInfo["activeOperation"]>; versionsUnsettled?: true }, recheckUnknownAfterMs?: number) {
   const parsed = parseScenario(yaml);
   const clock = new VirtualClock(Date.parse(parsed.start));
   const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
   const backend: ClusterBackend = {
     getCluster: async (m: MemberRef) => {
       const info = await fleet.getCluster(m);
-      return m.name === busy.name && clock.now() < Date.parse(busy.until) ? { ...info, activeOperation: busy.operation } : info;
+      if (m.name !== busy.name || clock.now() >= Date.parse(busy.until)) return info;
+      return { ...info, activeOperation: busy.operation, ...(busy.versionsUnsettled === undefined ? {} : { versionsUnsettled: busy.versionsUnsettled }) };
     },
     getRegionOffer: (region) => fleet.getRegionOffer(region),
     startUpgrade: (m, request) => fleet.startUpgrade(m, request),
@@ -58,6 +59,28 @@ describe("another operation on the cluster", () => {
     const { result } = await withOutsideOperation(scenario({ members: [member("busy-1")], until: "2026-12-06T00:00:00Z" }), { name: "busy-1", until: "2026-12-05T00:20:00Z", operation: {} });
     expect(result.status.stages[0]?.groups[0]?.members[0]?.status).toEqual({ state: "Pending" });
     expect(result.clusters[0]?.operations).toEqual([]);
+  });
+});
+
+describe("another operation on a cluster that already reports the target", () => {
+  const busyUntil = "2026-12-05T00:30:00Z";
+  const yaml = () => scenario({ members: [member("busy-1", { version: "1.32.0" })], update: CONTROL_PLANE_TO_1_32 });
+
+  it("reporting the operation's target, not what runs (ARM mid-upgrade): Pending until it ends, then judged", async () => {
+    const { result } = await withOutsideOperation(yaml(), { name: "busy-1", until: busyUntil, operation: { operationId: "op-9", expectedEndAt: Date.parse(busyUntil) }, versionsUnsettled: true });
+    expect(pendingMessages(result.events, "busy-1")).toEqual([
+      ["2026-12-05T00:00:00Z", "Another operation (op-9) is in progress on the cluster; waiting for it to end (expected at 2026-12-05T00:30:00Z)."],
+    ]);
+    const ended = result.events.filter((e) => e.name === "busy-1" && e.to !== "Pending" && e.to !== "NotStarted");
+    expect(ended.map((e) => [e.time, e.to, e.message])).toEqual([[busyUntil, "Skipped", "Already at target: control plane runs Kubernetes 1.32.0."]]);
+    expect(result.clusters[0]?.operations).toEqual([]);
+  });
+
+  it("with its versions settled: at target now, so done at once though the cluster is busy (nothing to start)", async () => {
+    const { result } = await withOutsideOperation(yaml(), { name: "busy-1", until: busyUntil, operation: { operationId: "op-9", expectedEndAt: Date.parse(busyUntil) } });
+    expect(pendingMessages(result.events, "busy-1")).toEqual([]);
+    const ended = result.events.filter((e) => e.name === "busy-1" && e.to !== "NotStarted");
+    expect(ended.map((e) => [e.time, e.to, e.message])).toEqual([["2026-12-05T00:00:00Z", "Skipped", "Already at target: control plane runs Kubernetes 1.32.0."]]);
   });
 });
 
