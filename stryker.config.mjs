@@ -41,6 +41,7 @@ export const equivalentMutants = [
   { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(place) === at", reason: "a place is rescheduled only after due() took it out (queuedAt cleared): the guard never holds; due() drops repeats anyway" },
   { file: "src/engine/inFlight.ts", code: "seen.has(top.place)", reason: "a place has at most one live entry at an instant (reschedule and checkAgainAt only growing), so it is never met twice" },
   { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(top.place) === top.at", within: "earliest(): number {", reason: "a stale entry reported as the earliest only wakes the engine early: that pass's due() discards it" },
+  { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(top.place) !== top.at || seen.has(top.place)", reason: "due() never pops a stale or repeated entry: a place is queued again only after due() took it out (its entry popped), and leaves the set only while it is followed, so the skip is a guard of the queue's own consistency" },
   // src/model/instants.ts
   { file: "src/model/instants.ts", code: "CALENDAR_DAYS.size < 10_000", reason: "the bound of a cache of days found real: keeping more or none only costs memory or time" },
   { file: "src/model/instants.ts", code: '""', within: "let lastIso = ", reason: "never returned: the last instant starts as NaN, which no instant equals" },
@@ -165,6 +166,10 @@ export const equivalentSurvivors = [
   { file: "src/engine/drive.ts", code: "if (options.returnWhenIdleFor !== undefined && !engine.busy && next - now > options.returnWhenIdleFor) return;", mutator: "ConditionalExpression", replacement: "true", reason: "without returnWhenIdleFor the last comparison is with undefined, false either way" },
   // src/engine/drift.ts
   { file: "src/engine/drift.ts", code: '.filter((m) => m.state === "Completed" && m.request !== undefined);', mutator: "ConditionalExpression", replacement: "true", reason: "a Completed member always has its request: written when its upgrade starts (or is adopted), cleared only by a retry or a refused start, neither of which ends Completed" },
+  // src/engine/halt.ts
+  { file: "src/engine/halt.ts", code: 'if (run.control === "Halting") {', mutator: "BlockStatement", reason: "only a failure reaches a halt under way (a stop needs a running run: stopRun), so starting it again sets the same reason, finds no Pending member or gate to reset, and only marks every item dirty again" },
+  // src/engine/interrupted.ts
+  { file: "src/engine/interrupted.ts", code: "if (since === undefined || request === undefined) {", mutator: "ConditionalExpression", replacement: "false", reason: "(the test of since) every place in `interrupted` has its startRequestedAt: context.ts queues only those, and refused() queues a place whose intent it keeps" },
   // src/engine/clock.ts
   { file: "src/engine/clock.ts", code: "if (instant > this.current) this.current = instant;", mutator: "EqualityOperator", replacement: "instant >= this.current", reason: "setting the time to the instant it already is changes nothing" },
 ];

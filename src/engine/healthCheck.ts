@@ -19,11 +19,13 @@ export { shownProbeUrl };
 
 /** What the cluster reports against what was asked: the first mismatch, or undefined when all match. */
 export function clusterMismatch(cluster: ClusterInfo, request: UpgradeRequest): string | undefined {
+  // A request names a version exactly when it moves one: ControlPlaneOnly and Full (model/update.ts
+  // refuses one for NodeImageOnly; checks.ts leaves it out of a Full run's images-only request).
   const version = request.kubernetesVersion;
-  if (version !== undefined && request.type !== "NodeImageOnly" && cluster.kubernetesVersion !== version) {
+  if (version !== undefined && cluster.kubernetesVersion !== version) {
     return `the control plane reports Kubernetes ${cluster.kubernetesVersion}, expected ${version}`;
   }
-  if (request.type === "Full" && version !== undefined) {
+  if (request.type === "Full") {
     const behind = cluster.nodePools.find((p) => p.orchestratorVersion !== version);
     if (behind !== undefined) return `node pool '${behind.name}' reports Kubernetes ${behind.orchestratorVersion}, expected ${version}`;
   }

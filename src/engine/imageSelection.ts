@@ -7,6 +7,7 @@ import { isPending, type ClusterInfo } from "./backend";
 import type { EngineContext } from "./context";
 import { selectConsistentVersions } from "./nodeImages";
 import { runUpdate } from "./runState";
+import { customImageVersions } from "../model/update";
 
 export async function selectRunImages(ctx: EngineContext, now: number): Promise<void> {
   const update = runUpdate(ctx.run);
@@ -16,7 +17,7 @@ export async function selectRunImages(ctx: EngineContext, now: number): Promise<
     return;
   }
   if (selection === "Custom") {
-    ctx.run.selectedNodeImageVersions = (update.nodeImageSelection?.customNodeImageVersions ?? []).map((v) => v.version);
+    ctx.run.selectedNodeImageVersions = customImageVersions(update);
     return;
   }
   const clusters: ClusterInfo[] = [];

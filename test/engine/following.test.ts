@@ -24,18 +24,20 @@ function run(yaml: string, operation: (polls: number, now: number) => OperationS
   const clock = new VirtualClock(Date.parse(parsed.start));
   const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
   const polls: string[] = [];
+  const pollsOf: Record<string, string[]> = {};
   const backend: ClusterBackend = {
     getCluster: (m) => fleet.getCluster(m),
     getRegionOffer: (region) => fleet.getRegionOffer(region),
     startUpgrade: (m, request) => fleet.startUpgrade(m, request),
     getOperation: async (m: MemberRef, id: string) => {
       polls.push(isoInstant(clock.now()));
+      (pollsOf[m.name] ??= []).push(isoInstant(clock.now()));
       return operation(polls.length, clock.now()) ?? (await fleet.getOperation(m, id));
     },
     findStartedUpgrade: (m, request, since) => fleet.findStartedUpgrade(m, request, since),
     probe: (m, url) => fleet.probe(m, url),
   };
-  return { polls, result: runScenario(parsed, { backend, clock, clusters: () => fleet.snapshot().clusters, engineOptions: options }) };
+  return { polls, pollsOf, result: runScenario(parsed, { backend, clock, clusters: () => fleet.snapshot().clusters, engineOptions: options }) };
 }
 
 describe("polling an upgrade", () => {
@@ -54,6 +56,18 @@ describe("polling an upgrade", () => {
     });
     await result;
     expect(polls).toEqual(["2026-12-05T00:03:00Z", "2026-12-05T00:05:00Z", "2026-12-05T00:05:30Z"]);
+  });
+
+  it("an upgrade is looked at only when its hint comes, though the engine wakes earlier for other members", async () => {
+    const yaml = scenario({
+      members: [member("slow", { group: "slow", minutes: 60 }), member("q-1", { group: "quick" }), member("q-2", { group: "quick" }), member("q-3", { group: "quick" })],
+      strategy: "{stages: [{name: s, groups: [{name: slow}, {name: quick}]}]}",
+    });
+    const { pollsOf, result } = run(yaml, () => undefined);
+    const { result: done } = await result;
+    // The quick group's members end at 00:10, 00:20 and 00:30: slow's operation is not asked about then.
+    expect(pollsOf).toEqual({ "q-1": [T(10)], "q-2": [T(20)], "q-3": [T(30)], slow: [T(60)] });
+    expect(done.status.stages[0]!.groups.map((g) => g.status.state)).toEqual(["Completed", "Completed"]);
   });
 
   it("an operation that failed without saying why fails its member with a generic error", async () => {

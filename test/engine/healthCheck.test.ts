@@ -52,6 +52,14 @@ describe("built-in checks: what the cluster reports", () => {
     expect(clusterMismatch(cluster, { type: "NodeImageOnly", nodeImageVersions: { user: IMAGE.NOV } })).toBe(`node pool 'user' reports image ${IMAGE.OCT}, expected ${IMAGE.NOV}`);
     expect(clusterMismatch({ ...cluster, provisioningState: "Failed" }, { type: "NodeImageOnly", nodeImageVersions: {} })).toBe("the cluster's provisioning state is Failed, expected Succeeded");
   });
+
+  it("a pool the upgrade named that the cluster no longer has, or one on an image of another family (however new), does not pass", () => {
+    const cluster = { region: "westeurope", kubernetesVersion: "1.32.0", nodePools: [{ name: "system", orchestratorVersion: "1.32.0", nodeImageVersion: IMAGE.AZL_NOV }], provisioningState: "Succeeded" };
+    expect(clusterMismatch(cluster, { type: "NodeImageOnly", nodeImageVersions: { gpu: IMAGE.NOV } })).toBe("node pool 'gpu' is missing");
+    // AzureLinux 202611.20.0 is newer than Ubuntu's 202610.01.0, but it is not the image asked for.
+    expect(clusterMismatch(cluster, { type: "NodeImageOnly", nodeImageVersions: { system: IMAGE.OCT } })).toBe(`node pool 'system' reports image ${IMAGE.AZL_NOV}, expected ${IMAGE.OCT}`);
+    expect(clusterMismatch(cluster, { type: "NodeImageOnly", nodeImageVersions: { system: IMAGE.AZL_OCT } })).toBeUndefined();
+  });
 });
 
 describe("the member's probe", () => {

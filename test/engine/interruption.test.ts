@@ -11,6 +11,7 @@ import { VirtualClock } from "../../src/engine/clock";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import type { RunState } from "../../src/engine/runState";
+import type { ClusterBackend } from "../../src/engine/backend";
 import { parseScenario } from "../../src/simulation/scenario";
 import type { RunEvent } from "../../src/model/status";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
@@ -102,5 +103,55 @@ it("a start that never reached the cluster is asked for again, once", async () =
   await drive(second, clock);
   const [a] = second.status().stages[0]!.groups[0]!.members;
   expect(a).toMatchObject({ operationId: "op-a-1", status: { state: "Completed" } });
+  expect(fleet.startUpgradeCalls().map((c) => c.member)).toEqual(["a", "b"]);
+});
+
+/** The fleet as a backend, counting the questions "did this start reach the cluster?". */
+function askingFleet(fleet: SimulatedFleet) {
+  const asked: string[] = [];
+  const backend: ClusterBackend = {
+    getCluster: (m) => fleet.getCluster(m),
+    getRegionOffer: (region) => fleet.getRegionOffer(region),
+    startUpgrade: (m, request) => fleet.startUpgrade(m, request),
+    getOperation: (m, id) => fleet.getOperation(m, id),
+    findStartedUpgrade: (m, request, since) => {
+      asked.push(m.name);
+      return fleet.findStartedUpgrade(m, request, since);
+    },
+  };
+  return { backend, asked };
+}
+
+it("an intent recorded without its request (a journal from before requests were kept) asks nothing: the member is decided afresh", async () => {
+  // The first process's request reached the cluster, but the checkpoint does not say what it asked for.
+  const { clock, fleet, lastWords } = await interruptedRun();
+  const a = lastWords.stages[0]!.groups[0]!.members[0]!;
+  const { backend, asked } = askingFleet(fleet);
+  const second = UpdateRunEngine.resume({ ...lastWords, stages: [{ ...lastWords.stages[0]!, groups: [{ ...lastWords.stages[0]!.groups[0]!, members: [{ ...a, request: undefined }, lastWords.stages[0]!.groups[0]!.members[1]!] }] }] }, backend, {});
+  await drive(second, clock);
+  expect(asked).toEqual([]);
+  // Not adopted: Pending while the operation it cannot name runs, then found at target.
+  const [ra, rb] = second.status().stages[0]!.groups[0]!.members;
+  expect(ra!.status.state).toBe("Skipped");
+  expect(ra!.operationId).toBeUndefined();
+  expect(rb!.status.state).toBe("Completed");
+  expect(fleet.operationLog().map((op) => op.member)).toEqual(["a", "b"]);
+});
+
+it("a start found not to have reached the cluster is asked about once: a run stopped at once and started later does not ask again", async () => {
+  const { clock, fleet, lastWords } = await interruptedRun((_fleet, clock) => new SimulatedFleet({ regions: scenario.regions, members: scenario.members }, clock));
+  const { backend, asked } = askingFleet(fleet);
+  const second = UpdateRunEngine.resume(lastWords, backend, {});
+  second.stop(clock.now());
+  await second.reconcile(clock.now());
+  expect(asked).toEqual(["a"]);
+  // The intent is dropped from the state persisted, so no later process asks either.
+  const kept = second.snapshot().stages[0]!.groups[0]!.members[0]!;
+  expect([kept.state, kept.startRequestedAt, kept.request]).toEqual(["NotStarted", undefined, undefined]);
+  await clock.sleepUntil(clock.now() + 60 * 60_000);
+  second.start(clock.now());
+  await drive(second, clock);
+  expect(asked).toEqual(["a"]);
+  expect(second.status().stages[0]!.groups[0]!.members.map((m) => m.status.state)).toEqual(["Completed", "Completed"]);
   expect(fleet.startUpgradeCalls().map((c) => c.member)).toEqual(["a", "b"]);
 });

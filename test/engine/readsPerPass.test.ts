@@ -14,7 +14,7 @@ import { updateChoiceOf } from "../../src/model/autoUpgrade";
 import { isoInstant } from "../../src/model/instants";
 import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
-import { START, daily, member, scenario } from "./helpers";
+import { IMAGE, START, daily, member, scenario } from "./helpers";
 
 const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");
 
@@ -51,6 +51,15 @@ describe("cluster reads", () => {
     // At 00:00 read to rank it, then afresh to check it, once, though the group fills three slots in that
     // pass; checked again at 00:10 when a slot frees, and at 05:00; read once more after its upgrade.
     expect(reads.get("late-1")).toEqual([T(0), T(0), T(10), T(300), T(310)]);
+  });
+
+  it("a run given a channel with Consistent images reads each cluster once at its start to generate its update and pick its images", async () => {
+    const profile = "{channel: TargetKubernetesVersion, targetKubernetesVersion: '1.32', nodeImageSelection: {type: Consistent}}";
+    const { reads, run } = watched(scenario({ members: [member("a"), member("b")], autoUpgradeProfile: profile }));
+    const { result } = await run();
+    expect(result.status.nodeImageSelection?.selectedNodeImageVersions).toEqual([{ version: IMAGE.NOV }]);
+    // 00:00: read once for the update, the read kept for the images and to rank it; afresh to check it; 00:10: its health.
+    expect(reads.get("a")).toEqual([T(0), T(0), T(10)]);
   });
 
   it("a member upgrading is not read to rank it while it runs (only its operation is followed)", async () => {
