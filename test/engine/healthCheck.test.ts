@@ -17,6 +17,25 @@ import { updateChoiceOf } from "../../src/model/autoUpgrade";
 const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");
 const PROBE = "{url: 'https://a.example.test/healthz', settleSeconds: 120, retries: 2, intervalSeconds: 30}";
 
+/** One member `a` with `check`, probed by an injected probe answering `answers` in turn ("throw": no answer); what `a` said before each probe. */
+async function probedRun(check: string, answers: Array<boolean | "throw">) {
+  const parsed = parseScenario(scenario({ members: [member("a", { healthCheck: check })] }));
+  const clock = new VirtualClock(Date.parse(parsed.start));
+  const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+  const said: Array<string | undefined> = [];
+  const first = () => engine.status().stages[0]!.groups[0]!.members[0]!;
+  const probe = async (_m: MemberRef, url: string): Promise<ProbeResult> => {
+    said.push(first().message);
+    const answer = answers[said.length - 1] ?? false;
+    if (answer === "throw") throw new Error("connection reset");
+    return { ok: answer, detail: `GET ${url} answered ${answer ? 200 : 503}` };
+  };
+  const engine = UpdateRunEngine.create({ name: "r", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed) }, fleet, { probe });
+  engine.start(clock.now());
+  await drive(engine, clock);
+  return { member: first(), said };
+}
+
 describe("built-in checks: what the cluster reports", () => {
   it("simulation.healthy false: the upgrade succeeds, the check fails, the member is Failed saying which check", async () => {
     const o = await simulate(scenario({ members: [member("a", { healthy: false }), member("b")] }));
@@ -100,6 +119,21 @@ describe("the member's probe", () => {
     const a = failing.status.stages[0]!.groups[0]!.members[0]!;
     expect(a.status).toMatchObject({ state: "Failed", completedTime: T(13), error: { code: "HealthCheckFailed" } });
     expect(a.message).toBe("Health check failed (probe): GET https://a.example.test/healthz answered 503, 3 attempts.");
+  });
+
+  it("a probe that could not be taken is an attempt too: the member says so before the next, and the failure counts it", async () => {
+    const check = "{url: 'https://a.example.test/healthz', settleSeconds: 120, retries: 1, intervalSeconds: 30}";
+    const { member: a, said } = await probedRun(check, ["throw", false, false]);
+    // Before the second probe the member names the first one's error; it is retried, not counted as a failure.
+    expect(said[1]).toBe("Probe 1 of 2 failed (https://a.example.test/healthz could not be measured: connection reset); trying again in 30 s.");
+    expect(a.status).toMatchObject({ state: "Failed", completedTime: T(13), error: { code: "HealthCheckFailed" } });
+    expect(a.message).toBe("Health check failed (probe): GET https://a.example.test/healthz answered 503, 3 attempts.");
+  });
+
+  it("with no retries, one failed probe fails the member: 1 attempt", async () => {
+    const { member: a } = await probedRun("{url: 'https://a.example.test/healthz', settleSeconds: 0, retries: 0}", [false]);
+    expect(a.status).toMatchObject({ state: "Failed", completedTime: T(10) });
+    expect(a.message).toBe("Health check failed (probe): GET https://a.example.test/healthz answered 503, 1 attempt.");
   });
 
   it("simulation.healthy false makes the probe fail too (when the cluster checks pass, e.g. before any upgrade result)", async () => {

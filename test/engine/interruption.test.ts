@@ -155,3 +155,19 @@ it("a start found not to have reached the cluster is asked about once: a run sto
   expect(second.status().stages[0]!.groups[0]!.members.map((m) => m.status.state)).toEqual(["Completed", "Completed"]);
   expect(fleet.startUpgradeCalls().map((c) => c.member)).toEqual(["a", "b"]);
 });
+
+it("an upgrade under way in a journal that does not say what it asked for is followed to its end, and judged by its operation alone", async () => {
+  const { start, clock, fleet, lastWords } = await interruptedRun();
+  await clock.sleepUntil(start + 5 * 60_000);
+  const second = UpdateRunEngine.resume(lastWords, fleet, {});
+  await second.reconcile(clock.now());
+  const running = second.snapshot();
+  const g = running.stages[0]!.groups[0]!;
+  const [a, b] = g.members;
+  expect(a).toMatchObject({ state: "Running", operationId: "op-a-1" });
+  const third = UpdateRunEngine.resume({ ...running, stages: [{ ...running.stages[0]!, groups: [{ ...g, members: [{ ...a!, request: undefined }, b!] }] }] }, fleet, {});
+  await drive(third, clock);
+  const [ra, rb] = third.status().stages[0]!.groups[0]!.members;
+  expect(ra).toMatchObject({ operationId: "op-a-1", status: { state: "Completed", completedTime: "2026-12-05T00:10:00Z" } });
+  expect(rb!.status.state).toBe("Completed");
+});
