@@ -319,6 +319,43 @@ describe("what a member says while it is analysed", () => {
   });
 });
 
+describe("what a member resumed before its next measurement says (a journal from before checkAgainAt was kept: it is looked at at once)", () => {
+  /** c1 (its healthCheck settling 2 minutes, beside `templates`) run to 00:10, resumed without its checkAgainAt, and looked at at 00:11. */
+  async function resumedAt11(templates: string[]) {
+    const healthCheck = "{url: 'https://c1.example/healthz', settleSeconds: 120, intervalSeconds: 60, retries: 0}";
+    const parsed = parseScenario(rollout([{ name: "c1", group: "canary", healthCheck }, { name: "c2", group: "rest" }], templates));
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const input = { name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), ...(parsed.analysis === undefined ? {} : { analysis: parsed.analysis }) };
+    const first = UpdateRunEngine.create(input, fleet);
+    first.start(clock.now());
+    await drive(first, clock, { until: Date.parse(T(10)) });
+    const state = first.snapshot();
+    const group = state.stages[0]!.groups[0]!;
+    const { checkAgainAt: _dropped, ...c1 } = group.members[0]!;
+    // A snapshot leaves the run's inputs out: the resumed run is given them again (as resumedWithUses below).
+    const declaredAnalysis = runAnalysis(parsed.analysis!, parsed.members);
+    const second = UpdateRunEngine.resume({ ...state, declaredAnalysis, stages: [{ ...state.stages[0]!, groups: [{ ...group, members: [c1] }] }, state.stages[1]!] }, fleet);
+    await clock.sleepUntil(Date.parse(T(11)));
+    await second.reconcile(clock.now());
+    const said = second.status().stages[0]!.groups[0]!.members[0]!;
+    await drive(second, clock);
+    return { said: `${said.status.state}: ${said.message}`, end: second.status().stages[0]!.groups[0]!.members[0]!.status };
+  }
+
+  it("its probe alone, not yet taken: still settling", async () => {
+    const { said, end } = await resumedAt11(["templates:", `  - ${ERR}`]);
+    expect(said).toBe("Running: Upgrade done; probing https://c1.example/healthz after 120 s to settle.");
+    expect(end).toMatchObject({ state: "Completed", completedTime: T(12) });
+  });
+
+  it("several analyses, none measured yet: the next instant, and no last measurement", async () => {
+    const { said, end } = await resumedAt11(["templates:", `  - ${ERR.replace("interval: 5m", "interval: 5m, initialDelay: 3m, count: 1")}`, "afterMember: [err]"]);
+    expect(said).toBe(`Running: Upgrade done; analysing, next measurement at ${T(12)}.`);
+    expect(end).toMatchObject({ state: "Completed", completedTime: T(13) });
+  });
+});
+
 /**
  * The rollout run by a first process until `minutes` after its start, then by a second resumed from
  * its snapshot and given the run's analysis with other stage uses (`stages`), to its end.
