@@ -237,6 +237,22 @@ describe("afterMember from the run and from a stage", () => {
     expect(o.run.state).toBe("Completed");
   });
 
+  it("a declared template named health-check, for a member without a healthCheck: it says and fails as any analysis, not as a probe", async () => {
+    const named = "{name: health-check, provider: {web: {url: 'https://status.example/declared'}}, interval: 1m, count: 2, failureLimit: 1}";
+    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${named}`, "afterMember: [health-check]"]));
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const probe = async (_m: unknown, url: string) => ({ ok: false, detail: `GET ${url} answered 503` });
+    const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet, { probe });
+    engine.start(clock.now());
+    await drive(engine, clock, { until: Date.parse(T(10)) + 30_000 });
+    const c1 = () => engine.status().stages[0]!.groups[0]!.members[0]!;
+    expect(c1().message).toBe(`Upgrade done; analysing, next measurement at ${T(11)}. Last: 'health-check' Failed: GET https://status.example/declared answered 503.`);
+    await drive(engine, clock);
+    expect(c1().status).toMatchObject({ state: "Failed", completedTime: T(11), error: { code: "AnalysisFailed" } });
+    expect(c1().message).toMatch(/^Analysis 'health-check' failed: /);
+  });
+
   it("a query naming a member's labels is filled with that member's labels", async () => {
     const query = `{name: team, provider: {prometheus: {address: "http://prometheus:9090", query: 'err{cluster="{{member.name}}", team="{{member.labels.team}}"}'}}, successCondition: result < 1, noData: Successful}`;
     const o = await simulate(rollout([{ name: "c1", group: "canary", labels: { team: "blue" } }, { name: "c2", group: "rest" }], ["templates:", `  - ${query}`, "afterMember: [team]"]));
