@@ -98,6 +98,39 @@ describe("verifying health after the upgrade", () => {
     expect(await messageAt(12.5)).toEqual(["Failed", "Health check failed (probe): GET https://a.example.test/healthz answered 503, 2 attempts."]);
   });
 
+  it("a backend that cannot probe, with a probe given to the engine: a member's probe and a member without one both complete", async () => {
+    const yaml = [
+      scenario({ members: [member("a", { healthCheck: "{url: 'https://a.example.test/healthz', settleSeconds: 0}" }), member("b")] }),
+      "analysis:",
+      "  templates: [{name: up, provider: {web: {url: 'https://status.example/up'}}}]",
+      "  afterMember: [up]",
+    ].join("\n");
+    const parsed = parseScenario(yaml);
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const noProbe: ClusterBackend = { getCluster: (m) => fleet.getCluster(m), getRegionOffer: (r) => fleet.getRegionOffer(r), startUpgrade: (m, q) => fleet.startUpgrade(m, q), getOperation: (m, id) => fleet.getOperation(m, id), findStartedUpgrade: (m, q, s) => fleet.findStartedUpgrade(m, q, s) };
+    const probed: string[] = [];
+    const probe = async (m: MemberRef, url: string): Promise<ProbeResult> => (probed.push(`${m.name} ${url}`), { ok: true, detail: `GET ${url} answered 200` });
+    const { result } = await runScenario(parsed, { backend: noProbe, clock, clusters: () => fleet.snapshot().clusters, engineOptions: { probe } });
+    expect(result.status.stages[0]!.groups[0]!.members.map((m) => [m.name, m.status.state])).toEqual([["a", "Completed"], ["b", "Completed"]]);
+    expect(probed).toEqual(["a https://a.example.test/healthz", "a https://status.example/up", "b https://status.example/up"]);
+  });
+
+  it("a backend that cannot probe does not fail a member that has no probe to take", async () => {
+    const yaml = [
+      scenario({ members: [member("b")] }),
+      "analysis:",
+      "  templates: [{name: err, provider: {prometheus: {address: 'http://prometheus:9090', query: 'err'}}, successCondition: result < 0.05}]",
+      "  afterMember: [err]",
+    ].join("\n");
+    const parsed = parseScenario(yaml);
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const noProbe: ClusterBackend = { getCluster: (m) => fleet.getCluster(m), getRegionOffer: (r) => fleet.getRegionOffer(r), startUpgrade: (m, q) => fleet.startUpgrade(m, q), getOperation: (m, id) => fleet.getOperation(m, id), findStartedUpgrade: (m, q, s) => fleet.findStartedUpgrade(m, q, s) };
+    const { result } = await runScenario(parsed, { backend: noProbe, clock, clusters: () => fleet.snapshot().clusters, engineOptions: { queryMetric: async () => ({ values: [0.01] }) } });
+    expect(result.status.stages[0]!.groups[0]!.members[0]!.status).toMatchObject({ state: "Completed", completedTime: T(10) });
+  });
+
   it("a probe with no way to run it fails the member, saying so", async () => {
     const parsed = parseScenario(scenario({ members: [member("a", { healthCheck: "{url: 'https://a.example.test/healthz', settleSeconds: 0}" })] }));
     const clock = new VirtualClock(Date.parse(parsed.start));
