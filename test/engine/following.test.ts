@@ -40,6 +40,15 @@ function run(yaml: string, operation: (polls: number, now: number) => OperationS
   return { polls, pollsOf, result: runScenario(parsed, { backend, clock, clusters: () => fleet.snapshot().clusters, engineOptions: options }) };
 }
 
+/** The scenario over a backend that cannot probe (the simulated fleet without its probe), given `options`. */
+async function withoutProbe(yaml: string, options: EngineOptions = {}) {
+  const parsed = parseScenario(yaml);
+  const clock = new VirtualClock(Date.parse(parsed.start));
+  const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+  const backend: ClusterBackend = { getCluster: (m) => fleet.getCluster(m), getRegionOffer: (r) => fleet.getRegionOffer(r), startUpgrade: (m, q) => fleet.startUpgrade(m, q), getOperation: (m, id) => fleet.getOperation(m, id), findStartedUpgrade: (m, q, s) => fleet.findStartedUpgrade(m, q, s) };
+  return runScenario(parsed, { backend, clock, clusters: () => fleet.snapshot().clusters, engineOptions: options });
+}
+
 describe("polling an upgrade", () => {
   it("a hint to look again that is already past is not taken: the engine looks after its poll interval", async () => {
     const { polls, result } = run(scenario({ members: [member("m-1", { minutes: 3 })] }), (n, now) => (n === 1 ? { status: "InProgress", checkAgainAt: now } : undefined), { pollIntervalMs: 60_000 });
@@ -105,13 +114,9 @@ describe("verifying health after the upgrade", () => {
       "  templates: [{name: up, provider: {web: {url: 'https://status.example/up'}}}]",
       "  afterMember: [up]",
     ].join("\n");
-    const parsed = parseScenario(yaml);
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const noProbe: ClusterBackend = { getCluster: (m) => fleet.getCluster(m), getRegionOffer: (r) => fleet.getRegionOffer(r), startUpgrade: (m, q) => fleet.startUpgrade(m, q), getOperation: (m, id) => fleet.getOperation(m, id), findStartedUpgrade: (m, q, s) => fleet.findStartedUpgrade(m, q, s) };
     const probed: string[] = [];
     const probe = async (m: MemberRef, url: string): Promise<ProbeResult> => (probed.push(`${m.name} ${url}`), { ok: true, detail: `GET ${url} answered 200` });
-    const { result } = await runScenario(parsed, { backend: noProbe, clock, clusters: () => fleet.snapshot().clusters, engineOptions: { probe } });
+    const { result } = await withoutProbe(yaml, { probe });
     expect(result.status.stages[0]!.groups[0]!.members.map((m) => [m.name, m.status.state])).toEqual([["a", "Completed"], ["b", "Completed"]]);
     expect(probed).toEqual(["a https://a.example.test/healthz", "a https://status.example/up", "b https://status.example/up"]);
   });
@@ -123,20 +128,12 @@ describe("verifying health after the upgrade", () => {
       "  templates: [{name: err, provider: {prometheus: {address: 'http://prometheus:9090', query: 'err'}}, successCondition: result < 0.05}]",
       "  afterMember: [err]",
     ].join("\n");
-    const parsed = parseScenario(yaml);
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const noProbe: ClusterBackend = { getCluster: (m) => fleet.getCluster(m), getRegionOffer: (r) => fleet.getRegionOffer(r), startUpgrade: (m, q) => fleet.startUpgrade(m, q), getOperation: (m, id) => fleet.getOperation(m, id), findStartedUpgrade: (m, q, s) => fleet.findStartedUpgrade(m, q, s) };
-    const { result } = await runScenario(parsed, { backend: noProbe, clock, clusters: () => fleet.snapshot().clusters, engineOptions: { queryMetric: async () => ({ values: [0.01] }) } });
+    const { result } = await withoutProbe(yaml, { queryMetric: async () => ({ values: [0.01] }) });
     expect(result.status.stages[0]!.groups[0]!.members[0]!.status).toMatchObject({ state: "Completed", completedTime: T(10) });
   });
 
   it("a probe with no way to run it fails the member, saying so", async () => {
-    const parsed = parseScenario(scenario({ members: [member("a", { healthCheck: "{url: 'https://a.example.test/healthz', settleSeconds: 0}" })] }));
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const noProbe: ClusterBackend = { getCluster: (m) => fleet.getCluster(m), getRegionOffer: (r) => fleet.getRegionOffer(r), startUpgrade: (m, q) => fleet.startUpgrade(m, q), getOperation: (m, id) => fleet.getOperation(m, id), findStartedUpgrade: (m, q, s) => fleet.findStartedUpgrade(m, q, s) };
-    const { result } = await runScenario(parsed, { backend: noProbe, clock, clusters: () => fleet.snapshot().clusters });
+    const { result } = await withoutProbe(scenario({ members: [member("a", { healthCheck: "{url: 'https://a.example.test/healthz', settleSeconds: 0}" })] }));
     expect(result.status.stages[0]!.groups[0]!.members[0]!.message).toBe("Health check failed (probe): nothing can probe https://a.example.test/healthz with this backend.");
   });
 });
