@@ -39,7 +39,6 @@ export const equivalentMutants = [
   { file: "src/engine/inFlight.ts", code: "this.places.has(place)", within: "if (this.places.has(place)) return;", reason: "the engine adds each place once (when it starts running)" },
   { file: "src/engine/inFlight.ts", code: "!this.places.delete(place)", reason: "the engine deletes each place once (endFollowing)" },
   { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(place) === at", reason: "a place is rescheduled only after due() took it out (queuedAt cleared): the guard never holds; due() drops repeats anyway" },
-  { file: "src/engine/inFlight.ts", code: "seen.has(top.place)", reason: "a place has at most one live entry at an instant (reschedule and checkAgainAt only growing), so it is never met twice" },
   { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(top.place) === top.at", within: "earliest(): number {", reason: "a stale entry reported as the earliest only wakes the engine early: that pass's due() discards it" },
   { file: "src/engine/inFlight.ts", code: "this.queuedAt.get(top.place) !== top.at || seen.has(top.place)", reason: "due() never pops a stale or repeated entry: a place is queued again only after due() took it out (its entry popped), and leaves the set only while it is followed, so the skip is a guard of the queue's own consistency" },
   // src/model/instants.ts

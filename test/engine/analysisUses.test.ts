@@ -222,6 +222,13 @@ describe("afterMember from the run and from a stage", () => {
     expect(o.member("c2").analysisRuns?.map((a) => a.template)).toStrictEqual(["err"]);
   });
 
+  it("a member whose probe passes but whose declared template fails fails as an analysis, not as a health check", async () => {
+    const healthCheck = "{url: 'https://c1.example/healthz', settleSeconds: 0, intervalSeconds: 60, retries: 0}";
+    const o = await simulate(rollout([{ name: "c1", group: "canary", healthCheck, err: [0.01, 0.2] }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, "afterMember: [err]"]));
+    expect(o.member("c1").status).toMatchObject({ state: "Failed", error: { code: "AnalysisFailed" } });
+    expect(o.member("c1").message).toBe(`Analysis 'err' failed: err{cluster="c1"} = 0.2 for member c1, not result < 0.05 (1 failed of 1, failureLimit 0).`);
+  });
+
   it("a declared template named health-check is measured for members without a healthCheck of their own, and in a stage's soak", async () => {
     const named = "{name: health-check, provider: {web: {url: 'https://status.example/declared'}}}";
     const o = await simulate(
