@@ -29,8 +29,7 @@ export function countStates(states: Iterable<UpdateState>): StateCounts {
 type Parent =
   | { kind: "member"; group: GroupRunState; stage: StageRunState }
   | { kind: "group"; stage: StageRunState }
-  | { kind: "groupGate"; group: GroupRunState; stage: StageRunState }
-  | { kind: "stagePart"; stage: StageRunState };
+  | { kind: "groupGate"; group: GroupRunState; stage: StageRunState };
 
 export class RunTally {
   /** Per group: its members' states. */
@@ -68,13 +67,12 @@ export class RunTally {
         for (const gate of [...(group.beforeGates ?? []), ...(group.afterGates ?? [])]) this.parents.set(gate, { kind: "groupGate", group, stage });
       });
       this.stageFailed.set(stage, failed);
-      for (const gate of [...(stage.beforeGates ?? []), ...(stage.afterGates ?? [])]) this.parents.set(gate, { kind: "stagePart", stage });
-      this.parents.set(stage.wait, { kind: "stagePart", stage });
     }
   }
 
   /** `node` went from `from` to `to`. */
   changed(node: Timed, from: UpdateState, to: UpdateState): void {
+    // A stage's gates and wait, the run and the stage itself have no parent counted here.
     const parent = this.parents.get(node);
     if (parent === undefined) return;
     switch (parent.kind) {
@@ -100,18 +98,16 @@ export class RunTally {
       case "groupGate":
         this.markDirty(parent.stage, parent.group);
         return;
-      case "stagePart":
-        return;
     }
   }
 
   markDirty(stage: StageRunState, group: GroupRunState): void {
-    this.dirty.get(stage)?.add(group);
+    (this.dirty.get(stage) as Set<GroupRunState>).add(group);
   }
 
   markGroupDirty(group: GroupRunState): void {
-    const parent = this.parents.get(group);
-    if (parent?.kind === "group") this.markDirty(parent.stage, group);
+    const parent = this.parents.get(group) as Extract<Parent, { kind: "group" }>;
+    this.markDirty(parent.stage, group);
   }
 
   /** Every group needs aggregating again (the run's halt phase changed). */
@@ -121,8 +117,8 @@ export class RunTally {
 
   /** The stage's groups that need aggregating, in stage order; they count as clean from now on. */
   takeDirty(stage: StageRunState): GroupRunState[] {
-    const set = this.dirty.get(stage);
-    if (set === undefined || set.size === 0) return [];
+    const set = this.dirty.get(stage) as Set<GroupRunState>;
+    if (set.size === 0) return [];
     const groups = [...set].sort((a, b) => (this.groupIndex.get(a) as number) - (this.groupIndex.get(b) as number));
     set.clear();
     return groups;

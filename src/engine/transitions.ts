@@ -8,9 +8,9 @@ import { renderMeasurement, type AnalysisPhase, type AnalysisRunState, type Meas
 
 export type EventSink = (event: RunEvent) => void;
 
-/** An analysis's phase as an item state in events: Successful is Completed; Failed, Inconclusive and Error are Failed. */
-function analysisState(phase: AnalysisPhase): UpdateState {
-  return phase === "Running" ? "Running" : phase === "Successful" ? "Completed" : "Failed";
+/** An ended analysis's phase as an item state in events: Successful is Completed; Failed, Inconclusive and Error are Failed. */
+function analysisState(phase: Exclude<AnalysisPhase, "Running">): UpdateState {
+  return phase === "Successful" ? "Completed" : "Failed";
 }
 
 /** A state change that came back where it started is dropped; a measurement is an event by itself. */
@@ -107,7 +107,7 @@ export class Transitions {
    * its failure): an event from its end state back to NotStarted; its successor starts from there.
    */
   analysisReset(analysis: AnalysisRunState, name: string, now: number, message: string): void {
-    this.emitNow(analysis, now, { time: iso(now), scope: "analysis", name, from: analysisState(analysis.phase), to: "NotStarted", message });
+    this.emitNow(analysis, now, { time: iso(now), scope: "analysis", name, from: analysisState(analysis.phase as Exclude<AnalysisPhase, "Running">), to: "NotStarted", message });
   }
 
   private endAnalysis(analysis: AnalysisRunState, phase: Exclude<AnalysisPhase, "Running">, now: number): void {
