@@ -340,6 +340,28 @@ describe("what a member says while it is analysed", () => {
     expect(await said(16)).toBe(`Running: Upgrade done; analysing, next measurement at ${T(21)}. Last: 'err' Successful: err{cluster="c1"} = 0.01 for member c1, result < 0.05.`);
     expect(await said(21)).toBe("Completed: undefined");
   });
+
+  it("names the analysis measured last, by each one's latest measurement (not an earlier one)", async () => {
+    // From 00:10, err every minute (00:10, 00:11, 00:12, 00:13) and lat every 150 s (00:10, 00:12:30): at 00:13 err's
+    // fourth measurement is the latest, though lat's last (00:12:30) came after err's second and third.
+    const parsed = parseScenario(
+      rollout(
+        [{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }],
+        ["templates:", `  - ${ERR.replace("interval: 5m", "interval: 1m, count: 9")}`, `  - ${LAT(", count: 9").replace("interval: 5m", "interval: 150s")}`, "afterMember: [lat, err]"],
+      ),
+    );
+    const clock = new VirtualClock(Date.parse(parsed.start));
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+    const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet);
+    engine.start(clock.now());
+    const said = async (minutes: number) => {
+      await drive(engine, clock, { until: Date.parse(T(minutes)) });
+      return engine.status().stages[0]!.groups[0]!.members[0]!.message;
+    };
+    const errSaid = `Last: 'err' Successful: err{cluster="c1"} = 0.01 for member c1, result < 0.05.`;
+    expect(await said(12.5)).toBe(`Upgrade done; analysing, next measurement at ${T(13)}. Last: 'lat' Successful: lat{cluster="c1"} = 1 for member c1, result < 2.`);
+    expect(await said(13)).toBe(`Upgrade done; analysing, next measurement at ${T(14)}. ${errSaid}`);
+  });
 });
 
 describe("what a member resumed before its next measurement says (a journal from before checkAgainAt was kept: it is looked at at once)", () => {
