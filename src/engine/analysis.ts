@@ -111,8 +111,11 @@ export function shownQuery(template: AnalysisTemplate): string {
   return template.provider.prometheus?.query ?? shownProbeUrl((template.provider.web as WebProvider).url);
 }
 
+/** An analysis that ended in a failure. */
+export type FailedAnalysis = AnalysisRunState & { phase: "Failed" | "Inconclusive" | "Error" };
+
 /** Failed, Inconclusive or Error: every one counts as a failure of the analysis. */
-export function hasFailed(analysis: AnalysisRunState): boolean {
+export function hasFailed(analysis: AnalysisRunState): analysis is FailedAnalysis {
   return analysis.phase === "Failed" || analysis.phase === "Inconclusive" || analysis.phase === "Error";
 }
 

@@ -4,7 +4,7 @@
  */
 import type { ErrorDetail, EventScope, RunEvent, UpdateState } from "../model/status";
 import type { Timed } from "./runState";
-import { renderMeasurement, type AnalysisPhase, type AnalysisRunState, type MeasurementState } from "./analysis";
+import { renderMeasurement, type AnalysisPhase, type AnalysisRunState, type FailedAnalysis, type MeasurementState } from "./analysis";
 
 export type EventSink = (event: RunEvent) => void;
 
@@ -103,11 +103,11 @@ export class Transitions {
   }
 
   /**
-   * Issue 31: an ended analysis is set aside to be measured again from the beginning (a start after
-   * its failure): an event from its end state back to NotStarted; its successor starts from there.
+   * Issue 31: a failed analysis is set aside to be measured again from the beginning (a start after
+   * its failure): an event from Failed back to NotStarted; its successor starts from there.
    */
-  analysisReset(analysis: AnalysisRunState, name: string, now: number, message: string): void {
-    this.emitNow(analysis, now, { time: iso(now), scope: "analysis", name, from: analysisState(analysis.phase as Exclude<AnalysisPhase, "Running">), to: "NotStarted", message });
+  analysisReset(analysis: FailedAnalysis, name: string, now: number, message: string): void {
+    this.emitNow(analysis, now, { time: iso(now), scope: "analysis", name, from: "Failed", to: "NotStarted", message });
   }
 
   private endAnalysis(analysis: AnalysisRunState, phase: Exclude<AnalysisPhase, "Running">, now: number): void {
