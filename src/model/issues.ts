@@ -59,6 +59,9 @@ export const friendlyErrors: z.core.$ZodErrorMap = (issue) => {
     const got = issue.input === null ? "null" : Array.isArray(issue.input) ? "a list" : typeof issue.input;
     return `must be ${article(issue.expected)}, got ${got}`;
   }
+  // A mapping's key that breaks its own rule (a region's name, a metric's label name): zod's message for
+  // it is "Invalid key in record"; the key's rule says what is wrong.
+  if (issue.code === "invalid_key") return issue.issues.map((i) => i.message).join("; ");
   return undefined;
 };
 

@@ -64,6 +64,14 @@ describe("zod's generic problems, in our words", () => {
     expect(short?.message).not.toMatch(/^must be|^is required/);
   });
 
+  it("a mapping's key that breaks its rule is named, with the rule's own words (every one it breaks)", () => {
+    const keys = z.strictObject({ m: z.record(z.string().min(2, "must be two letters or more").regex(/^[a-z]*$/, "must be lowercase"), z.number()) });
+    expect(issuesOf(keys, { m: { ok: 1, Eu: 2, E: 3 } })).toStrictEqual([
+      { path: "m.Eu", message: "must be lowercase" },
+      { path: "m.E", message: "must be two letters or more; must be lowercase" },
+    ]);
+  });
+
   it("a schema's own message wins", () => {
     expect(issuesOf(z.strictObject({ n: z.number({ error: "must be a count" }) }), { n: "x" })).toStrictEqual([{ path: "n", message: "must be a count" }]);
   });

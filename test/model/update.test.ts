@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { parseOrThrow } from "../../src/model/issues";
 import { parseScenario } from "../../src/simulation/scenario";
-import { ManagedClusterUpdateSchema } from "../../src/model/update";
+import { ManagedClusterUpdateSchema, customImageVersions, describeUpdate } from "../../src/model/update";
 import { IMAGE_NEW, IMAGE_OLD, expectIssue, expectValid, scenarioYaml } from "./helpers";
 
 const update = (input: unknown) => parseOrThrow(ManagedClusterUpdateSchema, input, ["managedClusterUpdate"]);
@@ -145,5 +145,31 @@ describe("docs/rules.md §1/§2: Custom node image selection needs one version p
 
   it("rejects an unknown selection type", () => {
     expectIssue(() => update({ upgrade: full, nodeImageSelection: { type: "Newest" } }), "managedClusterUpdate.nodeImageSelection.type", "Latest, Consistent, Custom");
+  });
+});
+
+describe("an update in one line, as plan, the CLI's tree and the report show a generated update", () => {
+  it.each([
+    [{ upgrade: { type: "Full", kubernetesVersion: "1.32.3" } }, "Full to 1.32.3, Latest images"],
+    [{ upgrade: { type: "Full", kubernetesVersion: "1.32.3" }, nodeImageSelection: { type: "Consistent" } }, "Full to 1.32.3, Consistent images"],
+    [{ upgrade: { type: "NodeImageOnly" }, nodeImageSelection: { type: "Latest" } }, "NodeImageOnly, Latest images"],
+    [{ upgrade: { type: "NodeImageOnly" } }, "NodeImageOnly, Latest images"],
+    [{ upgrade: { type: "ControlPlaneOnly", kubernetesVersion: "1.33.0" } }, "ControlPlaneOnly to 1.33.0"],
+  ])("%j: %s", (update, line) => {
+    expect(describeUpdate(update)).toBe(line);
+  });
+});
+
+describe("the Custom node image versions a run asks for (the images the simulated and emulated fleets offer it)", () => {
+  const full = { type: "Full" as const, kubernetesVersion: "1.32.0" };
+
+  it("a Custom selection's versions, in its order", () => {
+    expect(customImageVersions({ upgrade: full, nodeImageSelection: { type: "Custom", customNodeImageVersions: [{ version: IMAGE_NEW }, { version: "AzureLinux-V2gen2-202611.24.0" }] } })).toEqual([IMAGE_NEW, "AzureLinux-V2gen2-202611.24.0"]);
+  });
+
+  it("none for another selection, for no selection, and for a run whose update is generated at its start", () => {
+    expect(customImageVersions({ upgrade: full, nodeImageSelection: { type: "Latest" } })).toEqual([]);
+    expect(customImageVersions({ upgrade: full })).toEqual([]);
+    expect(customImageVersions(undefined)).toEqual([]);
   });
 });
