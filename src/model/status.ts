@@ -8,7 +8,7 @@ export const UPDATE_STATES = ["NotStarted", "Running", "Pending", "Stopping", "S
 export const UpdateStateSchema = z.enum(UPDATE_STATES);
 export type UpdateState = z.infer<typeof UpdateStateSchema>;
 
-/** States from which nothing more will happen without a user action. */
+/** The states an item ends in (Stopped is not one: a start resumes it); their `completedTime` says when it got there. */
 export const FINISHED_STATES: ReadonlySet<UpdateState> = new Set(["Completed", "Skipped", "Failed"]);
 
 export const ErrorDetailSchema = z.strictObject({ code: z.string(), message: z.string() });
