@@ -8,7 +8,7 @@ export const UPDATE_STATES = ["NotStarted", "Running", "Pending", "Stopping", "S
 export const UpdateStateSchema = z.enum(UPDATE_STATES);
 export type UpdateState = z.infer<typeof UpdateStateSchema>;
 
-/** The states an item ends in (Stopped is not one: a start resumes it); their `completedTime` says when it got there. */
+/** The states an item's update ends in (Stopped only pauses it); there its `completedTime` says when it got there. */
 export const FINISHED_STATES: ReadonlySet<UpdateState> = new Set(["Completed", "Skipped", "Failed"]);
 
 export const ErrorDetailSchema = z.strictObject({ code: z.string(), message: z.string() });
