@@ -45,6 +45,11 @@ export const equivalentMutants = [
   { file: "src/model/instants.ts", code: "CALENDAR_DAYS.size < 10_000", reason: "the bound of a cache of days found real: keeping more or none only costs memory or time" },
   { file: "src/model/instants.ts", code: '""', within: "let lastIso = ", reason: "never returned: the last instant starts as NaN, which no instant equals" },
   { file: "src/model/instants.ts", code: '""', within: "let lastDayPrefix = ", reason: "never written out: the last day starts as NaN, so the first instant writes its day" },
+  // src/model/nodeImage.ts
+  { file: "src/model/nodeImage.ts", code: "PARTS.size >= MAX_KEPT", reason: "the bound of a cache of parsed versions: keeping more or none only costs memory or time" },
+  { file: "src/model/nodeImage.ts", code: "IMAGES.size >= MAX_KEPT", reason: "the bound of a cache of parsed images: keeping more or none only costs memory or time" },
+  // src/model/labelSelector.ts
+  { file: "src/model/labelSelector.ts", code: '"LabelSelectorError"', reason: "the error never leaves the model: strategy.ts and run.ts catch it where they parse a selector and show only its message" },
   // src/engine/tally.ts
   { file: "src/engine/tally.ts", code: "set.size === 0", reason: "an empty dirty set sorts and clears to the same empty list: the early return only saves the copy" },
 ];
@@ -196,6 +201,19 @@ export const equivalentSurvivors = [
   { file: "src/engine/halt.ts", code: 'if (run.control === "Halting") {', mutator: "BlockStatement", reason: "only a failure reaches a halt under way (a stop needs a running run: stopRun), so starting it again sets the same reason, finds no Pending member or gate to reset, and only marks every item dirty again" },
   // src/engine/interrupted.ts
   { file: "src/engine/interrupted.ts", code: "if (since === undefined || request === undefined) {", mutator: "ConditionalExpression", replacement: "false", reason: "(the test of since) every place in `interrupted` has its startRequestedAt: context.ts queues only those, and refused() queues a place whose intent it keeps" },
+  // src/model/nodeImage.ts
+  { file: "src/model/nodeImage.ts", code: "if (parts === undefined) {", mutator: "ConditionalExpression", replacement: "true", reason: "a cache: a version's parts cut out again are the same parts" },
+  { file: "src/model/nodeImage.ts", code: "if (image === undefined) {", mutator: "ConditionalExpression", replacement: "true", reason: "a cache: an image's family and date cut out again are the same" },
+  { file: "src/model/nodeImage.ts", code: "for (let i = 0; i < Math.max(pa.length, pb.length); i++) {", mutator: "EqualityOperator", replacement: "i <= Math.max(pa.length, pb.length)", reason: "one past the longer version both parts read as 0, which are equal" },
+  { file: "src/model/nodeImage.ts", code: "if (x !== y) return x < y ? -1 : 1;", mutator: "EqualityOperator", replacement: "x <= y", reason: "x and y differ here: x <= y exactly when x < y" },
+  // src/model/labelSelector.ts
+  ...[["EqualityOperator", "i <= text.length"], ["ConditionalExpression", "true"]].map(([mutator, replacement]) => ({ file: "src/model/labelSelector.ts", code: "while (i < text.length && /\\s/.test(text[i] as string)) i++;", mutator, replacement, reason: "past the end text[i] is undefined, which /\\s/ reads as the text 'undefined': no space, so the loop stops there anyway" })),
+  // src/model/member.ts, src/model/maintenanceWindow.ts
+  ...[
+    ["src/model/member.ts", "if (keys.length > MAX_LABELS) ctx.addIssue({ code: \"custom\", message:"],
+    ["src/model/member.ts", "if (problem !== undefined) ctx.addIssue({ code: \"custom\", path: [key], message: problem });"],
+    ["src/model/maintenanceWindow.ts", "code: \"custom\","],
+  ].map(([file, code]) => ({ file, code, mutator: "StringLiteral", replacement: '""', reason: "a refusal shows a field path and a message: an issue's code is read only to tell an unknown field" })),
   // src/engine/clock.ts
   { file: "src/engine/clock.ts", code: "if (instant > this.current) this.current = instant;", mutator: "EqualityOperator", replacement: "instant >= this.current", reason: "setting the time to the instant it already is changes nothing" },
 ];

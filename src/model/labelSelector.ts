@@ -49,9 +49,9 @@ const WORD = /[A-Za-z0-9_.\-/]/;
 export function labelKeyProblem(key: string): string | undefined {
   const slash = key.indexOf("/");
   const prefix = slash === -1 ? undefined : key.slice(0, slash);
-  const name = slash === -1 ? key : key.slice(slash + 1);
-  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return `key '${key}': its prefix must be a DNS subdomain of at most 253 characters`;
-  if (name.length === 0 || name.length > 63 || !NAME.test(name)) return `key '${key}': a name of at most 63 characters, letters, digits, '-', '_' and '.', beginning and ending with a letter or digit`;
+  const name = key.slice(slash + 1); // without a slash (-1), the whole key
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return `key '${key}': its prefix must be a DNS subdomain of at most 253 characters`;
+  if (name.length > 63 || !NAME.test(name)) return `key '${key}': a name of at most 63 characters, letters, digits, '-', '_' and '.', beginning and ending with a letter or digit`;
   return undefined;
 }
 
@@ -103,7 +103,7 @@ export function parseLabelSelector(text: string): LabelSelector {
       const { word: key, at } = word("a label key");
       checkKey(key, at);
       spaces();
-      if (text.startsWith("==", i) || text[i] === "=") {
+      if (text[i] === "=") {
         i += text.startsWith("==", i) ? 2 : 1;
         requirements.push({ key, op: "=", value: value() });
       } else if (text.startsWith("!=", i)) {

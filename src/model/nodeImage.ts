@@ -79,10 +79,10 @@ export function isOfferedAt(offered: { readonly availableAt?: string | number },
 
 /**
  * docs/rules.md §3.6 "Latest": the newest image of `family` that `offers` (one region's) holds at
- * `at`, or undefined when none of that family is offered then. The one rule behind every "latest" —
- * the engine's pick at a member's start, the simulated fleet's and the ARM emulator's image for a
- * pool when its re-imaging begins (`aks/latestImages.ts`), the emulator's
- * `latestNodeImageVersion` and node image list — so the backends cannot disagree on it.
+ * `at` (of two with the same date, the first offered), or undefined when none of that family is offered
+ * then. The one rule behind every "latest" — the engine's pick at a member's start, the simulated
+ * fleet's and the ARM emulator's image for a pool when its re-imaging begins (`aks/latestImages.ts`),
+ * the emulator's `latestNodeImageVersion` and node image list — so the backends cannot disagree on it.
  */
 export function newestImageAt(offers: Iterable<OfferedImage>, family: string, at: number): string | undefined {
   let best: string | undefined;

@@ -32,6 +32,8 @@ describe("operators", () => {
     ["env=prod,ring in (1,2),!legacy", { env: "prod", ring: "2", legacy: "yes" }, false],
     ["fleet.azure.com/region=westeurope", { "fleet.azure.com/region": "westeurope" }, true],
     ["env=", { env: "" }, true],
+    ["a/x=1", { "a/x": "1" }, true],
+    ["a.b/x=1", { "a.b/x": "1" }, true],
   ] as const)("%s against %j: %s", (selector, labels, expected) => {
     expect(matches(selector, labels)).toBe(expected);
   });
@@ -55,6 +57,16 @@ describe("faults, with their position (from 1)", () => {
     ["Bad_Prefix/x=1", 1, /prefix must be a DNS subdomain/],
     ["!", 2, /expected a label key after '!'/],
     [`k=${"v".repeat(64)}`, 3, /value/],
+    ["(env)", 1, /^expected a label key, found '\(' at position 1$/],
+    ["!,a", 2, /^expected a label key after '!', found ',' at position 2$/],
+    ["env ~ in (a)", 5, /expected '=', '==', '!=', 'in', 'notin', ',' or the end after key 'env'/],
+    ["env index (a)", 5, /expected '=', '==', '!=', 'in', 'notin'/],
+    ["/x=1", 1, /key '\/x': its prefix must be a DNS subdomain/],
+    ["ab-/x=1", 1, /key 'ab-\/x': its prefix must be a DNS subdomain/],
+    ["a./x=1", 1, /prefix must be a DNS subdomain/],
+    ["a/=1", 1, /key 'a\/': a name of at most 63 characters/],
+    [`${"n".repeat(64)}=1`, 1, /a name of at most 63 characters/],
+    [`env=prod,${"a".repeat(254)}/x`, 10, /its prefix must be a DNS subdomain of at most 253 characters/],
   ])("%j", (selector, position, reason) => {
     let error: unknown;
     try {
@@ -67,8 +79,38 @@ describe("faults, with their position (from 1)", () => {
     expect((error as LabelSelectorError).message).toMatch(reason);
   });
 
-  test(`longer than ${MAX_SELECTOR_LENGTH} characters is refused`, () => {
+  test(`longer than ${MAX_SELECTOR_LENGTH} characters is refused at the first character past the limit`, () => {
     expect(() => parseLabelSelector(`k in (${Array.from({ length: 200 }, (_, i) => `v${i}`).join(",")})`)).toThrow(/longer than 512 characters/);
+    const selector = `k=${"v".repeat(MAX_SELECTOR_LENGTH - 1)}`;
+    expect(() => parseLabelSelector(selector)).toThrow(new LabelSelectorError(MAX_SELECTOR_LENGTH + 1, "longer than 512 characters"));
+  });
+});
+
+describe("keys and values at Kubernetes' limits are taken", () => {
+  // A prefix of 253 characters: DNS labels of 63, 63, 63 and 61 characters, joined by dots.
+  const prefix253 = [..."abc"].map((c) => c.repeat(63)).join(".") + "." + "d".repeat(61);
+
+  // Eight requirements, `k0=vvv…` to `k7=vvv…`, exactly 512 characters in all.
+  const selector512 = [...Array.from({ length: 7 }, (_, i) => `k${i}=${"v".repeat(63)}`), `k7=${"v".repeat(40)}`].join(",");
+
+  test.each([
+    ["a selector of exactly 512 characters", selector512],
+    ["a prefix of 253 characters", `${prefix253}/x=1`],
+    ["a name of 63 characters", `${"n".repeat(63)}=1`],
+    ["a value of 63 characters", `k=${"v".repeat(63)}`],
+  ])("%s", (_what, selector) => {
+    expect(parseLabelSelector(selector).text).toBe(selector);
+  });
+
+  test("the selector of 512 characters holds all eight requirements", () => {
+    expect(selector512).toHaveLength(MAX_SELECTOR_LENGTH);
+    expect(parseLabelSelector(selector512).requirements.map((r) => r.key)).toEqual(["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"]);
+  });
+
+  test("a 253-character prefix is refused only past 253", () => {
+    expect(prefix253).toHaveLength(253);
+    expect(matches(`${prefix253}/x`, { [`${prefix253}/x`]: "" })).toBe(true);
+    expect(() => parseLabelSelector(`${prefix253}e/x`)).toThrow(/prefix must be a DNS subdomain of at most 253 characters at position 1/);
   });
 });
 

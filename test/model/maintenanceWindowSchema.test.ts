@@ -51,6 +51,12 @@ describe("docs/rules.md §7: exactly one schedule kind", () => {
     { relativeMonthly: { intervalMonths: 1, weekIndex: "Last", dayOfWeek: "Friday" } },
   ])("accepts %j", (schedule) => accepts((w) => (w.schedule = schedule)));
 
+  it("counts a kind a program leaves undefined as not set", () => {
+    const w = { ...okWindow(), schedule: { daily: undefined, weekly: { intervalWeeks: 1, dayOfWeek: "Saturday" }, absoluteMonthly: undefined } };
+    expectValid(() => parseOrThrow(MaintenanceWindowSchema, w, parsePath(MW)));
+    expectIssue(() => parseOrThrow(MaintenanceWindowSchema, { ...w, schedule: { daily: undefined } }, parsePath(MW)), `${MW}.schedule`, "(found none)");
+  });
+
   it("names a bad field inside the schedule", () => {
     rejects((w) => (w.schedule.weekly.dayOfWeek = "Caturday"), ".schedule.weekly.dayOfWeek", "must be one of Sunday");
     rejects((w) => (w.schedule = { daily: { intervalDays: 8 } }), ".schedule.daily.intervalDays", "at most 7");

@@ -96,8 +96,12 @@ describe("the fleet: regions, node pools, simulation", () => {
     ["no member", (s) => (s.members = []), "members", "a fleet has at least one member"],
     ["labels as a list", (s) => (m0(s).labels = ["env=prod"]), "members[0].labels", "must be a map of label keys to string values"],
     ["a label value that is a number", (s) => (m0(s).labels = { ring: 1 }), "members[0].labels.ring", "must be a string"],
+    ["65 labels", (s) => (m0(s).labels = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`l${i}`, "x"]))), "members[0].labels", "at most 64 labels"],
+    ["a label key with an empty name", (s) => (m0(s).labels = { "example.com/": "x" }), "members[0].labels.example.com/", "key 'example.com/': a name of at most 63 characters, letters, digits, '-', '_' and '.', beginning and ending with a letter or digit"],
+    ["a label value ending with '-'", (s) => (m0(s).labels = { env: "prod-" }), "members[0].labels.env", "value 'prod-': at most 63 characters, letters, digits, '-', '_' and '.', beginning and ending with a letter or digit"],
   ]);
   expectAccepted([
+    ["64 labels, keys with a prefix, an empty value", (s) => (m0(s).labels = { ...Object.fromEntries(Array.from({ length: 62 }, (_, i) => [`l${i}`, "x"])), "fleet.azure.com/ring": "1", canary: "" })],
     ["a node pool name of 12 characters", (s) => (m0(s).nodePools[0].name = "a".repeat(12))],
     ["a fleet member with every simulation field", (s) => (m0(s).simulation = { upgradeMinutes: 0.5, fail: { attempts: 1 }, powerState: "Stopped", healthy: false })],
   ]);
@@ -129,7 +133,11 @@ describe("maintenance windows", () => {
   expectExactly([
     ["intervalDays 0", (s) => (window(s).schedule = { daily: { intervalDays: 0 } }), `${WINDOW}.schedule.daily.intervalDays`, "must be at least 1"],
     ["intervalDays 8", (s) => (window(s).schedule = { daily: { intervalDays: 8 } }), `${WINDOW}.schedule.daily.intervalDays`, "must be at most 7"],
+    ["intervalDays 1.5", (s) => (window(s).schedule = { daily: { intervalDays: 1.5 } }), `${WINDOW}.schedule.daily.intervalDays`, "must be a whole number of days"],
+    ["intervalDays as text", (s) => (window(s).schedule = { daily: { intervalDays: "1" } }), `${WINDOW}.schedule.daily.intervalDays`, "must be a number of days"],
     ["intervalWeeks 5", (s) => (window(s).schedule = { weekly: { intervalWeeks: 5, dayOfWeek: "Monday" } }), `${WINDOW}.schedule.weekly.intervalWeeks`, "must be at most 4"],
+    ["intervalWeeks 1.5", (s) => (window(s).schedule = { weekly: { intervalWeeks: 1.5, dayOfWeek: "Monday" } }), `${WINDOW}.schedule.weekly.intervalWeeks`, "must be a whole number of weeks"],
+    ["intervalWeeks as text", (s) => (window(s).schedule = { weekly: { intervalWeeks: "1", dayOfWeek: "Monday" } }), `${WINDOW}.schedule.weekly.intervalWeeks`, "must be a number of weeks"],
     ["intervalMonths 1.5", (s) => (window(s).schedule = { absoluteMonthly: { intervalMonths: 1.5, dayOfMonth: 1 } }), `${WINDOW}.schedule.absoluteMonthly.intervalMonths`, "must be a whole number of months"],
     ["intervalMonths as text", (s) => (window(s).schedule = { relativeMonthly: { intervalMonths: "1", weekIndex: "First", dayOfWeek: "Monday" } }), `${WINDOW}.schedule.relativeMonthly.intervalMonths`, "must be a number of months"],
     ["dayOfMonth 0", (s) => (window(s).schedule = { absoluteMonthly: { intervalMonths: 1, dayOfMonth: 0 } }), `${WINDOW}.schedule.absoluteMonthly.dayOfMonth`, "must be from 1 to 31"],
@@ -150,6 +158,7 @@ describe("maintenance windows", () => {
     ["utcOffset without a sign", (s) => (window(s).utcOffset = "05:30"), `${WINDOW}.utcOffset`, "must be an offset like +05:30 or -08:00"],
     ["utcOffset +05:60", (s) => (window(s).utcOffset = "+05:60"), `${WINDOW}.utcOffset`, "must be an offset like +05:30 or -08:00"],
     ["utcOffset with seconds", (s) => (window(s).utcOffset = "+05:30:00"), `${WINDOW}.utcOffset`, "must be an offset like +05:30 or -08:00"],
+    ["utcOffset after a zone name", (s) => (window(s).utcOffset = "UTC+05:30"), `${WINDOW}.utcOffset`, "must be an offset like +05:30 or -08:00"],
     ["utcOffset as a number", (s) => (window(s).utcOffset = 5), `${WINDOW}.utcOffset`, "must be an offset like +05:30"],
     ["a date that is not a date", (s) => (window(s).startDate = "2026-13-01"), `${WINDOW}.startDate`, "must be a valid date YYYY-MM-DD"],
     ["a date as a number", (s) => (window(s).startDate = 20261201), `${WINDOW}.startDate`, "must be a date string YYYY-MM-DD"],

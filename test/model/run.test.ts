@@ -58,6 +58,7 @@ describe("docs/rules.md §2: clusterResourceId is an ARM managed cluster id", ()
     ["subscription guid too short", CLUSTER_ID.replace("00000000-1111-2222-3333-444444444444", "0000000-1111-2222-3333-444444444444")],
     ["subscription guid with non-hex", CLUSTER_ID.replace("00000000", "0000000g")],
     ["no leading slash", CLUSTER_ID.slice(1)],
+    ["a segment before /subscriptions", `/tenants/t1${CLUSTER_ID}`],
     ["trailing extra segment", `${CLUSTER_ID}/agentPools/system`],
     ["trailing slash", `${CLUSTER_ID}/`],
     ["a bare cluster name", "aks-canary-1"],
@@ -76,6 +77,7 @@ describe("docs/rules.md §2: clusterResourceId is an ARM managed cluster id", ()
 
   it("rejects a non-string id", () => {
     expectIssue(() => parseOrThrow(ClusterResourceIdSchema, 42, ["clusterResourceId"]), "clusterResourceId", "must be a string");
+    expect(issuesOf(() => parseScenario(scenarioYaml((s) => (s.members[2].clusterResourceId = 42))))).toEqual([{ path: "members[2].clusterResourceId", message: "must be a string" }]);
   });
 
   it.each([
@@ -83,6 +85,7 @@ describe("docs/rules.md §2: clusterResourceId is an ARM managed cluster id", ()
     ["lowercase fixed segments (ARM is case-insensitive)", CLUSTER_ID.replace("resourceGroups", "resourcegroups").replace("Microsoft.ContainerService", "microsoft.containerservice")],
     ["an uppercase guid", CLUSTER_ID.replace("00000000-1111-2222-3333-444444444444", "ABCDEF01-2345-6789-ABCD-EF0123456789")],
     ["a resource group with dots and parentheses", CLUSTER_ID.replace("rg-fleet", "rg.fleet_(prod)")],
+    ["a cluster name of one character", CLUSTER_ID.replace("aks-canary-1", "a")],
   ])("accepts %s", (_label, id) => {
     expectValid(() => parseOrThrow(ClusterResourceIdSchema, id));
     expectValid(() => validateRun({ members: [{ name: "m", clusterResourceId: id }], managedClusterUpdate: FULL }));
