@@ -80,6 +80,25 @@ describe("UpdateRunEngine", () => {
     expect(engine.nextWakeAt).toBeUndefined();
   });
 
+  it("a ScheduledStart gate approved before its instant wakes nothing at that instant: the run then waits only on a person", async () => {
+    const { engine, clock } = engineFor(
+      scenario({
+        members: [member("a-1", { group: "a" })],
+        strategy: '{stages: [{name: s, beforeGates: [{type: ScheduledStart, scheduledStartConfiguration: {startDay: Monday, startTime: "09:00", utcOffset: "+00:00"}}], groups: [{name: a, afterGates: [{type: Approval}]}]}]}',
+      }),
+    );
+    engine.start(at(0));
+    expect((await engine.reconcile(at(0))).nextWakeAt).toBe(Date.parse("2026-12-07T09:00:00Z"));
+    engine.approve(["s/before/0"], at(30));
+    for (const t of [30, 40]) {
+      await clock.sleepUntil(at(t));
+      await engine.reconcile(at(t));
+    }
+    // a-1 upgraded from 00:30 to 00:40; its group's after-gate waits for an approval.
+    expect(engine.gates().map((g) => [g.gateId, g.state])).toEqual([["s/before/0", "Completed"], ["s/a/after/0", "Pending"]]);
+    expect(engine.nextWakeAt).toBeUndefined();
+  });
+
   it("lists the gates with their state, and approving one by id lets its group go", async () => {
     const { engine, clock } = engineFor(TWO_GROUPS);
     engine.start(at(0));
