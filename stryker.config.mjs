@@ -192,6 +192,8 @@ export const equivalentSurvivors = [
   { file: "src/engine/halt.ts", code: 'if (run.control === "Halting") {', mutator: "BlockStatement", reason: "only a failure reaches a halt under way (a stop needs a running run: stopRun), so starting it again sets the same reason, finds no Pending member or gate to reset, and only marks every item dirty again" },
   // src/engine/interrupted.ts
   { file: "src/engine/interrupted.ts", code: "if (since === undefined || request === undefined) {", mutator: "ConditionalExpression", replacement: "false", reason: "(the test of since) every place in `interrupted` has its startRequestedAt: context.ts queues only those, and refused() queues a place whose intent it keeps" },
+  // src/engine/engine.ts
+  { file: "src/engine/engine.ts", code: "if (this.positions === undefined) {", mutator: "ConditionalExpression", replacement: "true", reason: "a cache: the places are made again from the same run, whose stages, groups and members never change, at each call" },
   // src/engine/gates.ts
   { file: "src/engine/gates.ts", code: 'this.name = "ApprovalRefusedError";', mutator: "StringLiteral", reason: "read by nothing: callers test `instanceof` (drivers/refusal.ts, drivers/engine/engineDriver.ts) and print the message" },
   { file: "src/engine/gates.ts", code: '} else if (gate.state === "Pending" && gate.absoluteStartTime !== undefined && now >= gate.absoluteStartTime) {', mutator: "ConditionalExpression", replacement: "true", reason: "(the test of the state, or of the instant; the whole condition as true is killed) a gate reached again is Pending, or Completed (a transition to its own state changes nothing), never Skipped (its item is skipped with it); `now >= undefined` is false" },

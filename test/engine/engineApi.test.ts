@@ -103,7 +103,8 @@ describe("UpdateRunEngine", () => {
     const { engine, clock } = engineFor(TWO_GROUPS);
     engine.start(at(0));
     await engine.reconcile(at(0));
-    expect(engine.gates()).toEqual([{ gateId: "s/b/before/0", displayName: "hold b", state: "Pending" }]);
+    // An Approval gate has no schedule and no instant: the fields are left out, not undefined.
+    expect(engine.gates()).toStrictEqual([{ gateId: "s/b/before/0", displayName: "hold b", state: "Pending" }]);
     engine.approve(["s/b/before/0"], at(5));
     expect(engine.gates()[0]?.state).toBe("Completed");
     await clock.sleepUntil(at(5));
@@ -131,7 +132,7 @@ describe("UpdateRunEngine", () => {
       }).replace("  - {name: m-1,", "  - {name: m-1, group: default,"),
     );
     const schedule = { startDay: "Monday", startTime: "09:00", utcOffset: "+01:00" };
-    expect(engine.gates()).toEqual([{ gateId: "s/before/0", displayName: "Scheduled start", state: "NotStarted", scheduledStart: schedule }]);
+    expect(engine.gates()).toStrictEqual([{ gateId: "s/before/0", displayName: "Scheduled start", state: "NotStarted", scheduledStart: schedule }]);
     engine.start(at(0));
     await engine.reconcile(at(0));
     // Saturday 00:00 UTC: the next Monday 09:00 at +01:00 is Monday 08:00 UTC.
@@ -152,6 +153,9 @@ describe("UpdateRunEngine", () => {
     ]);
     expect(engine.positionOf(engine.live.stages[0]!.groups[1]!.members[0]!)).toEqual([0, 1, 0]);
     expect(() => engineFor(TWO_GROUPS).engine.takeChanges()).toThrow("takeChanges needs EngineOptions.trackChanges");
+    // A member of another run (here, of another engine over the same scenario) has no place in this one.
+    const stranger = engineFor(TWO_GROUPS).engine.live.stages[0]!.groups[0]!.members[0]!;
+    expect(() => engine.positionOf(stranger)).toThrow("member a-1 is not in the run");
   });
 
   it("takeChanges includes a member changed by its state alone: a Pending member put back to NotStarted by a stop", async () => {
@@ -224,6 +228,7 @@ describe("UpdateRunEngine", () => {
       await clock.sleepUntil(at(t));
       await engine.reconcile(at(t));
     }
-    expect(engine.results()).toEqual({ failedMembers: [expect.objectContaining({ name: "bad-1" })], appliedNodeImageVersions: [] });
+    // A run with no autoUpgradeProfile generated no update: the field is left out, not undefined.
+    expect(engine.results()).toStrictEqual({ failedMembers: [expect.objectContaining({ name: "bad-1" })], appliedNodeImageVersions: [] });
   });
 });
