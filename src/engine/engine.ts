@@ -130,8 +130,9 @@ export class UpdateRunEngine {
   /** Where a member sits: indexes of its stage, its group in the stage, and itself in the group. */
   positionOf(member: MemberRunState): MemberPosition {
     if (this.positions === undefined) {
-      this.positions = new Map();
-      this.ctx.run.stages.forEach((stage, s) => stage.groups.forEach((group, g) => group.members.forEach((m, i) => this.positions?.set(m, [s, g, i]))));
+      const positions = new Map<MemberRunState, MemberPosition>();
+      this.ctx.run.stages.forEach((stage, s) => stage.groups.forEach((group, g) => group.members.forEach((m, i) => positions.set(m, [s, g, i]))));
+      this.positions = positions;
     }
     const at = this.positions.get(member);
     if (at === undefined) throw new Error(`member ${member.name} is not in the run`);

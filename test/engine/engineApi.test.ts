@@ -80,11 +80,31 @@ describe("UpdateRunEngine", () => {
     expect(engine.nextWakeAt).toBeUndefined();
   });
 
+  it("a ScheduledStart gate approved before its instant wakes nothing at that instant: the run then waits only on a person", async () => {
+    const { engine, clock } = engineFor(
+      scenario({
+        members: [member("a-1", { group: "a" })],
+        strategy: '{stages: [{name: s, beforeGates: [{type: ScheduledStart, scheduledStartConfiguration: {startDay: Monday, startTime: "09:00", utcOffset: "+00:00"}}], groups: [{name: a, afterGates: [{type: Approval}]}]}]}',
+      }),
+    );
+    engine.start(at(0));
+    expect((await engine.reconcile(at(0))).nextWakeAt).toBe(Date.parse("2026-12-07T09:00:00Z"));
+    engine.approve(["s/before/0"], at(30));
+    for (const t of [30, 40]) {
+      await clock.sleepUntil(at(t));
+      await engine.reconcile(at(t));
+    }
+    // a-1 upgraded from 00:30 to 00:40; its group's after-gate waits for an approval.
+    expect(engine.gates().map((g) => [g.gateId, g.state])).toEqual([["s/before/0", "Completed"], ["s/a/after/0", "Pending"]]);
+    expect(engine.nextWakeAt).toBeUndefined();
+  });
+
   it("lists the gates with their state, and approving one by id lets its group go", async () => {
     const { engine, clock } = engineFor(TWO_GROUPS);
     engine.start(at(0));
     await engine.reconcile(at(0));
-    expect(engine.gates()).toEqual([{ gateId: "s/b/before/0", displayName: "hold b", state: "Pending" }]);
+    // An Approval gate has no schedule and no instant: the fields are left out, not undefined.
+    expect(engine.gates()).toStrictEqual([{ gateId: "s/b/before/0", displayName: "hold b", state: "Pending" }]);
     engine.approve(["s/b/before/0"], at(5));
     expect(engine.gates()[0]?.state).toBe("Completed");
     await clock.sleepUntil(at(5));
@@ -112,7 +132,7 @@ describe("UpdateRunEngine", () => {
       }).replace("  - {name: m-1,", "  - {name: m-1, group: default,"),
     );
     const schedule = { startDay: "Monday", startTime: "09:00", utcOffset: "+01:00" };
-    expect(engine.gates()).toEqual([{ gateId: "s/before/0", displayName: "Scheduled start", state: "NotStarted", scheduledStart: schedule }]);
+    expect(engine.gates()).toStrictEqual([{ gateId: "s/before/0", displayName: "Scheduled start", state: "NotStarted", scheduledStart: schedule }]);
     engine.start(at(0));
     await engine.reconcile(at(0));
     // Saturday 00:00 UTC: the next Monday 09:00 at +01:00 is Monday 08:00 UTC.
@@ -133,6 +153,9 @@ describe("UpdateRunEngine", () => {
     ]);
     expect(engine.positionOf(engine.live.stages[0]!.groups[1]!.members[0]!)).toEqual([0, 1, 0]);
     expect(() => engineFor(TWO_GROUPS).engine.takeChanges()).toThrow("takeChanges needs EngineOptions.trackChanges");
+    // A member of another run (here, of another engine over the same scenario) has no place in this one.
+    const stranger = engineFor(TWO_GROUPS).engine.live.stages[0]!.groups[0]!.members[0]!;
+    expect(() => engine.positionOf(stranger)).toThrow("member a-1 is not in the run");
   });
 
   it("takeChanges includes a member changed by its state alone: a Pending member put back to NotStarted by a stop", async () => {
@@ -205,6 +228,7 @@ describe("UpdateRunEngine", () => {
       await clock.sleepUntil(at(t));
       await engine.reconcile(at(t));
     }
-    expect(engine.results()).toEqual({ failedMembers: [expect.objectContaining({ name: "bad-1" })], appliedNodeImageVersions: [] });
+    // A run with no autoUpgradeProfile generated no update: the field is left out, not undefined.
+    expect(engine.results()).toStrictEqual({ failedMembers: [expect.objectContaining({ name: "bad-1" })], appliedNodeImageVersions: [] });
   });
 });

@@ -97,3 +97,32 @@ describe("approvals and stops", () => {
     expect(restarted.stage("s").beforeGates?.[0]?.status).toEqual({ state: "Pending", startTime: T(20) });
   });
 });
+
+describe("a gate reached again, and at its very instant", () => {
+  it("an Approval gate stays Pending through the passes of its sibling group, until it is approved", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "gated" }), member("b-1", { group: "free" }), member("b-2", { group: "free" }), member("b-3", { group: "free" })],
+        strategy: "{stages: [{name: s, groups: [{name: gated, beforeGates: [{type: Approval}]}, {name: free}]}]}",
+        actions: [approveAt(T(200), { stage: "s", group: "gated", timing: "Before" })],
+      }),
+    );
+    // The free group's passes at 00:10, 00:20 and 00:30 each reach the gate again: it waits on.
+    expect(o.opStarts("b-3")).toEqual([T(20)]);
+    expect(gateEvents(o, "s/gated/before/0")).toEqual([`${START} NotStarted->Pending Waiting for approval of gate 's/gated/before/0'.`, `${T(200)} Pending->Completed Approved.`]);
+    expect(o.opStarts("a")).toEqual([T(200)]);
+  });
+
+  it("a ScheduledStart gate reached at the very instant it opens passes then, and its stage starts", async () => {
+    const o = await simulate(
+      scenario({
+        start: "2026-12-07T09:00:00Z",
+        members: [member("a", { group: "g" })],
+        strategy: '{stages: [{name: s, beforeGates: [{type: ScheduledStart, scheduledStartConfiguration: {startDay: Monday, startTime: "09:00", utcOffset: "+00:00"}}], groups: [{name: g}]}]}',
+      }),
+    );
+    expect(gateEvents(o, "s/before/0")).toEqual(["2026-12-07T09:00:00Z NotStarted->Completed Scheduled start reached."]);
+    expect(o.opStarts("a")).toEqual(["2026-12-07T09:00:00Z"]);
+    expect(o.run.state).toBe("Completed");
+  });
+});

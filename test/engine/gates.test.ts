@@ -146,6 +146,20 @@ describe("skips, stops and validation", () => {
     expect(o.run.state).toBe("Completed");
   });
 
+  it("skipping a group whose members and gate are done leaves the gate Completed, as it was", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "g1" }), member("b", { group: "g2", minutes: 30 })],
+        strategy: "{stages: [{name: s, groups: [{name: g1, beforeGates: [{type: Approval}]}, {name: g2}]}]}",
+        actions: [approveAt(START, { stage: "s", group: "g1", timing: "Before" }), skipAt(T(15), ["Group", "g1"])],
+      }),
+    );
+    expect(o.refusedActions).toEqual([]);
+    expect(o.group("g1").beforeGates?.[0]?.status).toEqual({ state: "Completed", startTime: START, completedTime: START });
+    expect(o.transitions("gate", "s/g1/before/0")).toEqual([`${START} NotStarted->Completed`]);
+    expect(o.group("g1").status.state).toBe("Completed");
+  });
+
   it("a stop while a gate waits puts it back to NotStarted; starting again makes it Pending again", async () => {
     const o = await simulate(
       scenario({

@@ -24,17 +24,21 @@ function watched(yaml: string) {
   const clock = new VirtualClock(Date.parse(parsed.start));
   const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
   const reads = new Map<string, string[]>();
+  const offerReads = new Map<string, string[]>();
   const backend: ClusterBackend = {
     getCluster: (m: MemberRef): Promise<ClusterInfo> => {
       reads.set(m.name, [...(reads.get(m.name) ?? []), isoInstant(clock.now())]);
       return fleet.getCluster(m);
     },
-    getRegionOffer: (region) => fleet.getRegionOffer(region),
+    getRegionOffer: (region) => {
+      offerReads.set(region, [...(offerReads.get(region) ?? []), isoInstant(clock.now())]);
+      return fleet.getRegionOffer(region);
+    },
     startUpgrade: (m, request) => fleet.startUpgrade(m, request),
     getOperation: (m, id) => fleet.getOperation(m, id),
     findStartedUpgrade: (m, request, since) => fleet.findStartedUpgrade(m, request, since),
   };
-  return { parsed, clock, backend, reads, run: () => runScenario(parsed, { backend, clock, clusters: () => fleet.snapshot().clusters }) };
+  return { parsed, clock, backend, reads, offerReads, run: () => runScenario(parsed, { backend, clock, clusters: () => fleet.snapshot().clusters }) };
 }
 
 describe("cluster reads", () => {
@@ -82,6 +86,22 @@ describe("cluster reads", () => {
     const { result } = await run();
     expect(result.events.filter((e) => e.name === "w").map((e) => `${e.time} ${e.to}`)).toEqual([`${T(0)} Pending`, `${T(720)} Running`, `${T(730)} Completed`]);
     expect(reads.get("w")).toEqual([T(0), T(0), T(720), T(730)]);
+  });
+});
+
+describe("region offer reads", () => {
+  it("a region's offer is read once in a pass, however many of its members the pass checks", async () => {
+    const { offerReads, run } = watched(
+      scenario({
+        regions: { westeurope: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [] }, eastus: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [] } },
+        members: [member("a"), member("b"), member("c"), member("us-1", { region: "eastus" })],
+        strategy: '{stages: [{name: s, groups: [{name: default, maxConcurrency: "4"}]}]}',
+      }).replaceAll("  - {name: ", "  - {group: default, name: "),
+    );
+    const { result } = await run();
+    expect(result.status.stages[0]!.groups[0]!.members.map((m) => m.status.startTime)).toEqual([T(0), T(0), T(0), T(0)]);
+    // Three members of westeurope and one of eastus checked at 00:00: one read of each region.
+    expect(Object.fromEntries(offerReads)).toEqual({ westeurope: [T(0)], eastus: [T(0)] });
   });
 });
 
