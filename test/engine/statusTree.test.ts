@@ -71,6 +71,18 @@ describe("summary", () => {
     });
   });
 
+  it("every stage skipped before the start: Skipped, Succeeded, with its end and neither a start nor a duration", () => {
+    const { engine } = engineFor(TWO);
+    engine.skip([{ type: "Stage", name: "default" }], at(1));
+    expect(summarize(engine.status())).toStrictEqual({
+      state: "Skipped",
+      outcome: "Succeeded",
+      failureCount: 0,
+      members: { ...NONE, total: 2, Skipped: 2 },
+      completedTime: T(1),
+    });
+  });
+
   it("finished: Succeeded, with the run's duration in seconds", async () => {
     const { engine, passes } = engineFor(TWO);
     engine.start(at(0));
