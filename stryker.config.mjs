@@ -194,6 +194,8 @@ export const equivalentSurvivors = [
   { file: "src/engine/interrupted.ts", code: "if (since === undefined || request === undefined) {", mutator: "ConditionalExpression", replacement: "false", reason: "(the test of since) every place in `interrupted` has its startRequestedAt: context.ts queues only those, and refused() queues a place whose intent it keeps" },
   // src/engine/clock.ts
   { file: "src/engine/clock.ts", code: "if (instant > this.current) this.current = instant;", mutator: "EqualityOperator", replacement: "instant >= this.current", reason: "setting the time to the instant it already is changes nothing" },
+  // src/engine/results.ts
+  { file: "src/engine/results.ts", code: "if (kept === undefined || compareImageVersions(version, kept) < 0) byFamily.set(family, version);", mutator: "EqualityOperator", replacement: "compareImageVersions(version, kept) <= 0", reason: "two images of one family compare equal only as the same version (AKS writes each date as YYYYMM.DD.N, as the regions offer it): replacing the one kept by it changes nothing" },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
