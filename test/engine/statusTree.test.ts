@@ -100,8 +100,9 @@ describe("summary", () => {
 });
 
 describe("status tree", () => {
-  it("a run that picks no node image shows an empty selection", async () => {
+  it("a run that picks no node image shows an empty selection, before its start as after its end", async () => {
     const { engine, passes } = engineFor(TWO);
+    expect(engine.status().nodeImageSelection).toStrictEqual({ selectedNodeImageVersions: [] });
     engine.start(at(0));
     await passes(0, 10, 20);
     expect(engine.status().nodeImageSelection).toStrictEqual({ selectedNodeImageVersions: [] });
