@@ -109,8 +109,9 @@ export function refreshStage(ctx: EngineContext, stage: StageRunState, now: numb
 /** The run over its stages (as aggregated). */
 export function refreshRun(ctx: EngineContext, now: number): void {
   const run = ctx.run;
-  // A run whose update could not be generated failed at its start, with no stage failed (§18).
-  const generationFailed = run.updateError !== undefined && run.control === "Halted";
+  // A run whose update could not be generated failed at its start, with no stage failed (§18). It is
+  // Halted by then: nothing was in flight, and no item is aggregated between the halt and its end.
+  const generationFailed = run.updateError !== undefined;
   const state = generationFailed ? "Failed" : aggregateRun(
     run.stages.map((s) => s.state),
     run.startTime !== undefined,

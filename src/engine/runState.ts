@@ -144,10 +144,13 @@ export interface RunState extends Timed {
   stages: StageRunState[];
 }
 
-/** The run's update, once it exists: given, or generated at the run's start (docs/rules.md §18). */
+/**
+ * The run's update, once it exists: given, or generated at the run's start (docs/rules.md §18). Asked
+ * for only in a pass that starts members or picks images, which comes after the generation: a run
+ * whose update could not be generated is Halted and starts nothing (`execute.ts` `reconcile`).
+ */
 export function runUpdate(run: RunState): ManagedClusterUpdate {
-  if (run.managedClusterUpdate === undefined) throw new Error(`run ${run.name}: its update is generated when it starts (autoUpgradeProfile) and was not yet`);
-  return run.managedClusterUpdate;
+  return run.managedClusterUpdate as ManagedClusterUpdate;
 }
 
 /** Where a member sits in the run: its stage and group. */
@@ -216,8 +219,8 @@ export function gateRunState(g: Pick<GateRunState, "gateId" | "displayName"> & P
     gateId: g.gateId,
     displayName: g.displayName,
     ...timedFields(g),
-    ...(g.scheduledStart === undefined ? {} : { scheduledStart: g.scheduledStart }),
-    ...(g.absoluteStartTime === undefined ? {} : { absoluteStartTime: g.absoluteStartTime }),
+    scheduledStart: g.scheduledStart,
+    absoluteStartTime: g.absoluteStartTime,
   };
 }
 

@@ -61,15 +61,16 @@ function timed(node: Timed): UpdateStatus {
 function renderMember(member: MemberRunState, reason: string): MemberUpdateStatus {
   const message = member.message ?? (member.state === "NotStarted" ? reason : undefined);
   // A member's startTime is when its upgrade began (docs/rules.md §4): none while NotStarted or Pending.
+  // Only its start sets it (`running.ts`), and a retry clears it (`control.ts`), so `timed` shows it so.
   const status = timed(member);
-  if (member.state === "NotStarted" || member.state === "Pending") delete status.startTime;
   return {
     name: member.name,
     ...(member.clusterResourceId === undefined ? {} : { clusterResourceId: member.clusterResourceId }),
     ...(member.operationId === undefined ? {} : { operationId: member.operationId }),
     ...(message === undefined ? {} : { message }),
     status,
-    ...(member.analysis === undefined || member.analysis.length === 0 ? {} : { analysisRuns: member.analysis.map(renderAnalysis) }),
+    // Set only with the analyses it started, one at least (`healthCheck.ts`); a retry clears it.
+    ...(member.analysis === undefined ? {} : { analysisRuns: member.analysis.map(renderAnalysis) }),
   };
 }
 

@@ -38,7 +38,7 @@ describe("results", () => {
       strategy: '{stages: [{name: s, groups: [{name: a, maxAllowedFailures: "1"}, {name: b, maxAllowedFailures: "1"}]}]}',
     }).replace("  - {name: b-2,", `  - {name: b-2, clusterResourceId: "${id}",`);
     const { engine } = await finished(yaml);
-    expect(engine.results().failedMembers).toEqual([
+    expect(engine.results().failedMembers).toStrictEqual([
       { name: "a-1", group: "a" },
       { name: "b-2", group: "b", clusterResourceId: id },
     ]);
