@@ -38,8 +38,6 @@ export interface MemberRunState extends Timed {
   request?: UpgradeRequest;
   /** Running: when to poll the operation next. Pending: when it may be able to start. */
   checkAgainAt?: number;
-  /** Upgrades attempted (a retried member counts each). */
-  attempts: number;
   /**
    * Set just before the backend is asked to start the upgrade, cleared once the answer is recorded.
    * Found set after an interruption, it is the evidence that an earlier attempt of this run may have
@@ -198,7 +196,6 @@ export function memberRunState(m: Pick<MemberRunState, "name"> & Partial<MemberR
     message: m.message,
     request: m.request,
     checkAgainAt: m.checkAgainAt,
-    attempts: m.attempts ?? 0,
     startRequestedAt: m.startRequestedAt,
     analysis: m.analysis,
   };

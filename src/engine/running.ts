@@ -15,7 +15,6 @@ export function markRunning(ctx: EngineContext, place: MemberPlace, request: Upg
   member.startRequestedAt = undefined;
   member.operationId = operationId;
   member.startTime = startTime;
-  member.attempts += 1;
   member.checkAgainAt = checkAgainAt;
   member.message = ctx.describe.describe(request);
   ctx.inFlight.add(place);

@@ -184,22 +184,6 @@ describe("a run read back from its stored state", () => {
     expect(engine.status().stages[0]!.groups[1]!.members[0]!.status).toStrictEqual({ state: "Running", startTime: T(12) });
   });
 
-  it("keeps counting a member's upgrade attempts (stored with the run) across a retry after it was read back", async () => {
-    const yaml = scenario({ members: [member("f-1"), member("m-2")] }).replace("  - {name: f-1,", '  - {simulation: {fail: {code: UpgradeFailed, message: "drain timed out", attempts: 1}}, name: f-1,');
-    const first = engineFor(yaml);
-    first.engine.start(at(0));
-    await first.passes(0, 10);
-    const attempts = (run: UpdateRunEngine) => run.snapshot().stages[0]!.groups[0]!.members.map((m) => [m.name, m.state, m.attempts]);
-    expect(attempts(first.engine)).toEqual([["f-1", "Failed", 1], ["m-2", "NotStarted", 0]]);
-    const engine = UpdateRunEngine.resume(first.engine.snapshot(), first.fleet);
-    engine.start(at(20));
-    for (const t of [20, 30, 40]) {
-      await first.clock.sleepUntil(at(t));
-      await engine.reconcile(at(t));
-    }
-    expect(attempts(engine)).toEqual([["f-1", "Completed", 2], ["m-2", "Completed", 1]]);
-  });
-
   it("a Completed member stored without its request (a journal from before requests were kept) adds no image to what the run applied", async () => {
     const first = engineFor(scenario({ members: [member("old-1"), member("new-1")], update: "{upgrade: {type: NodeImageOnly}}" }));
     first.engine.start(at(0));
