@@ -16,8 +16,8 @@ import type { ClusterInfo, NodePoolInfo, OfferedVersion, RegionOffer } from "./b
  */
 export function availability(offers: readonly OfferedVersion[], version: string, now: number): { now: boolean; at: number | undefined } {
   const offered = offers.find((o) => o.version === version);
-  if (offered === undefined) return { now: false, at: undefined };
-  return isOfferedAt(offered, now) ? { now: true, at: undefined } : { now: false, at: offered.availableAt };
+  if (offered !== undefined && isOfferedAt(offered, now)) return { now: true, at: undefined };
+  return { now: false, at: offered?.availableAt };
 }
 
 /**
