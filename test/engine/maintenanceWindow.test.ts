@@ -280,6 +280,13 @@ describe("notAllowedDates", () => {
     expect(next(w, "2026-03-12T04:00Z")).toEqual({ start: "2026-03-12T22:00Z", end: "2026-03-13T04:00Z" });
   });
 
+  it("blocks whole an occurrence on a blocked day that ends exactly at midnight: no empty interval at that midnight", () => {
+    const w = mw({ schedule: { daily: { intervalDays: 1 } }, startTime: "20:00", durationHours: 4, notAllowedDates: [{ start: "2026-03-11", end: "2026-03-11" }] });
+    expect(state(w, "2026-03-11T12:00Z")).toEqual(closedUntil("2026-03-12T20:00Z", "2026-03-13T00:00Z"));
+    // The day before a blocked day: its occurrence runs to midnight whole.
+    expect(state(w, "2026-03-10T21:00Z")).toEqual(open("2026-03-10T20:00Z", "2026-03-11T00:00Z"));
+  });
+
   it("truncates at a month end", () => {
     const w = mw({
       schedule: { absoluteMonthly: { intervalMonths: 1, dayOfMonth: 31 } },
