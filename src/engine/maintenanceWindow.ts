@@ -97,11 +97,14 @@ interface PreparedWindow {
   durationMs: number;
   /** Local day of the anchor; no occurrence starts before it. */
   firstDay: number;
-  /** Blocked spans as inclusive local day numbers, flattened: [start0, end0, start1, end1, ...]. */
-  blockedDays: readonly number[];
+  /** `notAllowedDates` as inclusive local day numbers. */
+  blockedDays: readonly BlockedDays[];
 }
 
-const NO_BLOCKED_DAYS: readonly number[] = [];
+interface BlockedDays {
+  first: number;
+  last: number;
+}
 
 /** The first (merged) open interval whose end is after t (it contains t, or starts after t). undefined = never opens again within ~10 years. */
 export function nextOpenInterval(window: MaintenanceWindow, t: number): WindowInterval | undefined {
@@ -178,24 +181,19 @@ function isBlocked(w: PreparedWindow, day: number): boolean {
 /** The last day of the blocked spans containing `day`, or `day - 1` if `day` is not blocked. */
 function lastBlockedDayFrom(w: PreparedWindow, day: number): number {
   let last = day - 1;
-  const spans = w.blockedDays;
-  for (let i = 0; i + 1 < spans.length; i += 2) {
-    const start = spans[i]!;
-    const end = spans[i + 1]!;
-    if (start <= day && day <= end && end > last) last = end;
-  }
+  // A span that ended before `day` leaves `last` as it is.
+  for (const span of w.blockedDays) if (span.first <= day) last = Math.max(last, span.last);
   return last;
 }
 
-/** The first blocked day after `day`, or Infinity if none. */
+/**
+ * The first blocked day after `day`, or Infinity if none. Asked only for a day whose occurrence has
+ * an open part: if `day` is blocked, the next day is not, so no span that begins on or before `day`
+ * reaches past it.
+ */
 function firstBlockedDayAfter(w: PreparedWindow, day: number): number {
   let first = Infinity;
-  const spans = w.blockedDays;
-  for (let i = 0; i + 1 < spans.length; i += 2) {
-    const start = spans[i]!;
-    const end = spans[i + 1]!;
-    if (end > day) first = Math.min(first, Math.max(start, day + 1));
-  }
+  for (const span of w.blockedDays) if (span.first > day) first = Math.min(first, span.first);
   return first;
 }
 
@@ -204,7 +202,8 @@ function firstOccurrenceOnOrAfter(w: PreparedWindow, day: number): number {
   const from = Math.max(day, w.firstDay);
   const c = w.cadence;
   if (c.kind === "periodic") {
-    if (from <= c.firstDay) return c.firstDay;
+    // `from` is at most 6 days before a weekly cadence's first day (never before a daily one's): the
+    // ceiling is then 0, and the answer that first day.
     return c.firstDay + Math.ceil((from - c.firstDay) / c.periodDays) * c.periodDays;
   }
   // The first scheduled month not before `from`'s month. Its occurrence may still fall before
@@ -257,11 +256,8 @@ function cadenceOf({ schedule }: MaintenanceWindow, firstDay: number): Cadence {
   throw new Error("maintenance window schedule must set one of daily, weekly, absoluteMonthly, relativeMonthly");
 }
 
-function parseBlockedDays(spans: MaintenanceWindow["notAllowedDates"]): readonly number[] {
-  if (spans === undefined || spans.length === 0) return NO_BLOCKED_DAYS;
-  const days: number[] = [];
-  for (const span of spans) days.push(parseLocalDay(span.start), parseLocalDay(span.end));
-  return days;
+function parseBlockedDays(spans: MaintenanceWindow["notAllowedDates"]): readonly BlockedDays[] {
+  return (spans ?? []).map((span) => ({ first: parseLocalDay(span.start), last: parseLocalDay(span.end) }));
 }
 
 // --- Calendar arithmetic on local day numbers (days since 1970-01-01) ---------------------------
@@ -288,8 +284,7 @@ function dayFromCivil(year: number, month: number, dayOfMonth: number): number {
 }
 
 function firstDayOfMonth(month: number): number {
-  const year = Math.floor(month / 12);
-  return dayFromCivil(year, month - year * 12, 1);
+  return dayFromCivil(0, month, 1);
 }
 
 function monthOfDay(day: number): number {

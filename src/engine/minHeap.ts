@@ -1,12 +1,11 @@
-/** A binary min-heap under a comparison: push and pop in O(log n), peek in O(1). */
+/**
+ * A binary min-heap under a comparison: push and pop in O(log n), peek in O(1). Items that compare
+ * equal come out in no particular order: every user breaks ties itself or does not depend on them.
+ */
 export class MinHeap<T> {
   private readonly items: T[] = [];
 
   constructor(private readonly less: (a: T, b: T) => number) {}
-
-  get size(): number {
-    return this.items.length;
-  }
 
   peek(): T | undefined {
     return this.items[0];
@@ -28,8 +27,9 @@ export class MinHeap<T> {
     const items = this.items;
     const top = items[0];
     const last = items.pop();
-    if (items.length === 0 || last === undefined) return top;
-    items[0] = last;
+    // Empty now (or already): nothing to put back at the root.
+    if (items.length === 0) return top;
+    items[0] = last as T;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;

@@ -9,15 +9,15 @@ import { compareImageVersions, imageFamily, isOfferedAt, newestImageAt } from ".
 import type { ManagedClusterUpdate } from "../model/update";
 import type { ClusterInfo, NodePoolInfo, OfferedVersion, RegionOffer } from "./backend";
 
-/** When `version` is (or becomes) available in the offer: 0-like past instant, a future instant, or undefined = never listed. */
-export function availability(offers: readonly OfferedVersion[], version: string, now: number): { now: boolean; at?: number } {
-  let at: number | undefined;
-  for (const o of offers) {
-    if (o.version !== version) continue;
-    if (isOfferedAt(o, now)) return { now: true };
-    if (o.availableAt !== undefined && (at === undefined || o.availableAt < at)) at = o.availableAt;
-  }
-  return at === undefined ? { now: false } : { now: false, at };
+/**
+ * Whether `version` is offered at `now`, and if not, from when (undefined: not listed). A version a
+ * region lists twice counts by its first listing, as AKS's own checks read the offer
+ * (aks/upgradeRules.ts): the engine waits for the instant at which AKS will accept it.
+ */
+export function availability(offers: readonly OfferedVersion[], version: string, now: number): { now: boolean; at: number | undefined } {
+  const offered = offers.find((o) => o.version === version);
+  if (offered !== undefined && isOfferedAt(offered, now)) return { now: true, at: undefined };
+  return { now: false, at: offered?.availableAt };
 }
 
 /**
@@ -40,12 +40,10 @@ export function selectConsistentVersions(
   }
   const picks: string[] = [];
   for (const [family, regions] of regionsOf) {
-    let common: Set<string> | undefined;
-    for (const region of regions) {
-      const here = new Set(offerOf(region).nodeImages.filter((o) => isOfferedAt(o, now) && imageFamily(o.version) === family).map((o) => o.version));
-      common = common === undefined ? here : new Set([...common].filter((v) => here.has(v)));
-    }
-    const newest = [...(common ?? [])].sort(compareImageVersions).pop();
+    // Each family is some pool's, so it has a region.
+    const [first, ...others] = [...regions].map((region) => new Set(offerOf(region).nodeImages.filter((o) => isOfferedAt(o, now) && imageFamily(o.version) === family).map((o) => o.version)));
+    const common = [...first!].filter((v) => others.every((here) => here.has(v)));
+    const newest = common.sort(compareImageVersions).pop();
     if (newest !== undefined) picks.push(newest);
   }
   return picks.sort();
@@ -57,6 +55,9 @@ export type PoolImageTarget =
   | { kind: "version"; version: string }
   | { kind: "noConsistentVersion"; family: string }; // Consistent found no common version: member is Skipped
 
+/** One object for every pool not re-imaged: only `version` and `noConsistentVersion` are ever asked about. */
+const NOT_REIMAGED: PoolImageTarget = { kind: "none" };
+
 export function poolImageTarget(
   update: ManagedClusterUpdate,
   selected: readonly string[] | undefined,
@@ -64,17 +65,17 @@ export function poolImageTarget(
   offer: RegionOffer,
   now: number,
 ): PoolImageTarget {
-  if (update.upgrade.type === "ControlPlaneOnly") return { kind: "none" };
+  if (update.upgrade.type === "ControlPlaneOnly") return NOT_REIMAGED;
   const family = imageFamily(pool.nodeImageVersion);
   const selection = update.nodeImageSelection?.type ?? "Latest";
   if (selection === "Latest") {
     // The one "latest at an instant" rule (model/nodeImage.ts), at the member's start.
     const newest = newestImageAt(offer.nodeImages, family, now);
-    return newest === undefined ? { kind: "none" } : { kind: "version", version: newest };
+    return newest === undefined ? NOT_REIMAGED : { kind: "version", version: newest };
   }
   const pick = (selected ?? []).find((v) => imageFamily(v) === family);
   if (pick !== undefined) return { kind: "version", version: pick };
-  return selection === "Consistent" ? { kind: "noConsistentVersion", family } : { kind: "none" };
+  return selection === "Consistent" ? { kind: "noConsistentVersion", family } : NOT_REIMAGED;
 }
 
 /** The image this pool moves to, or undefined: no target, or the pool is at or past it (never moved back). */

@@ -36,13 +36,14 @@ export function defaultStrategy(): UpdateRunStrategy {
 }
 
 export function planRun(input: PlanInput): RunState {
-  const { issues, excluded, assignment } = crossValidateRun({ members: input.members, strategy: input.strategy, ...(input.analysis === undefined ? {} : { analysis: input.analysis }) });
+  const { issues, excluded, assignment } = crossValidateRun({ members: input.members, strategy: input.strategy, analysis: input.analysis });
   if (issues.length > 0) throw new ValidationError(issues);
 
   const strategy = structuredClone(input.strategy ?? defaultStrategy());
   // Which members each group holds is decided once, in `assignMembers` (by name or by label, docs/rules.md §16).
   const byName = new Map(input.members.map((m) => [m.name, m]));
-  const membersOf = (s: number, g: number): MemberRunState[] => (assignment.groups[s]?.[g] ?? []).map((name) => newMember(byName.get(name) as PlanInput["members"][number]));
+  // Every group of every stage has its list (the default strategy's one group too: `assignMembers`).
+  const membersOf = (s: number, g: number): MemberRunState[] => assignment.groups[s]![g]!.map((name) => newMember(byName.get(name) as PlanInput["members"][number]));
 
   const stages: StageRunState[] = strategy.stages.map((stage, s) => {
     const groups = stage.groups.map((g, gi) => {
@@ -67,8 +68,9 @@ export function planRun(input: PlanInput): RunState {
 
   return runState({
     name: input.name,
-    managedClusterUpdate: input.managedClusterUpdate === undefined ? undefined : structuredClone(input.managedClusterUpdate),
-    autoUpgradeProfile: input.autoUpgradeProfile === undefined ? undefined : structuredClone(input.autoUpgradeProfile),
+    // structuredClone(undefined) is undefined.
+    managedClusterUpdate: structuredClone(input.managedClusterUpdate),
+    autoUpgradeProfile: structuredClone(input.autoUpgradeProfile),
     strategy,
     declaredAnalysis: runAnalysis(input.analysis, input.members),
     excludedMembers: excluded satisfies ExcludedMember[],
@@ -80,12 +82,13 @@ export function planRun(input: PlanInput): RunState {
 export function runAnalysis(spec: Analysis | undefined, members: ReadonlyArray<{ name: string; labels?: Readonly<Record<string, string>> }>): RunAnalysis | undefined {
   if (spec === undefined) return undefined;
   const labels: Record<string, Labels> = {};
-  for (const m of members) if (m.labels !== undefined) labels[m.name] = { ...m.labels };
+  // A member without labels has none to render (`renderQuery` reads labels?.[key]).
+  for (const m of members) labels[m.name] = { ...m.labels };
   return { spec: structuredClone(spec), labels };
 }
 
 function newMember(m: { name: string; clusterResourceId?: string; healthCheck?: HealthCheck }): MemberRunState {
-  return memberRunState({ name: m.name, clusterResourceId: m.clusterResourceId, healthCheck: m.healthCheck === undefined ? undefined : structuredClone(m.healthCheck) });
+  return memberRunState({ name: m.name, clusterResourceId: m.clusterResourceId, healthCheck: structuredClone(m.healthCheck) });
 }
 
 /** Gates (with their ids) and the resolved failure tolerance of a stage or group. */
@@ -102,7 +105,8 @@ function controls(
           gateRunState({
             gateId: gateId(stage, group, timing, i),
             displayName: g.displayName ?? (g.type === "ScheduledStart" ? "Scheduled start" : "Approval"),
-            ...(g.scheduledStartConfiguration === undefined ? {} : { scheduledStart: structuredClone(g.scheduledStartConfiguration) }),
+            // Left out when undefined (gateRunState).
+            scheduledStart: structuredClone(g.scheduledStartConfiguration),
           }),
         );
   // Unset ones stay undefined: the run-state constructors keep every field (runState.ts).

@@ -74,7 +74,7 @@ export class GroupQueue {
    * in declaration order, each to be given back to `ranked`. Usually none: a pick then allocates nothing.
    */
   toRank(now: number, pass: object): readonly MemberRunState[] {
-    if (this.deferredPass !== pass && this.deferred.size > 0) {
+    if (this.deferredPass !== pass) {
       for (const member of this.deferred) this.stale.add(member);
       this.deferred.clear();
     }

@@ -22,7 +22,8 @@ export function nextScheduledStart(config: ScheduledStartConfiguration, from: nu
   const local = new Date(from + offsetMs);
   const [hours, minutes] = config.startTime.split(":").map(Number);
   const todayAt = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate(), hours as number, minutes as number);
-  let at = todayAt + ((DAY_INDEX[config.startDay] - local.getUTCDay() + 7) % 7) * DAY_MS;
+  // That weekday in this local week (Sunday..Saturday); a week later if it has passed.
+  let at = todayAt + (DAY_INDEX[config.startDay] - local.getUTCDay()) * DAY_MS;
   if (at < from + offsetMs) at += 7 * DAY_MS;
   return at - offsetMs;
 }

@@ -12,6 +12,8 @@ import type { EngineOptions } from "../../src/engine/context";
 import { updateChoiceOf } from "../../src/model/autoUpgrade";
 import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
 import type { RunEvent } from "../../src/model/status";
+import { ValidationError } from "../../src/model/issues";
+import { AnalysisSchema } from "../../src/model/analysis";
 import { START, member, scenario } from "./helpers";
 
 const at = (minutes: number) => Date.parse(START) + minutes * 60_000;
@@ -30,6 +32,35 @@ const TWO_GROUPS = scenario({
 });
 
 describe("UpdateRunEngine", () => {
+  it("create refuses members and a strategy or analysis that disagree, naming each field path", () => {
+    const parsed = parseScenario(TWO_GROUPS);
+    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, new VirtualClock(Date.parse(parsed.start)));
+    const refusal = (() => {
+      try {
+        UpdateRunEngine.create(
+          {
+            name: "run",
+            // a-1 twice.
+            members: [...parsed.members, { name: "a-1", group: "b" }],
+            strategy: resolveScenarioStrategy(parsed),
+            ...updateChoiceOf(parsed),
+            // A stage the strategy does not have.
+            analysis: AnalysisSchema.parse({
+              templates: [{ name: "err", provider: { prometheus: { address: "http://prometheus:9090", query: "err" } }, interval: "5m", successCondition: "result < 0.05" }],
+              stages: [{ name: "prod", soak: ["err"] }],
+            }),
+          },
+          fleet,
+        );
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(refusal).toBeInstanceOf(ValidationError);
+    expect((refusal as ValidationError).issues.map((i) => i.path)).toEqual(expect.arrayContaining(["members[3].name", "analysis.stages[0].name"]));
+  });
+
   it("observe follows an upgrade under way to its end but starts nothing (pulumi refresh)", async () => {
     const { engine, clock } = engineFor(TWO_GROUPS);
     expect(engine.settled).toBe(true);

@@ -117,6 +117,21 @@ describe("after-gates", () => {
 });
 
 describe("skips, stops and validation", () => {
+  it("empty gate lists are no gates: nothing waits, and the status shows no gate lists", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "a" })],
+        strategy: "{stages: [{name: s, beforeGates: [], afterGates: [], groups: [{name: a, beforeGates: [], afterGates: []}]}]}",
+      }),
+    );
+    expect(o.stage("s")).not.toHaveProperty("beforeGates");
+    expect(o.stage("s")).not.toHaveProperty("afterGates");
+    expect(o.stage("s").groups[0]).not.toHaveProperty("beforeGates");
+    expect(o.stage("s").groups[0]).not.toHaveProperty("afterGates");
+    expect(o.opStarts("a")).toEqual([START]);
+    expect(o.run.state).toBe("Completed");
+  });
+
   it("skipping a gated stage skips its gates; the next stage goes on without any approval", async () => {
     const o = await simulate(
       scenario({

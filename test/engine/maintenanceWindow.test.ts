@@ -280,6 +280,13 @@ describe("notAllowedDates", () => {
     expect(next(w, "2026-03-12T04:00Z")).toEqual({ start: "2026-03-12T22:00Z", end: "2026-03-13T04:00Z" });
   });
 
+  it("blocks whole an occurrence on a blocked day that ends exactly at midnight: no empty interval at that midnight", () => {
+    const w = mw({ schedule: { daily: { intervalDays: 1 } }, startTime: "20:00", durationHours: 4, notAllowedDates: [{ start: "2026-03-11", end: "2026-03-11" }] });
+    expect(state(w, "2026-03-11T12:00Z")).toEqual(closedUntil("2026-03-12T20:00Z", "2026-03-13T00:00Z"));
+    // The day before a blocked day: its occurrence runs to midnight whole.
+    expect(state(w, "2026-03-10T21:00Z")).toEqual(open("2026-03-10T20:00Z", "2026-03-11T00:00Z"));
+  });
+
   it("truncates at a month end", () => {
     const w = mw({
       schedule: { absoluteMonthly: { intervalMonths: 1, dayOfMonth: 31 } },
@@ -397,13 +404,28 @@ describe("never opens again", () => {
     const near = mw({ schedule: { daily: { intervalDays: 1 } }, startDate: "2035-01-01" });
     expect(next(near, "2026-03-01T00:00Z")).toEqual({ start: "2035-01-01T02:00Z", end: "2035-01-01T06:00Z" });
   });
+
+  it("the horizon's last day is still looked at; the day after it is not", () => {
+    // 2026-03-01 + 3653 days (three leap days between) = 2036-03-01.
+    const onLastDay = mw({ schedule: { daily: { intervalDays: 1 } }, startDate: "2036-03-01" });
+    expect(next(onLastDay, "2026-03-01T00:00Z")).toEqual({ start: "2036-03-01T02:00Z", end: "2036-03-01T06:00Z" });
+    const dayAfter = mw({ schedule: { daily: { intervalDays: 1 } }, startDate: "2036-03-02" });
+    expect(windowStateAt(dayAfter, at("2026-03-01T00:00Z"))).toEqual({ open: false });
+  });
 });
 
 describe("input checks", () => {
   it("rejects an instant that is not a finite number", () => {
     const w = mw({ schedule: { daily: { intervalDays: 1 } } });
-    expect(() => windowStateAt(w, Number.NaN)).toThrow(RangeError);
-    expect(() => nextOpenInterval(w, Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(() => windowStateAt(w, Number.NaN)).toThrow(new RangeError("instant must be a finite number of epoch ms, got NaN"));
+    expect(() => nextOpenInterval(w, Number.POSITIVE_INFINITY)).toThrow(new RangeError("instant must be a finite number of epoch ms, got Infinity"));
+  });
+
+  it("refuses a schedule of no kind (one the schema would not have let through), naming the kinds", () => {
+    const noKind = { schedule: {}, startTime: "02:00", durationHours: 4 } as MaintenanceWindow;
+    expect(() => windowStateAt(noKind, at("2026-03-01T00:00Z"))).toThrow(
+      new Error("maintenance window schedule must set one of daily, weekly, absoluteMonthly, relativeMonthly"),
+    );
   });
 });
 

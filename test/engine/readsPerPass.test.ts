@@ -55,6 +55,8 @@ describe("cluster reads", () => {
     // At 00:00 read to rank it, then afresh to check it, once, though the group fills three slots in that
     // pass; checked again at 00:10 when a slot frees, and at 05:00; read once more after its upgrade.
     expect(reads.get("late-1")).toEqual([T(0), T(0), T(10), T(300), T(310)]);
+    // Nothing but the run's members is asked about, in passes that rank none as in the others.
+    expect([...reads.keys()].sort()).toEqual(["a", "b", "c", "late-1"]);
   });
 
   it("a run given a channel with Consistent images reads each cluster once at its start to generate its update and pick its images", async () => {

@@ -242,6 +242,39 @@ describe("§3.4 checks before a member starts, in order", () => {
     expect(out.member("behind-1").message).toBe("Kubernetes version 1.32.0 is not yet available in region westeurope; expected at 2026-12-06T00:00:00Z.");
   });
 
+  it("a version a region lists twice counts by its first listing, as AKS accepts it: the member waits for that instant and does not fail", async () => {
+    const out = await simulate(
+      scenario({
+        regions: {
+          westeurope: { kubernetesVersions: ["1.31.2", "1.32.0@2026-12-06T00:00:00Z", "1.32.0@2026-12-07T00:00:00Z"], nodeImages: [IMAGE.OCT] },
+          eastus: { kubernetesVersions: ["1.31.2", "1.32.0@2026-12-07T00:00:00Z", "1.32.0@2026-12-06T00:00:00Z"], nodeImages: [IMAGE.OCT] },
+          northeurope: { kubernetesVersions: ["1.31.2", "1.32.0@2026-12-07T00:00:00Z", "1.32.0"], nodeImages: [IMAGE.OCT] },
+          francecentral: { kubernetesVersions: ["1.31.2", "1.32.0", "1.32.0@2026-12-07T00:00:00Z"], nodeImages: [IMAGE.OCT] },
+        },
+        members: [
+          member("eu-1", { group: "g" }),
+          member("us-1", { group: "g", region: "eastus" }),
+          member("ne-1", { group: "g", region: "northeurope" }),
+          member("fr-1", { group: "g", region: "francecentral" }),
+        ],
+        strategy: "{stages: [{name: s, groups: [{name: g, maxConcurrency: 4}]}]}",
+      }),
+    );
+    for (const [name, region, at] of [
+      ["eu-1", "westeurope", "2026-12-06T00:00:00Z"],
+      ["us-1", "eastus", "2026-12-07T00:00:00Z"],
+      ["ne-1", "northeurope", "2026-12-07T00:00:00Z"],
+    ] as const) {
+      expect(out.eventsOf("member", name).map((e) => [e.time, e.to, e.message]), name).toEqual([
+        ["2026-12-05T00:00:00Z", "Pending", `Kubernetes version 1.32.0 is not yet available in region ${region}; expected at ${at}.`],
+        [at, "Running", "Upgrading the control plane to Kubernetes 1.32.0."],
+        [new Date(Date.parse(at) + 10 * 60_000).toISOString().replace(".000Z", "Z"), "Completed", undefined],
+      ]);
+    }
+    expect(out.opStarts("fr-1")).toEqual(["2026-12-05T00:00:00Z"]);
+    expect(out.run.state).toBe("Completed");
+  });
+
   it("waits for the window once the version has appeared", async () => {
     const out = await simulate(
       scenario({
@@ -554,6 +587,31 @@ describe("§3.6 node image selection", () => {
     expect(out.cluster("us-1").nodePools[0]?.nodeImageVersion).toBe(IMAGE.NOV);
     expect(out.opStarts("eu-2")).toEqual(["2026-12-05T00:20:00Z"]);
     expect(out.cluster("eu-2").nodePools[0]?.nodeImageVersion).toBe(IMAGE.NOV);
+  });
+
+  it("Consistent: the newest version offered in all three regions, whatever order a region lists them in; picks recorded in name order", async () => {
+    const out = await simulate(
+      scenario({
+        regions: {
+          // Newest first: the pick is by version, not by place in the list.
+          westeurope: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [IMAGE.DEC, IMAGE.NOV, IMAGE.OCT, IMAGE.AZL_NOV, IMAGE.AZL_OCT] },
+          eastus: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [IMAGE.DEC, IMAGE.NOV, IMAGE.OCT] },
+          // DEC is in two of the three regions only.
+          northeurope: { kubernetesVersions: ["1.31.2", "1.32.0"], nodeImages: [IMAGE.NOV, IMAGE.OCT] },
+        },
+        members: [
+          // The AzureLinux family is met first; the record lists the picks by name all the same.
+          member("eu-1", { pools: [{ name: "azl", image: IMAGE.AZL_OCT }, { name: "ubuntu", image: IMAGE.OCT }] }),
+          member("us-1", { region: "eastus" }),
+          member("ne-1", { region: "northeurope" }),
+        ],
+        update: FULL_TO_1_32("Consistent"),
+      }),
+    );
+    expect(out.selectedImages).toEqual([IMAGE.NOV, IMAGE.AZL_NOV]);
+    expect(out.cluster("eu-1").nodePools.map((p) => p.nodeImageVersion)).toEqual([IMAGE.AZL_NOV, IMAGE.NOV]);
+    expect(out.cluster("us-1").nodePools[0]?.nodeImageVersion).toBe(IMAGE.NOV);
+    expect(out.cluster("ne-1").nodePools[0]?.nodeImageVersion).toBe(IMAGE.NOV);
   });
 
   it("Custom: uses the given version (not the newest) and leaves pools of unlisted families alone", async () => {

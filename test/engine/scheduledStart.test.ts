@@ -23,6 +23,9 @@ describe("the next occurrence", () => {
     ["on that Tuesday after the time: a week later", "2026-12-08T08:01:00Z", TUESDAY_9_CET, "2026-12-15T08:00:00Z"],
     ["a local day other than the UTC day (-05:00)", "2026-12-07T12:00:00Z", { startDay: "Monday", startTime: "23:30", utcOffset: "-05:00" }, "2026-12-08T04:30:00Z"],
     ["+14:00: Monday 06:00 local is Sunday 16:00 UTC", "2026-12-05T00:00:00Z", { startDay: "Monday", startTime: "06:00", utcOffset: "+14:00" }, "2026-12-06T16:00:00Z"],
+    ["+05:30: Monday 06:00 local is Monday 00:30 UTC", "2026-12-05T00:00:00Z", { startDay: "Monday", startTime: "06:00", utcOffset: "+05:30" }, "2026-12-07T00:30:00Z"],
+    ["-05:00, reached on a local Saturday evening (Sunday in UTC): that Saturday's 22:00", "2026-12-06T01:00:00Z", { startDay: "Saturday", startTime: "22:00", utcOffset: "-05:00" }, "2026-12-06T03:00:00Z"],
+    ["a weekday earlier in the week than today: next week's", "2026-12-05T00:00:00Z", { startDay: "Friday", startTime: "09:00", utcOffset: "+00:00" }, "2026-12-11T09:00:00Z"],
   ] as const)("%s", (_name, from, config, expected) => {
     expect(new Date(nextScheduledStart(config, at(from))).toISOString()).toBe(new Date(expected).toISOString());
   });

@@ -10,7 +10,7 @@ import type { ClusterBackend, ClusterInfo, MemberRef } from "../../src/engine/ba
 import { isoInstant } from "../../src/model/instants";
 import { parseScenario } from "../../src/simulation/scenario";
 import { runScenario } from "../../src/simulation/simulateScenario";
-import { CONTROL_PLANE_TO_1_32, daily, member, scenario, startAt, stopAt } from "./helpers";
+import { CONTROL_PLANE_TO_1_32, daily, member, scenario, simulate, startAt, stopAt } from "./helpers";
 
 /** The simulated fleet, recording the instant of every cluster read per member. */
 function watchedFleet(yaml: string) {
@@ -43,7 +43,22 @@ const MEMBERS = [
   member("c", { minutes: 60 }),
 ];
 
+const NEVER_OPENS = `{schedule: {daily: {intervalDays: 1}}, startTime: "02:00", durationHours: 4, notAllowedDates: [{start: "2026-01-01", end: "2099-12-31"}]}`;
+
 describe("a member waiting for its window", () => {
+  it("starts when its window opens beside a member whose window never opens (Pending with no instant to look again)", async () => {
+    const out = await simulate(
+      scenario({ members: [member("never", { window: NEVER_OPENS }), member("later", { window: daily("12:00") })], update: CONTROL_PLANE_TO_1_32, until: "2026-12-06T00:00:00Z" }),
+    );
+    expect(out.member("never").status).toEqual({ state: "Pending" });
+    expect(out.member("never").message).toBe("Maintenance window closed and it never opens again (check its schedule and notAllowedDates).");
+    expect(out.eventsOf("member", "later").map((e) => [e.time, e.to, e.message])).toEqual([
+      ["2026-12-05T00:00:00Z", "Pending", "Maintenance window closed; next opening at 2026-12-05T12:00:00Z."],
+      ["2026-12-05T12:00:00Z", "Running", "Upgrading the control plane to Kubernetes 1.32.0."],
+      ["2026-12-05T12:10:00Z", "Completed", undefined],
+    ]);
+  });
+
   it("is read once when it goes Pending, then not again until its window opens", async () => {
     const { reads, run } = watchedFleet(scenario({ members: MEMBERS, update: CONTROL_PLANE_TO_1_32, until: "2026-12-06T00:00:00Z" }));
     const { result } = await run();
