@@ -79,6 +79,8 @@ describe("a template's provider", () => {
     ["both providers", (a) => (web(a).provider.prometheus = prom(a).provider.prometheus), `${W}.provider`, "set exactly one of web, prometheus"],
     ["no provider at all", (a) => (web(a).provider = {}), `${W}.provider`, "set exactly one of web, prometheus"],
     ["a web URL that is not http", (a) => (web(a).provider.web.url = "ftp://status.example/"), `${W}.provider.web.url`, "must be an http or https URL"],
+    ["a web URL whose scheme only ends in https", (a) => (web(a).provider.web.url = "xhttps://status.example/"), `${W}.provider.web.url`, "must be an http or https URL"],
+    ["a Prometheus address whose scheme only begins with http", (a) => (prom(a).provider.prometheus.address = "httpx://prometheus:9090"), `${P}.provider.prometheus.address`, "must be an http or https URL"],
     ["a web template without a URL", (a) => delete web(a).provider.web.url, `${W}.provider.web.url`, "is required"],
     ["a web template with a condition", (a) => (web(a).successCondition = "result < 1"), `${W}.successCondition`, "is taken by prometheus templates only: a web measurement is Successful on any 2xx answer"],
     ["a web template with a failure condition", (a) => (web(a).failureCondition = "result > 1"), `${W}.failureCondition`, "is taken by prometheus templates only: a web measurement is Successful on any 2xx answer"],
@@ -164,6 +166,7 @@ describe("timing, limits and conditions", () => {
     ["a condition with text after the number", (a) => (prom(a).successCondition = "result < 1 or result > 2"), `${P}.successCondition`, "'result < 1 or result > 2' is not a comparison: write result < 0.05 (every sample) or result[0] >= 0.95 (the first), joined by && or ||"],
     ["a condition with text before it", (a) => (prom(a).successCondition = "not result < 1"), `${P}.successCondition`, "'not result < 1' is not a comparison: write result < 0.05 (every sample) or result[0] >= 0.95 (the first), joined by && or ||"],
     ["an empty side of ||", (a) => (prom(a).successCondition = "result < 1 ||"), `${P}.successCondition`, "'' is not a comparison: write result < 0.05 (every sample) or result[0] >= 0.95 (the first), joined by && or ||"],
+    ["a wrong comparison among others, shown without the spaces around it", (a) => (prom(a).failureCondition = "result > 1 &&  value < 2 "), `${P}.failureCondition`, "'value < 2' is not a comparison: write result < 0.05 (every sample) or result[0] >= 0.95 (the first), joined by && or ||"],
     ["noData that is not a phase", (a) => (prom(a).noData = "Error"), `${P}.noData`, "must be Successful, Failed or Inconclusive"],
   ]);
   expectAccepted([
@@ -183,7 +186,7 @@ describe("timing, limits and conditions", () => {
       prom(a).consecutiveErrorLimit = 0;
     }],
     ["a condition of 500 characters, every operator and number form", (a) => {
-      prom(a).successCondition = "result < 1 && result <= 1.5 && result > -2 && result >= .5 || result[0] == 1e3 || result != 2E-1";
+      prom(a).successCondition = "result < 1 && result <= 1.5 && result > -2 && result >= .5 || result[0] == 1e3 || result != 2E-1 || result < 10 && result > .25 && result != 1e10";
       prom(a).failureCondition = `result > 1${" ".repeat(490)}`;
     }],
     ["noData of each phase it takes", (a) => {

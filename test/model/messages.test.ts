@@ -111,6 +111,8 @@ describe("health checks", () => {
   const probe = (s: Doc, fields: Doc) => (m0(s).healthCheck = { url: "https://canary.example/healthz", ...fields });
   expectExactly([
     ["a URL that is not http", (s) => probe(s, { url: "ftp://canary.example/healthz" }), "members[0].healthCheck.url", "must be an http or https URL"],
+    ["a URL whose scheme only ends in https", (s) => probe(s, { url: "xhttps://canary.example/healthz" }), "members[0].healthCheck.url", "must be an http or https URL"],
+    ["a URL whose scheme only begins with http", (s) => probe(s, { url: "httpx://canary.example/healthz" }), "members[0].healthCheck.url", "must be an http or https URL"],
     ["no URL", (s) => (m0(s).healthCheck = {}), "members[0].healthCheck.url", "is required"],
     ["settleSeconds 1.5", (s) => probe(s, { settleSeconds: 1.5 }), "members[0].healthCheck.settleSeconds", "must be a whole number of seconds"],
     ["settleSeconds -1", (s) => probe(s, { settleSeconds: -1 }), "members[0].healthCheck.settleSeconds", "must not be negative"],
@@ -253,6 +255,7 @@ describe("managedClusterUpdate and autoUpgradeProfile", () => {
   expectAccepted([
     ["a profile on every channel it takes", (s) => profile(s, { channel: "TargetKubernetesVersion", targetKubernetesVersion: "1.30", longTermSupport: true, nodeImageSelection: { type: "Consistent" } })],
     ["longTermSupport false on Rapid", (s) => profile(s, { channel: "Rapid", longTermSupport: false })],
+    ["a target whose major has two digits", (s) => profile(s, { channel: "TargetKubernetesVersion", targetKubernetesVersion: "10.0" })],
   ]);
 });
 
