@@ -113,3 +113,82 @@ describe("validation of chained runs", () => {
     await expect(simulateChain(chainOf(text))).rejects.toThrow(/runs\[1\]\.managedClusterUpdate\.nodeImageSelection\.customNodeImageVersions: is required/);
   });
 });
+
+describe("validation of chained runs: every refusal names its field path", () => {
+  const world = fs.readFileSync(PROMOTION, "utf8").split("\nruns:\n")[0]!;
+  const issuesOf = (rest: string): Array<{ path: string; message: string }> => {
+    try {
+      chainOf(`${world}\n${rest}`);
+      return [];
+    } catch (e) {
+      return (e as ValidationError).issues;
+    }
+  };
+  const NODE_IMAGES = "managedClusterUpdate: {upgrade: {type: NodeImageOnly}}";
+
+  it("runs must be a non-empty list", () => {
+    expect(issuesOf("runs: 5\n")).toEqual([{ path: "runs", message: "must be a list of runs" }]);
+    expect(issuesOf("runs: []\n")).toEqual([{ path: "runs", message: "needs at least one run" }]);
+  });
+
+  it("a run's strategy is inline or referenced, not both, and a reference must name one under strategies", () => {
+    const strategies = "strategies:\n  one: {stages: [{name: s, groups: [{name: g}]}]}\n";
+    expect(issuesOf(`${strategies}runs:\n  - {name: a, strategy: {stages: [{name: s, groups: [{name: g}]}]}, updateStrategyId: one, ${NODE_IMAGES}}\n  - {name: b, updateStrategyId: two, ${NODE_IMAGES}}\n`)).toEqual([
+      { path: "runs[0].updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" },
+      { path: "runs[1].updateStrategyId", message: "no strategy named 'two' under strategies" },
+    ]);
+    expect(issuesOf(`runs:\n  - {name: a, updateStrategyId: one, ${NODE_IMAGES}}\n`)).toEqual([{ path: "runs[0].updateStrategyId", message: "no strategy named 'one' under strategies" }]);
+    expect(issuesOf(`${strategies}runs:\n  - {name: a, members: [{name: staging-1, group: g}], updateStrategyId: one, ${NODE_IMAGES}}\n`)).toEqual([]);
+  });
+
+  it("a run's own member list is checked as a run's, at the run's path", () => {
+    expect(issuesOf(`runs:\n  - {name: a, ${NODE_IMAGES}}\n  - {name: b, members: [{name: staging-1}, {name: staging-2}, {name: staging-1}], ${NODE_IMAGES}}\n`)).toEqual([
+      { path: "runs[1].members[2].name", message: "duplicate member name 'staging-1' (also members[0])" },
+    ]);
+  });
+
+  it("members is a list or a failedMembers reference to an earlier run", () => {
+    expect(issuesOf(`runs:\n  - {name: a, members: all, ${NODE_IMAGES}}\n`)).toEqual([{ path: "runs[0].members", message: "must be a list of members or { fromRun, output: failedMembers }" }]);
+    expect(issuesOf(`runs:\n  - {name: a, ${NODE_IMAGES}}\n  - {name: b, members: {fromRun: a, output: appliedNodeImageVersions}, ${NODE_IMAGES}}\n`)).toEqual([
+      { path: "runs[1].members.output", message: "must be failedMembers here" },
+    ]);
+    expect(issuesOf(`runs:\n  - {name: a, ${NODE_IMAGES}}\n  - {name: b, members: {fromRun: a, output: failedMembers}, ${NODE_IMAGES}}\n`)).toEqual([]);
+  });
+
+  it("a customNodeImageVersions reference is checked as one, and a list of versions as versions", () => {
+    const custom = (versions: string) => `managedClusterUpdate: {upgrade: {type: NodeImageOnly}, nodeImageSelection: {type: Custom, customNodeImageVersions: ${versions}}}`;
+    const at = "runs[1].managedClusterUpdate.nodeImageSelection.customNodeImageVersions";
+    const run = (versions: string) => issuesOf(`runs:\n  - {name: a, ${NODE_IMAGES}}\n  - {name: b, ${custom(versions)}}\n`);
+    expect(run("{fromRun: a}")).toEqual([{ path: `${at}.output`, message: "is required" }]);
+    expect(run("{fromRun: a, output: everything}")).toEqual([{ path: `${at}.output`, message: "must be one of failedMembers, appliedNodeImageVersions" }]);
+    expect(run("{fromRun: a, output: appliedNodeImageVersions, extra: 1}")).toEqual([{ path: `${at}.extra`, message: "unknown field" }]);
+    expect(run("{fromRun: nobody, output: appliedNodeImageVersions}")).toEqual([{ path: `${at}.fromRun`, message: "no earlier run named 'nobody'" }]);
+    expect(run("{fromRun: a, output: appliedNodeImageVersions}")).toEqual([]);
+    expect(run("[{version: AKSUbuntu-2204gen2containerd-202612.10.0}]")).toEqual([]);
+    // Not a reference: the update's own refusal, once.
+    const itself = (value: string) => run(value).map((i) => i.path);
+    expect(itself("null")).toEqual([at]);
+    expect(itself("AKSUbuntu-2204gen2containerd-202612.10.0")).toEqual([at]);
+  });
+
+  it("a run without an update, or with a bad one, is refused at runs[i].managedClusterUpdate", () => {
+    expect(issuesOf("runs:\n  - {name: a}\n")).toEqual([{ path: "runs[0].managedClusterUpdate", message: "is required" }]);
+    expect(issuesOf("runs:\n  - {name: a, managedClusterUpdate: {upgrade: {type: Sideways}}}\n")).toEqual([
+      { path: "runs[0].managedClusterUpdate.upgrade.type", message: expect.stringContaining("must be one of") },
+    ]);
+  });
+
+  it("a run's actions: not before the scenario's start, and approvals only of gates its strategy has", () => {
+    const strategy = "strategy: {stages: [{name: s, beforeGates: [{type: Approval}], groups: [{name: g}]}]}";
+    const issues = issuesOf(`runs:\n  - {name: a, members: [{name: staging-1, group: g}], ${strategy}, ${NODE_IMAGES}, actions: [{at: 2026-12-14T07:59:59Z, stop: true}, {at: 2026-12-14T09:00:00Z, approve: [{stage: s, timing: Before}, {stage: s, timing: After}]}]}\n`);
+    expect(issues).toEqual([
+      { path: "runs[0].actions[0].at", message: "must not be before start" },
+      { path: "runs[0].actions[1].approve[1]", message: "no after-gates there to approve" },
+    ]);
+    expect(issuesOf(`runs:\n  - {name: a, members: [{name: staging-1, group: g}], ${strategy}, ${NODE_IMAGES}, actions: [{at: 2026-12-14T08:00:00Z, approve: [{stage: s, timing: Before}]}]}\n`)).toEqual([]);
+  });
+
+  it("until must be after start", () => {
+    expect(issuesOf(`until: 2026-12-14T08:00:00Z\nruns:\n  - {name: a, ${NODE_IMAGES}}\n`)).toEqual([{ path: "until", message: "must be after start" }]);
+  });
+});
