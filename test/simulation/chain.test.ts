@@ -166,9 +166,9 @@ describe("validation of chained runs: every refusal names its field path", () =>
     expect(run("{fromRun: a, output: appliedNodeImageVersions}")).toEqual([]);
     expect(run("[{version: AKSUbuntu-2204gen2containerd-202612.10.0}]")).toEqual([]);
     // Not a reference: the update's own refusal, once.
-    const itself = (value: string) => run(value).map((i) => i.path);
-    expect(itself("null")).toEqual([at]);
-    expect(itself("AKSUbuntu-2204gen2containerd-202612.10.0")).toEqual([at]);
+    expect(run("null")).toEqual([{ path: at, message: "must be a list, got null" }]);
+    expect(run("AKSUbuntu-2204gen2containerd-202612.10.0")).toEqual([{ path: at, message: "must be a list, got string" }]);
+    expect(run("[]")).toEqual([{ path: at, message: "is required (one version per image family) when type is Custom" }]);
   });
 
   it("a run without an update, or with a bad one, is refused at runs[i].managedClusterUpdate", () => {
@@ -186,6 +186,9 @@ describe("validation of chained runs: every refusal names its field path", () =>
       { path: "runs[0].actions[1].approve[1]", message: "no after-gates there to approve" },
     ]);
     expect(issuesOf(`runs:\n  - {name: a, members: [{name: staging-1, group: g}], ${strategy}, ${NODE_IMAGES}, actions: [{at: 2026-12-14T08:00:00Z, approve: [{stage: s, timing: Before}]}]}\n`)).toEqual([]);
+    // A referenced strategy's gates, likewise.
+    const referenced = `strategies:\n  gated: {stages: [{name: s, beforeGates: [{type: Approval}], groups: [{name: g}]}]}\nruns:\n  - {name: a, members: [{name: staging-1, group: g}], updateStrategyId: gated, ${NODE_IMAGES}, actions: [{at: 2026-12-14T08:00:00Z, approve: [{stage: s, timing: Before}]}, {at: 2026-12-14T08:00:00Z, approve: [{stage: s, group: g, timing: Before}]}]}\n`;
+    expect(issuesOf(referenced)).toEqual([{ path: "runs[0].actions[1].approve[0]", message: "no before-gates there to approve" }]);
   });
 
   it("until must be after start", () => {
