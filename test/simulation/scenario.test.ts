@@ -249,6 +249,48 @@ describe("docs/rules.md §7: every problem is reported at once", () => {
     expect(issues.map((i) => i.path)).toEqual([where]);
   });
 
+  // The scenario's own checks across fields run only when the fields they read have their type
+  // (CROSS_CHECKED; a name that breaks only its format is still read): each value of the wrong type
+  // below would otherwise bring a second, misleading refusal, or a crash.
+  const referenced = (s: Doc) => {
+    s.strategies = { blue: s.strategy };
+    delete s.strategy;
+    s.updateStrategyId = "blue";
+    return s.strategies.blue;
+  };
+  const at = "2026-12-05T02:00:00Z";
+  it.each([
+    ["start", (s: Doc) => { s.start = 2027; s.actions = [{ at, stop: true }]; }, ["start"]],
+    ["until", (s: Doc) => (s.until = 2026), ["until"]],
+    ["updateStrategyId", (s: Doc) => { referenced(s); s.updateStrategyId = 5; }, ["updateStrategyId"]],
+    ["analysis.stages[0].name", (s: Doc) => (s.analysis = { templates: [{ name: "probe", provider: { web: { url: "https://status.example/healthz" } } }], stages: [{ name: 5, soak: ["probe"] }] }), ["analysis.stages[0].name"]],
+    ["members[i].name", (s: Doc) => (s.members[1].name = s.members[2].name = 5), ["members[1].name", "members[2].name"]],
+    ["members[i].group", (s: Doc) => { s.members[1].group = 5; s.actions = [{ at, skip: [{ type: "Member", name: "eu-1" }] }]; }, ["members[1].group"]],
+    ["members[i].region", (s: Doc) => (s.members[0].region = 5), ["members[0].region"]],
+    ["members[i].nodePools[j].name", (s: Doc) => (s.members[0].nodePools = [{ ...s.members[0].nodePools[0], name: 5 }, { ...s.members[0].nodePools[0], name: 5 }]), ["members[0].nodePools[0].name", "members[0].nodePools[1].name"]],
+    ["strategy.stages[i].name", (s: Doc) => { s.strategy.stages[0].name = 5; s.actions = [{ at, skip: [{ type: "Stage", name: "canary" }] }]; }, ["strategy.stages[0].name"]],
+    ["strategy.stages[i].groups[j].name", (s: Doc) => { s.strategy.stages[0].groups[0].name = 5; s.actions = [{ at, skip: [{ type: "Member", name: "canary-1" }] }]; }, ["strategy.stages[0].groups[0].name"]],
+    ["strategies.<name>.stages[i].name", (s: Doc) => { referenced(s).stages[0].name = 5; s.actions = [{ at, skip: [{ type: "Stage", name: "canary" }] }]; }, ["strategies.blue.stages[0].name"]],
+    ["strategies.<name>.stages[i].groups[j].name", (s: Doc) => { referenced(s).stages[0].groups[0].name = 5; s.actions = [{ at, skip: [{ type: "Member", name: "canary-1" }] }]; }, ["strategies.blue.stages[0].groups[0].name"]],
+    ...(["beforeGates", "afterGates"] as const).flatMap((gates) => {
+      const timing = gates === "beforeGates" ? "Before" : "After";
+      return [
+        [`strategy.stages[i].${gates}`, (s: Doc) => { s.strategy.stages[0][gates] = "Approval"; s.actions = [{ at, approve: [{ stage: "canary", timing }] }]; }, [`strategy.stages[0].${gates}`]],
+        [`strategy.stages[i].groups[j].${gates}`, (s: Doc) => { s.strategy.stages[0].groups[0][gates] = "Approval"; s.actions = [{ at, approve: [{ stage: "canary", group: "canary", timing }] }]; }, [`strategy.stages[0].groups[0].${gates}`]],
+        [`strategies.<name>.stages[i].${gates}`, (s: Doc) => { referenced(s).stages[0][gates] = "Approval"; s.actions = [{ at, approve: [{ stage: "canary", timing }] }]; }, [`strategies.blue.stages[0].${gates}`]],
+        [`strategies.<name>.stages[i].groups[j].${gates}`, (s: Doc) => { referenced(s).stages[0].groups[0][gates] = "Approval"; s.actions = [{ at, approve: [{ stage: "canary", group: "canary", timing }] }]; }, [`strategies.blue.stages[0].groups[0].${gates}`]],
+      ] as Array<[string, (s: Doc) => void, string[]]>;
+    }),
+    ["actions[i].at", (s: Doc) => (s.actions = [{ at: 2026, stop: true }]), ["actions[0].at"]],
+    ["actions[i].skip[j].name", (s: Doc) => (s.actions = [{ at, skip: [{ type: "Member", name: 5 }] }]), ["actions[0].skip[0].name"]],
+    ["actions[i].approve[j].stage", (s: Doc) => (s.actions = [{ at, approve: [{ stage: 5, timing: "Before" }] }]), ["actions[0].approve[0].stage"]],
+    ["actions[i].approve[j].group", (s: Doc) => (s.actions = [{ at, approve: [{ stage: "canary", group: 5, timing: "Before" }] }]), ["actions[0].approve[0].group"]],
+    ["actions[i].approve[j].timing", (s: Doc) => (s.actions = [{ at, approve: [{ stage: "canary", timing: "before" }] }]), ["actions[0].approve[0].timing"]],
+  ] as Array<[string, (s: Doc) => void, string[]]>)("%s of the wrong type is refused alone: the checks that read it wait for it", (_where, mutate, paths) => {
+    const issues = issuesOf(() => parseScenario(scenarioYaml(mutate)));
+    expect(issues.map((i) => i.path), issues.map((i) => `${i.path}: ${i.message}`).join("\n")).toEqual(paths);
+  });
+
   it("the error message lists one line per problem, each starting with its path", () => {
     let message = "";
     try {
