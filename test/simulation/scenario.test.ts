@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/model/issues";
 import { parseScenario, scenarioHorizon, validateScenario } from "../../src/simulation/scenario";
+import { MAX_HORIZON_DAYS } from "../../src/model/limits";
 import { expectIssue, expectValid, issuesOf, scenarioYaml, validScenario, type Doc } from "../model/helpers";
 
 const EXAMPLE_SCENARIOS = path.resolve(__dirname, "../../examples/scenarios");
@@ -325,5 +326,62 @@ describe("docs/rules.md §7: the example scenarios (examples/scenarios)", () => 
       ["production", ["prod-eu", "prod-us"], undefined],
     ]);
     expect(scenario.managedClusterUpdate!.nodeImageSelection?.type).toBe("Consistent");
+  });
+});
+
+describe("docs/rules.md §7: each refusal once, at its path, and nothing more", () => {
+  const referenced = (s: Doc) => {
+    s.strategies = { blue: s.strategy };
+    delete s.strategy;
+    s.updateStrategyId = "blue";
+    return s.strategies.blue;
+  };
+  const exactly = (mutate: (s: Doc) => void) => issuesOf(() => parseScenario(scenarioYaml(mutate)));
+
+  it("an inline strategy beside a reference to none is refused once, as both", () => {
+    expect(exactly((s) => (s.updateStrategyId = "nope"))).toEqual([{ path: "updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" }]);
+  });
+
+  it("a referenced strategy's problems are named under strategies.<name>; the members' stay where they are", () => {
+    const issues = exactly((s) => {
+      const blue = referenced(s);
+      blue.stages[1].groups = [{ name: "prod-eu", memberSelector: { byLabel: "env=prod" } }, { name: "prod-us", memberSelector: { byLabel: "env=prod" } }];
+      s.members[1].labels = { env: "prod" };
+      s.members[2].name = "eu-1";
+    });
+    expect(issues).toEqual([
+      { path: "members[2].name", message: "duplicate member name 'eu-1' (also members[1])" },
+      { path: "strategies.blue.stages[1].groups[1].memberSelector.byLabel", message: "member 'eu-1' is selected by group 'prod-eu' (stages[1].groups[0]) and by group 'prod-us': a member belongs to one group of a run" },
+    ]);
+  });
+
+  it("a duplicate member name, which the fleet and the run both check, is named once", () => {
+    expect(exactly((s) => (s.members[2].name = "eu-1"))).toEqual([{ path: "members[2].name", message: "duplicate member name 'eu-1' (also members[1])" }]);
+  });
+
+  it("a scenario without its update says so once, beside its other missing fields", () => {
+    const issues = issuesOf(() => parseScenario("start: 2026-12-05T00:00:00Z\n"));
+    expect(issues.filter((i) => i.path === "managedClusterUpdate")).toHaveLength(1);
+  });
+
+  it.each([[[]], [5], ["text"], [null]])("validateScenario(%j) is refused at (root) alone", (input) => {
+    expect(issuesOf(() => validateScenario(input))).toEqual([{ path: "(root)", message: expect.stringContaining("must be a mapping") }]);
+  });
+
+  it("an instant out of range has its own refusal, not a horizon one too", () => {
+    const range = /^must be from /;
+    expect(exactly((s) => { s.start = "0001-01-01T00:00:00Z"; s.until = "2026-12-06T00:00:00Z"; })).toEqual([{ path: "start", message: expect.stringMatching(range) }]);
+    expect(exactly((s) => (s.until = "9999-01-01T00:00:00Z"))).toEqual([{ path: "until", message: expect.stringMatching(range) }]);
+  });
+
+  it("until may be at most the horizon's days after start", () => {
+    const limit = new Date(Date.parse("2026-12-05T00:00:00Z") + MAX_HORIZON_DAYS * 86_400_000).toISOString().replace(".000Z", "Z");
+    expectValid(() => parseScenario(scenarioYaml((s) => (s.until = limit))));
+    const past = limit.replace(/:00Z$/, ":01Z");
+    expect(exactly((s) => (s.until = past))).toEqual([{ path: "until", message: `must be at most ${MAX_HORIZON_DAYS} days after start` }]);
+  });
+
+  it("an action's start and stop must be true", () => {
+    expect(exactly((s) => (s.actions = [{ at: "2026-12-05T02:00:00Z", start: false }]))).toEqual([{ path: "actions[0].start", message: "must be true" }]);
   });
 });
