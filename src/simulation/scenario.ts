@@ -79,7 +79,8 @@ export const ScenarioSchema = z
     const add = (issue: FieldIssue) => ctx.addIssue({ code: "custom", path: parsePath(issue.path), message: issue.message });
     for (const issue of updateChoiceIssues(scenario)) add(issue);
     const strategy = resolveScenarioStrategy(scenario);
-    if (scenario.updateStrategyId !== undefined && scenario.strategy === undefined && strategy === undefined) {
+    // An inline strategy is the one resolved: only a reference can resolve to none.
+    if (scenario.updateStrategyId !== undefined && strategy === undefined) {
       ctx.addIssue({ code: "custom", path: ["updateStrategyId"], message: `no strategy named '${scenario.updateStrategyId}' under strategies` });
     }
     // "Inline and reference" is about what the file says: a resolved reference alone is not "both".
