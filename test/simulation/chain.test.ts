@@ -147,6 +147,27 @@ describe("validation of chained runs: every refusal names its field path", () =>
     ]);
   });
 
+  it("a run of every fleet member is checked against its strategy before anything runs, at the strategy's path (once)", () => {
+    // Bug fixed: this was refused only when `second` started, after `first` had run, at runs[1].strategy.
+    const labelled = world.replace("{name: prod-eu-1, region: westeurope,", "{name: prod-eu-1, labels: {env: prod}, region: westeurope,");
+    const twoGroups = "{stages: [{name: s, groups: [{name: a, memberSelector: {byLabel: env=prod}}, {name: b, memberSelector: {byLabel: env=prod}}]}]}";
+    const message = "member 'prod-eu-1' is selected by group 'a' (stages[0].groups[0]) and by group 'b': a member belongs to one group of a run";
+    const refused = (runs: string) => {
+      try {
+        chainOf(`${labelled}\n${runs}`);
+        return [];
+      } catch (e) {
+        return (e as ValidationError).issues;
+      }
+    };
+    expect(refused(`strategies:\n  two: ${twoGroups}\nruns:\n  - {name: first, ${NODE_IMAGES}}\n  - {name: second, updateStrategyId: two, ${NODE_IMAGES}}\n  - {name: third, updateStrategyId: two, ${NODE_IMAGES}}\n`)).toEqual([
+      { path: "strategies.two.stages[0].groups[1].memberSelector.byLabel", message },
+    ]);
+    expect(refused(`runs:\n  - {name: first, strategy: ${twoGroups}, ${NODE_IMAGES}}\n`)).toEqual([{ path: "runs[0].strategy.stages[0].groups[1].memberSelector.byLabel", message }]);
+    // A listed member carries no labels here: the run selects none of them, and that is no conflict.
+    expect(refused(`runs:\n  - {name: first, members: [{name: prod-eu-1}], strategy: ${twoGroups}, ${NODE_IMAGES}}\n`)).toEqual([]);
+  });
+
   it("members is a list or a failedMembers reference to an earlier run", () => {
     expect(issuesOf(`runs:\n  - {name: a, members: all, ${NODE_IMAGES}}\n`)).toEqual([{ path: "runs[0].members", message: "must be a list of members or { fromRun, output: failedMembers }" }]);
     expect(issuesOf(`runs:\n  - {name: a, ${NODE_IMAGES}}\n  - {name: b, members: {fromRun: a, output: appliedNodeImageVersions}, ${NODE_IMAGES}}\n`)).toEqual([
