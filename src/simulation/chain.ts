@@ -154,7 +154,7 @@ export function resolveChainUpdate(runIndex: number, raw: unknown, versions: () 
 function splitUpdate(raw: unknown): { update: unknown; ref?: unknown } {
   const selection = (raw as { nodeImageSelection?: { customNodeImageVersions?: unknown } } | undefined)?.nodeImageSelection;
   const custom = selection?.customNodeImageVersions;
-  if (custom === undefined || custom === null || typeof custom !== "object" || Array.isArray(custom)) return { update: raw };
+  if (custom === null || typeof custom !== "object" || Array.isArray(custom)) return { update: raw };
   // Stand-in for the versions the referenced run will have applied: valid, so the rest is checked.
   return { update: withCustomVersions(raw, [{ version: "Placeholder-000000.00.0" }]), ref: custom };
 }

@@ -181,6 +181,7 @@ describe("validation of chained runs: every refusal names its field path", () =>
     const at = "runs[1].managedClusterUpdate.nodeImageSelection.customNodeImageVersions";
     const run = (versions: string) => issuesOf(`runs:\n  - {name: a, ${NODE_IMAGES}}\n  - {name: b, ${custom(versions)}}\n`);
     expect(run("{fromRun: a}")).toEqual([{ path: `${at}.output`, message: "is required" }]);
+    expect(run("{fromRun: 5, output: appliedNodeImageVersions}")).toEqual([{ path: `${at}.fromRun`, message: "must be a string" }]);
     expect(run("{fromRun: a, output: everything}")).toEqual([{ path: `${at}.output`, message: "must be one of failedMembers, appliedNodeImageVersions" }]);
     expect(run("{fromRun: a, output: appliedNodeImageVersions, extra: 1}")).toEqual([{ path: `${at}.extra`, message: "unknown field" }]);
     expect(run("{fromRun: nobody, output: appliedNodeImageVersions}")).toEqual([{ path: `${at}.fromRun`, message: "no earlier run named 'nobody'" }]);
@@ -194,6 +195,7 @@ describe("validation of chained runs: every refusal names its field path", () =>
 
   it("a run without an update, or with a bad one, is refused at runs[i].managedClusterUpdate", () => {
     expect(issuesOf("runs:\n  - {name: a}\n")).toEqual([{ path: "runs[0].managedClusterUpdate", message: "is required" }]);
+    expect(issuesOf("runs:\n  - {name: a, managedClusterUpdate: null}\n")).toEqual([{ path: "runs[0].managedClusterUpdate", message: "must be a mapping, got null" }]);
     expect(issuesOf("runs:\n  - {name: a, managedClusterUpdate: {upgrade: {type: Sideways}}}\n")).toEqual([
       { path: "runs[0].managedClusterUpdate.upgrade.type", message: expect.stringContaining("must be one of") },
     ]);
@@ -210,6 +212,9 @@ describe("validation of chained runs: every refusal names its field path", () =>
     // A referenced strategy's gates, likewise.
     const referenced = `strategies:\n  gated: {stages: [{name: s, beforeGates: [{type: Approval}], groups: [{name: g}]}]}\nruns:\n  - {name: a, members: [{name: staging-1, group: g}], updateStrategyId: gated, ${NODE_IMAGES}, actions: [{at: 2026-12-14T08:00:00Z, approve: [{stage: s, timing: Before}]}, {at: 2026-12-14T08:00:00Z, approve: [{stage: s, group: g, timing: Before}]}]}\n`;
     expect(issuesOf(referenced)).toEqual([{ path: "runs[0].actions[1].approve[0]", message: "no before-gates there to approve" }]);
+    // A run without a strategy has the default one, even beside a strategy named "undefined".
+    const unnamed = referenced.replace("  gated:", "  undefined:").replace("updateStrategyId: gated, ", "");
+    expect(issuesOf(unnamed).map((i) => i.path)).toEqual(["runs[0].actions[0].approve[0]", "runs[0].actions[1].approve[0]"]);
   });
 
   it("until must be after start", () => {
