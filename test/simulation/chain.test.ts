@@ -152,9 +152,9 @@ describe("validation of chained runs: every refusal names its field path", () =>
     const labelled = world.replace("{name: prod-eu-1, region: westeurope,", "{name: prod-eu-1, labels: {env: prod}, region: westeurope,");
     const twoGroups = "{stages: [{name: s, groups: [{name: a, memberSelector: {byLabel: env=prod}}, {name: b, memberSelector: {byLabel: env=prod}}]}]}";
     const message = "member 'prod-eu-1' is selected by group 'a' (stages[0].groups[0]) and by group 'b': a member belongs to one group of a run";
-    const refused = (runs: string) => {
+    const refused = (runs: string, fleet = labelled) => {
       try {
-        chainOf(`${labelled}\n${runs}`);
+        chainOf(`${fleet}\n${runs}`);
         return [];
       } catch (e) {
         return (e as ValidationError).issues;
@@ -164,6 +164,14 @@ describe("validation of chained runs: every refusal names its field path", () =>
       { path: "strategies.two.stages[0].groups[1].memberSelector.byLabel", message },
     ]);
     expect(refused(`runs:\n  - {name: first, strategy: ${twoGroups}, ${NODE_IMAGES}}\n`)).toEqual([{ path: "runs[0].strategy.stages[0].groups[1].memberSelector.byLabel", message }]);
+    // Both (refused as such): the inline strategy is the one checked.
+    expect(refused(`strategies:\n  one: {stages: [{name: s, groups: [{name: g}]}]}\nruns:\n  - {name: first, strategy: ${twoGroups}, updateStrategyId: one, ${NODE_IMAGES}}\n`)).toEqual([
+      { path: "runs[0].updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" },
+      { path: "runs[0].strategy.stages[0].groups[1].memberSelector.byLabel", message },
+    ]);
+    // The fleet's own problems are the fleet's, named once at its path.
+    const twice = world.replace("{name: prod-eu-2,", "{name: prod-eu-1,");
+    expect(refused(`runs:\n  - {name: first, ${NODE_IMAGES}}\n`, twice)).toEqual([{ path: "members[3].name", message: "duplicate member name 'prod-eu-1' (also members[2])" }]);
     // A listed member carries no labels here: the run selects none of them, and that is no conflict.
     expect(refused(`runs:\n  - {name: first, members: [{name: prod-eu-1}], strategy: ${twoGroups}, ${NODE_IMAGES}}\n`)).toEqual([]);
   });
