@@ -216,6 +216,12 @@ export const equivalentSurvivors = [
   ].map(([file, code]) => ({ file, code, mutator: "StringLiteral", replacement: '""', reason: "a refusal shows a field path and a message: an issue's code is read only to tell an unknown field" })),
   // src/engine/clock.ts
   { file: "src/engine/clock.ts", code: "if (instant > this.current) this.current = instant;", mutator: "EqualityOperator", replacement: "instant >= this.current", reason: "setting the time to the instant it already is changes nothing" },
+  // src/simulation/scenario.ts, chain.ts: the scenario files
+  ...["src/simulation/scenario.ts", "src/simulation/chain.ts"].map((file) => ({ file, code: 'code: "custom"', mutator: "StringLiteral", replacement: '""', reason: "a refusal shows a field path and a message: an issue's code is read only to tell an unknown field" })),
+  { file: "src/simulation/scenario.ts", code: "if (scenario.until !== undefined) for (const message of horizonProblems(", mutator: "ConditionalExpression", replacement: "true", reason: "horizonProblems of no until finds nothing: its instant, NaN, is out of range, which has its own refusal" },
+  { file: "src/simulation/scenario.ts", code: "...(scenario.analysis === undefined ? {} : { analysis: scenario.analysis })", mutator: "ConditionalExpression", replacement: "false", reason: "analysis: undefined and no analysis are one to crossValidateRun (unknownAnalysisStages reads either as none)" },
+  { file: "src/simulation/chain.ts", code: "if (chain.until !== undefined) for (const message of horizonProblems(", mutator: "ConditionalExpression", replacement: "true", reason: "horizonProblems of no until finds nothing: its instant, NaN, is out of range, which has its own refusal" },
+  { file: "src/simulation/chain.ts", code: "const parsed = ManagedClusterUpdateSchema.safeParse(whole, { error: friendlyErrors });", mutator: "ObjectLiteral", reason: "the update was checked with a stand-in list when the file was read (splitUpdate): only the resolved list can be refused here, by rules with messages of their own (an empty list, one version per family)" },
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */

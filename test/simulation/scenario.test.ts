@@ -381,6 +381,12 @@ describe("docs/rules.md §7: each refusal once, at its path, and nothing more", 
     expect(exactly((s) => (s.until = past))).toEqual([{ path: "until", message: `must be at most ${MAX_HORIZON_DAYS} days after start` }]);
   });
 
+  it("a scenario without a strategy or a reference has the default one, even beside a strategy named 'undefined'", () => {
+    expect(exactly((s) => { s.strategies = { undefined: { stages: [{ name: "canary", beforeGates: [{ type: "Approval" }], groups: [{ name: "canary" }] }] } }; delete s.strategy; s.actions = [{ at: "2026-12-05T02:00:00Z", approve: [{ stage: "canary", timing: "Before" }] }]; })).toEqual([
+      { path: "actions[0].approve[0]", message: "stage 'canary' has no before-gates to approve" },
+    ]);
+  });
+
   it("an action's start and stop must be true", () => {
     expect(exactly((s) => (s.actions = [{ at: "2026-12-05T02:00:00Z", start: false }]))).toEqual([{ path: "actions[0].start", message: "must be true" }]);
   });
