@@ -86,9 +86,10 @@ export const ScenarioSchema = z
     // "Inline and reference" is about what the file says: a resolved reference alone is not "both".
     const inlineAndReference = scenario.strategy !== undefined ? scenario.updateStrategyId : undefined;
     const { issues, excluded } = crossValidateRun({ members: scenario.members, strategy, updateStrategyId: inlineAndReference, ...(scenario.analysis === undefined ? {} : { analysis: scenario.analysis }) });
-    // crossValidateRun names strategy paths as `strategy...`; a referenced strategy lives under `strategies.<name>`.
+    // crossValidateRun names strategy paths as `strategy...`; a referenced strategy (the one checked when
+    // there is no inline one: without either, no strategy path is named) lives under `strategies.<name>`.
     for (const issue of issues) {
-      if (scenario.strategy === undefined && scenario.updateStrategyId !== undefined && issue.path.startsWith("strategy.")) {
+      if (scenario.strategy === undefined && issue.path.startsWith("strategy.")) {
         add({ ...issue, path: `strategies.${scenario.updateStrategyId}${issue.path.slice("strategy".length)}` });
       } else add(issue);
     }

@@ -355,6 +355,19 @@ describe("docs/rules.md §7: each refusal once, at its path, and nothing more", 
     ]);
   });
 
+  it("an inline strategy's problems stay under strategy, even beside a reference", () => {
+    const conflict = (s: Doc) => {
+      s.strategy.stages[1].groups = [{ name: "prod-eu", memberSelector: { byLabel: "env=prod" } }, { name: "prod-us", memberSelector: { byLabel: "env=prod" } }];
+      s.members[1].labels = { env: "prod" };
+    };
+    const selected = { path: "strategy.stages[1].groups[1].memberSelector.byLabel", message: "member 'eu-1' is selected by group 'prod-eu' (stages[1].groups[0]) and by group 'prod-us': a member belongs to one group of a run" };
+    expect(exactly(conflict)).toEqual([selected]);
+    expect(exactly((s) => { conflict(s); s.strategies = { blue: { stages: [{ name: "one", groups: [{ name: "canary" }] }] } }; s.updateStrategyId = "blue"; })).toEqual([
+      { path: "updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" },
+      selected,
+    ]);
+  });
+
   it("a duplicate member name, which the fleet and the run both check, is named once", () => {
     expect(exactly((s) => (s.members[2].name = "eu-1"))).toEqual([{ path: "members[2].name", message: "duplicate member name 'eu-1' (also members[1])" }]);
   });
