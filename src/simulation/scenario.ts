@@ -81,7 +81,7 @@ export const ScenarioSchema = z
     const strategy = resolveScenarioStrategy(scenario);
     // An inline strategy is the one resolved: only a reference can resolve to none.
     if (scenario.updateStrategyId !== undefined && strategy === undefined) {
-      ctx.addIssue({ code: "custom", path: ["updateStrategyId"], message: `no strategy named '${scenario.updateStrategyId}' under strategies` });
+      add({ path: "updateStrategyId", message: `no strategy named '${scenario.updateStrategyId}' under strategies` });
     }
     // "Inline and reference" is about what the file says: a resolved reference alone is not "both".
     const inlineAndReference = scenario.strategy !== undefined ? scenario.updateStrategyId : undefined;
@@ -94,14 +94,14 @@ export const ScenarioSchema = z
       } else add(issue);
     }
     const start = Date.parse(scenario.start);
-    if (scenario.until !== undefined) for (const message of horizonProblems(start, scenario.until)) ctx.addIssue({ code: "custom", path: ["until"], message });
+    if (scenario.until !== undefined) for (const message of horizonProblems(start, scenario.until)) add({ path: "until", message });
     scenario.actions.forEach((action, i) => {
-      if (Date.parse(action.at) < start) ctx.addIssue({ code: "custom", path: ["actions", i, "at"], message: "must not be before start" });
+      if (Date.parse(action.at) < start) add({ path: `actions[${i}].at`, message: "must not be before start" });
       for (const issue of unknownSkipTargets(scenario.members, strategy, excluded, action.skip ?? [], `actions[${i}].skip`)) add(issue);
       action.approve?.forEach((approval, j) => {
         if (gateIdsFor(strategy, approval).length > 0) return;
         const where = approval.group === undefined ? `stage '${approval.stage}'` : `group '${approval.group}' of stage '${approval.stage}'`;
-        ctx.addIssue({ code: "custom", path: ["actions", i, "approve", j], message: `${where} has no ${approval.timing.toLowerCase()}-gates to approve` });
+        add({ path: `actions[${i}].approve[${j}]`, message: `${where} has no ${approval.timing.toLowerCase()}-gates to approve` });
       });
     });
   }, unlessMalformed(CROSS_CHECKED));
