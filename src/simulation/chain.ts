@@ -88,8 +88,9 @@ export const ChainScenarioSchema = z
       // (a retry's members are known, and checked, when it starts: simulateChain.ts).
       const listed = Array.isArray(run.members) ? run.members : run.members === undefined ? chain.members : undefined;
       if (listed !== undefined) {
-        const strategyAt = run.strategy === undefined && run.updateStrategyId !== undefined ? ["strategies", run.updateStrategyId] : ["runs", i, "strategy"];
-        for (const issue of crossValidateRun({ members: listed, ...(strategy === undefined ? {} : { strategy }) }).issues) {
+        // A strategy path is named only for a strategy checked: without an inline one, the referenced one.
+        const strategyAt = run.strategy === undefined ? ["strategies", run.updateStrategyId as string] : ["runs", i, "strategy"];
+        for (const issue of crossValidateRun({ members: listed, strategy }).issues) {
           const [head, ...rest] = pathOf(issue);
           if (head === "strategy") add([...strategyAt, ...rest], issue.message);
           // The fleet's own members are checked as the fleet (checkFleet).

@@ -172,6 +172,8 @@ describe("validation of chained runs: every refusal names its field path", () =>
     // The fleet's own problems are the fleet's, named once at its path.
     const twice = world.replace("{name: prod-eu-2,", "{name: prod-eu-1,");
     expect(refused(`runs:\n  - {name: first, ${NODE_IMAGES}}\n`, twice)).toEqual([{ path: "members[3].name", message: "duplicate member name 'prod-eu-1' (also members[2])" }]);
+    // A retry's members are known when it starts (checked then): not the fleet's.
+    expect(refused(`runs:\n  - {name: first, ${NODE_IMAGES}}\n  - {name: retry, members: {fromRun: first, output: failedMembers}, strategy: ${twoGroups}, ${NODE_IMAGES}}\n`)).toEqual([]);
     // A listed member carries no labels here: the run selects none of them, and that is no conflict.
     expect(refused(`runs:\n  - {name: first, members: [{name: prod-eu-1}], strategy: ${twoGroups}, ${NODE_IMAGES}}\n`)).toEqual([]);
   });
