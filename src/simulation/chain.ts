@@ -57,7 +57,14 @@ export const ChainScenarioSchema = z
   })
   .superRefine((chain, ctx) => {
     checkFleet(chain, ctx);
-    const add = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    // Once each: runs sharing a referenced strategy find its problems alike.
+    const seen = new Set<string>();
+    const add = (path: PropertyKey[], message: string) => {
+      const key = JSON.stringify([path, message]);
+      if (seen.has(key)) return;
+      seen.add(key);
+      ctx.addIssue({ code: "custom", path, message });
+    };
     if (chain.until !== undefined) for (const message of horizonProblems(Date.parse(chain.start), chain.until)) add(["until"], message);
     const fleetNames = new Set(chain.members.map((m) => m.name));
     const earlier = new Set<string>();
@@ -76,10 +83,20 @@ export const ChainScenarioSchema = z
         run.members.forEach((m, j) => {
           if (!fleetNames.has(m.name)) add(["runs", i, "members", j, "name"], `no fleet member named '${m.name}'`);
         });
-        for (const issue of crossValidateRun({ members: run.members, ...(strategy === undefined ? {} : { strategy }) }).issues) {
-          add(["runs", i, ...pathOf(issue)], issue.message);
-        }
       } else if (run.members !== undefined) checkRef(run.members, ["runs", i, "members"], "failedMembers");
+      // The run's members against its strategy: its own list, or every fleet member with its group and labels
+      // (a retry's members are known, and checked, when it starts: simulateChain.ts).
+      const listed = Array.isArray(run.members) ? run.members : run.members === undefined ? chain.members : undefined;
+      if (listed !== undefined) {
+        // A strategy path is named only for a strategy checked: without an inline one, the referenced one.
+        const strategyAt = run.strategy === undefined ? ["strategies", run.updateStrategyId as string] : ["runs", i, "strategy"];
+        for (const issue of crossValidateRun({ members: listed, strategy }).issues) {
+          const [head, ...rest] = pathOf(issue);
+          if (head === "strategy") add([...strategyAt, ...rest], issue.message);
+          // The fleet's own members are checked as the fleet (checkFleet).
+          else if (listed !== chain.members) add(["runs", i, ...pathOf(issue)], issue.message);
+        }
+      }
       const { update, ref } = splitUpdate(run.managedClusterUpdate);
       if (ref !== undefined) {
         const refPath = ["runs", i, "managedClusterUpdate", "nodeImageSelection", "customNodeImageVersions"];
@@ -138,7 +155,7 @@ export function resolveChainUpdate(runIndex: number, raw: unknown, versions: () 
 function splitUpdate(raw: unknown): { update: unknown; ref?: unknown } {
   const selection = (raw as { nodeImageSelection?: { customNodeImageVersions?: unknown } } | undefined)?.nodeImageSelection;
   const custom = selection?.customNodeImageVersions;
-  if (custom === undefined || custom === null || typeof custom !== "object" || Array.isArray(custom)) return { update: raw };
+  if (custom === null || typeof custom !== "object" || Array.isArray(custom)) return { update: raw };
   // Stand-in for the versions the referenced run will have applied: valid, so the rest is checked.
   return { update: withCustomVersions(raw, [{ version: "Placeholder-000000.00.0" }]), ref: custom };
 }

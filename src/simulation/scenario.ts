@@ -79,27 +79,29 @@ export const ScenarioSchema = z
     const add = (issue: FieldIssue) => ctx.addIssue({ code: "custom", path: parsePath(issue.path), message: issue.message });
     for (const issue of updateChoiceIssues(scenario)) add(issue);
     const strategy = resolveScenarioStrategy(scenario);
-    if (scenario.updateStrategyId !== undefined && scenario.strategy === undefined && strategy === undefined) {
-      ctx.addIssue({ code: "custom", path: ["updateStrategyId"], message: `no strategy named '${scenario.updateStrategyId}' under strategies` });
+    // An inline strategy is the one resolved: only a reference can resolve to none.
+    if (scenario.updateStrategyId !== undefined && strategy === undefined) {
+      add({ path: "updateStrategyId", message: `no strategy named '${scenario.updateStrategyId}' under strategies` });
     }
     // "Inline and reference" is about what the file says: a resolved reference alone is not "both".
     const inlineAndReference = scenario.strategy !== undefined ? scenario.updateStrategyId : undefined;
     const { issues, excluded } = crossValidateRun({ members: scenario.members, strategy, updateStrategyId: inlineAndReference, ...(scenario.analysis === undefined ? {} : { analysis: scenario.analysis }) });
-    // crossValidateRun names strategy paths as `strategy...`; a referenced strategy lives under `strategies.<name>`.
+    // crossValidateRun names strategy paths as `strategy...`; a referenced strategy (the one checked when
+    // there is no inline one: without either, no strategy path is named) lives under `strategies.<name>`.
     for (const issue of issues) {
-      if (scenario.strategy === undefined && scenario.updateStrategyId !== undefined && issue.path.startsWith("strategy.")) {
+      if (scenario.strategy === undefined && issue.path.startsWith("strategy.")) {
         add({ ...issue, path: `strategies.${scenario.updateStrategyId}${issue.path.slice("strategy".length)}` });
       } else add(issue);
     }
     const start = Date.parse(scenario.start);
-    if (scenario.until !== undefined) for (const message of horizonProblems(start, scenario.until)) ctx.addIssue({ code: "custom", path: ["until"], message });
+    if (scenario.until !== undefined) for (const message of horizonProblems(start, scenario.until)) add({ path: "until", message });
     scenario.actions.forEach((action, i) => {
-      if (Date.parse(action.at) < start) ctx.addIssue({ code: "custom", path: ["actions", i, "at"], message: "must not be before start" });
+      if (Date.parse(action.at) < start) add({ path: `actions[${i}].at`, message: "must not be before start" });
       for (const issue of unknownSkipTargets(scenario.members, strategy, excluded, action.skip ?? [], `actions[${i}].skip`)) add(issue);
       action.approve?.forEach((approval, j) => {
         if (gateIdsFor(strategy, approval).length > 0) return;
         const where = approval.group === undefined ? `stage '${approval.stage}'` : `group '${approval.group}' of stage '${approval.stage}'`;
-        ctx.addIssue({ code: "custom", path: ["actions", i, "approve", j], message: `${where} has no ${approval.timing.toLowerCase()}-gates to approve` });
+        add({ path: `actions[${i}].approve[${j}]`, message: `${where} has no ${approval.timing.toLowerCase()}-gates to approve` });
       });
     });
   }, unlessMalformed(CROSS_CHECKED));

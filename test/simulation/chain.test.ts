@@ -113,3 +113,121 @@ describe("validation of chained runs", () => {
     await expect(simulateChain(chainOf(text))).rejects.toThrow(/runs\[1\]\.managedClusterUpdate\.nodeImageSelection\.customNodeImageVersions: is required/);
   });
 });
+
+describe("validation of chained runs: every refusal names its field path", () => {
+  const world = fs.readFileSync(PROMOTION, "utf8").split("\nruns:\n")[0]!;
+  const issuesOf = (rest: string): Array<{ path: string; message: string }> => {
+    try {
+      chainOf(`${world}\n${rest}`);
+      return [];
+    } catch (e) {
+      return (e as ValidationError).issues;
+    }
+  };
+  const NODE_IMAGES = "managedClusterUpdate: {upgrade: {type: NodeImageOnly}}";
+
+  it("runs must be a non-empty list", () => {
+    expect(issuesOf("runs: 5\n")).toEqual([{ path: "runs", message: "must be a list of runs" }]);
+    expect(issuesOf("runs: []\n")).toEqual([{ path: "runs", message: "needs at least one run" }]);
+  });
+
+  it("a run's strategy is inline or referenced, not both, and a reference must name one under strategies", () => {
+    const strategies = "strategies:\n  one: {stages: [{name: s, groups: [{name: g}]}]}\n";
+    expect(issuesOf(`${strategies}runs:\n  - {name: a, strategy: {stages: [{name: s, groups: [{name: g}]}]}, updateStrategyId: one, ${NODE_IMAGES}}\n  - {name: b, updateStrategyId: two, ${NODE_IMAGES}}\n`)).toEqual([
+      { path: "runs[0].updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" },
+      { path: "runs[1].updateStrategyId", message: "no strategy named 'two' under strategies" },
+    ]);
+    expect(issuesOf(`runs:\n  - {name: a, updateStrategyId: one, ${NODE_IMAGES}}\n`)).toEqual([{ path: "runs[0].updateStrategyId", message: "no strategy named 'one' under strategies" }]);
+    expect(issuesOf(`${strategies}runs:\n  - {name: a, members: [{name: staging-1, group: g}], updateStrategyId: one, ${NODE_IMAGES}}\n`)).toEqual([]);
+  });
+
+  it("a run's own member list is checked as a run's, at the run's path", () => {
+    expect(issuesOf(`runs:\n  - {name: a, ${NODE_IMAGES}}\n  - {name: b, members: [{name: staging-1}, {name: staging-2}, {name: staging-1}], ${NODE_IMAGES}}\n`)).toEqual([
+      { path: "runs[1].members[2].name", message: "duplicate member name 'staging-1' (also members[0])" },
+    ]);
+  });
+
+  it("a run of every fleet member is checked against its strategy before anything runs, at the strategy's path (once)", () => {
+    // Bug fixed: this was refused only when `second` started, after `first` had run, at runs[1].strategy.
+    const labelled = world.replace("{name: prod-eu-1, region: westeurope,", "{name: prod-eu-1, labels: {env: prod}, region: westeurope,");
+    const twoGroups = "{stages: [{name: s, groups: [{name: a, memberSelector: {byLabel: env=prod}}, {name: b, memberSelector: {byLabel: env=prod}}]}]}";
+    const message = "member 'prod-eu-1' is selected by group 'a' (stages[0].groups[0]) and by group 'b': a member belongs to one group of a run";
+    const refused = (runs: string, fleet = labelled) => {
+      try {
+        chainOf(`${fleet}\n${runs}`);
+        return [];
+      } catch (e) {
+        return (e as ValidationError).issues;
+      }
+    };
+    expect(refused(`strategies:\n  two: ${twoGroups}\nruns:\n  - {name: first, ${NODE_IMAGES}}\n  - {name: second, updateStrategyId: two, ${NODE_IMAGES}}\n  - {name: third, updateStrategyId: two, ${NODE_IMAGES}}\n`)).toEqual([
+      { path: "strategies.two.stages[0].groups[1].memberSelector.byLabel", message },
+    ]);
+    expect(refused(`runs:\n  - {name: first, strategy: ${twoGroups}, ${NODE_IMAGES}}\n`)).toEqual([{ path: "runs[0].strategy.stages[0].groups[1].memberSelector.byLabel", message }]);
+    // Both (refused as such): the inline strategy is the one checked.
+    expect(refused(`strategies:\n  one: {stages: [{name: s, groups: [{name: g}]}]}\nruns:\n  - {name: first, strategy: ${twoGroups}, updateStrategyId: one, ${NODE_IMAGES}}\n`)).toEqual([
+      { path: "runs[0].updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" },
+      { path: "runs[0].strategy.stages[0].groups[1].memberSelector.byLabel", message },
+    ]);
+    // The fleet's own problems are the fleet's, named once at its path.
+    const twice = world.replace("{name: prod-eu-2,", "{name: prod-eu-1,");
+    expect(refused(`runs:\n  - {name: first, ${NODE_IMAGES}}\n`, twice)).toEqual([{ path: "members[3].name", message: "duplicate member name 'prod-eu-1' (also members[2])" }]);
+    // A retry's members are known when it starts (checked then): not the fleet's.
+    expect(refused(`runs:\n  - {name: first, ${NODE_IMAGES}}\n  - {name: retry, members: {fromRun: first, output: failedMembers}, strategy: ${twoGroups}, ${NODE_IMAGES}}\n`)).toEqual([]);
+    // A listed member carries no labels here: the run selects none of them, and that is no conflict.
+    expect(refused(`runs:\n  - {name: first, members: [{name: prod-eu-1}], strategy: ${twoGroups}, ${NODE_IMAGES}}\n`)).toEqual([]);
+  });
+
+  it("members is a list or a failedMembers reference to an earlier run", () => {
+    expect(issuesOf(`runs:\n  - {name: a, members: all, ${NODE_IMAGES}}\n`)).toEqual([{ path: "runs[0].members", message: "must be a list of members or { fromRun, output: failedMembers }" }]);
+    expect(issuesOf(`runs:\n  - {name: a, ${NODE_IMAGES}}\n  - {name: b, members: {fromRun: a, output: appliedNodeImageVersions}, ${NODE_IMAGES}}\n`)).toEqual([
+      { path: "runs[1].members.output", message: "must be failedMembers here" },
+    ]);
+    expect(issuesOf(`runs:\n  - {name: a, ${NODE_IMAGES}}\n  - {name: b, members: {fromRun: a, output: failedMembers}, ${NODE_IMAGES}}\n`)).toEqual([]);
+  });
+
+  it("a customNodeImageVersions reference is checked as one, and a list of versions as versions", () => {
+    const custom = (versions: string) => `managedClusterUpdate: {upgrade: {type: NodeImageOnly}, nodeImageSelection: {type: Custom, customNodeImageVersions: ${versions}}}`;
+    const at = "runs[1].managedClusterUpdate.nodeImageSelection.customNodeImageVersions";
+    const run = (versions: string) => issuesOf(`runs:\n  - {name: a, ${NODE_IMAGES}}\n  - {name: b, ${custom(versions)}}\n`);
+    expect(run("{fromRun: a}")).toEqual([{ path: `${at}.output`, message: "is required" }]);
+    expect(run("{fromRun: 5, output: appliedNodeImageVersions}")).toEqual([{ path: `${at}.fromRun`, message: "must be a string" }]);
+    expect(run("{fromRun: a, output: everything}")).toEqual([{ path: `${at}.output`, message: "must be one of failedMembers, appliedNodeImageVersions" }]);
+    expect(run("{fromRun: a, output: appliedNodeImageVersions, extra: 1}")).toEqual([{ path: `${at}.extra`, message: "unknown field" }]);
+    expect(run("{fromRun: nobody, output: appliedNodeImageVersions}")).toEqual([{ path: `${at}.fromRun`, message: "no earlier run named 'nobody'" }]);
+    expect(run("{fromRun: a, output: appliedNodeImageVersions}")).toEqual([]);
+    expect(run("[{version: AKSUbuntu-2204gen2containerd-202612.10.0}]")).toEqual([]);
+    // Not a reference: the update's own refusal, once.
+    expect(run("null")).toEqual([{ path: at, message: "must be a list, got null" }]);
+    expect(run("AKSUbuntu-2204gen2containerd-202612.10.0")).toEqual([{ path: at, message: "must be a list, got string" }]);
+    expect(run("[]")).toEqual([{ path: at, message: "is required (one version per image family) when type is Custom" }]);
+  });
+
+  it("a run without an update, or with a bad one, is refused at runs[i].managedClusterUpdate", () => {
+    expect(issuesOf("runs:\n  - {name: a}\n")).toEqual([{ path: "runs[0].managedClusterUpdate", message: "is required" }]);
+    expect(issuesOf("runs:\n  - {name: a, managedClusterUpdate: null}\n")).toEqual([{ path: "runs[0].managedClusterUpdate", message: "must be a mapping, got null" }]);
+    expect(issuesOf("runs:\n  - {name: a, managedClusterUpdate: {upgrade: {type: Sideways}}}\n")).toEqual([
+      { path: "runs[0].managedClusterUpdate.upgrade.type", message: expect.stringContaining("must be one of") },
+    ]);
+  });
+
+  it("a run's actions: not before the scenario's start, and approvals only of gates its strategy has", () => {
+    const strategy = "strategy: {stages: [{name: s, beforeGates: [{type: Approval}], groups: [{name: g}]}]}";
+    const issues = issuesOf(`runs:\n  - {name: a, members: [{name: staging-1, group: g}], ${strategy}, ${NODE_IMAGES}, actions: [{at: 2026-12-14T07:59:59Z, stop: true}, {at: 2026-12-14T09:00:00Z, approve: [{stage: s, timing: Before}, {stage: s, timing: After}]}]}\n`);
+    expect(issues).toEqual([
+      { path: "runs[0].actions[0].at", message: "must not be before start" },
+      { path: "runs[0].actions[1].approve[1]", message: "no after-gates there to approve" },
+    ]);
+    expect(issuesOf(`runs:\n  - {name: a, members: [{name: staging-1, group: g}], ${strategy}, ${NODE_IMAGES}, actions: [{at: 2026-12-14T08:00:00Z, approve: [{stage: s, timing: Before}]}]}\n`)).toEqual([]);
+    // A referenced strategy's gates, likewise.
+    const referenced = `strategies:\n  gated: {stages: [{name: s, beforeGates: [{type: Approval}], groups: [{name: g}]}]}\nruns:\n  - {name: a, members: [{name: staging-1, group: g}], updateStrategyId: gated, ${NODE_IMAGES}, actions: [{at: 2026-12-14T08:00:00Z, approve: [{stage: s, timing: Before}]}, {at: 2026-12-14T08:00:00Z, approve: [{stage: s, group: g, timing: Before}]}]}\n`;
+    expect(issuesOf(referenced)).toEqual([{ path: "runs[0].actions[1].approve[0]", message: "no before-gates there to approve" }]);
+    // A run without a strategy has the default one, even beside a strategy named "undefined".
+    const unnamed = referenced.replace("  gated:", "  undefined:").replace("updateStrategyId: gated, ", "");
+    expect(issuesOf(unnamed).map((i) => i.path)).toEqual(["runs[0].actions[0].approve[0]", "runs[0].actions[1].approve[0]"]);
+  });
+
+  it("until must be after start", () => {
+    expect(issuesOf(`until: 2026-12-14T08:00:00Z\nruns:\n  - {name: a, ${NODE_IMAGES}}\n`)).toEqual([{ path: "until", message: "must be after start" }]);
+  });
+});

@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/model/issues";
 import { parseScenario, scenarioHorizon, validateScenario } from "../../src/simulation/scenario";
+import { MAX_HORIZON_DAYS } from "../../src/model/limits";
 import { expectIssue, expectValid, issuesOf, scenarioYaml, validScenario, type Doc } from "../model/helpers";
 
 const EXAMPLE_SCENARIOS = path.resolve(__dirname, "../../examples/scenarios");
@@ -249,6 +250,48 @@ describe("docs/rules.md §7: every problem is reported at once", () => {
     expect(issues.map((i) => i.path)).toEqual([where]);
   });
 
+  // The scenario's own checks across fields run only when the fields they read have their type
+  // (CROSS_CHECKED; a name that breaks only its format is still read): each value of the wrong type
+  // below would otherwise bring a second, misleading refusal, or a crash.
+  const referenced = (s: Doc) => {
+    s.strategies = { blue: s.strategy };
+    delete s.strategy;
+    s.updateStrategyId = "blue";
+    return s.strategies.blue;
+  };
+  const at = "2026-12-05T02:00:00Z";
+  it.each([
+    ["start", (s: Doc) => { s.start = 2027; s.actions = [{ at, stop: true }]; }, ["start"]],
+    ["until", (s: Doc) => (s.until = 2026), ["until"]],
+    ["updateStrategyId", (s: Doc) => { referenced(s); s.updateStrategyId = 5; }, ["updateStrategyId"]],
+    ["analysis.stages[0].name", (s: Doc) => (s.analysis = { templates: [{ name: "probe", provider: { web: { url: "https://status.example/healthz" } } }], stages: [{ name: 5, soak: ["probe"] }] }), ["analysis.stages[0].name"]],
+    ["members[i].name", (s: Doc) => (s.members[1].name = s.members[2].name = 5), ["members[1].name", "members[2].name"]],
+    ["members[i].group", (s: Doc) => { s.members[1].group = 5; s.actions = [{ at, skip: [{ type: "Member", name: "eu-1" }] }]; }, ["members[1].group"]],
+    ["members[i].region", (s: Doc) => (s.members[0].region = 5), ["members[0].region"]],
+    ["members[i].nodePools[j].name", (s: Doc) => (s.members[0].nodePools = [{ ...s.members[0].nodePools[0], name: 5 }, { ...s.members[0].nodePools[0], name: 5 }]), ["members[0].nodePools[0].name", "members[0].nodePools[1].name"]],
+    ["strategy.stages[i].name", (s: Doc) => { s.strategy.stages[0].name = 5; s.actions = [{ at, skip: [{ type: "Stage", name: "canary" }] }]; }, ["strategy.stages[0].name"]],
+    ["strategy.stages[i].groups[j].name", (s: Doc) => { s.strategy.stages[0].groups[0].name = 5; s.actions = [{ at, skip: [{ type: "Member", name: "canary-1" }] }]; }, ["strategy.stages[0].groups[0].name"]],
+    ["strategies.<name>.stages[i].name", (s: Doc) => { referenced(s).stages[0].name = 5; s.actions = [{ at, skip: [{ type: "Stage", name: "canary" }] }]; }, ["strategies.blue.stages[0].name"]],
+    ["strategies.<name>.stages[i].groups[j].name", (s: Doc) => { referenced(s).stages[0].groups[0].name = 5; s.actions = [{ at, skip: [{ type: "Member", name: "canary-1" }] }]; }, ["strategies.blue.stages[0].groups[0].name"]],
+    ...(["beforeGates", "afterGates"] as const).flatMap((gates) => {
+      const timing = gates === "beforeGates" ? "Before" : "After";
+      return [
+        [`strategy.stages[i].${gates}`, (s: Doc) => { s.strategy.stages[0][gates] = "Approval"; s.actions = [{ at, approve: [{ stage: "canary", timing }] }]; }, [`strategy.stages[0].${gates}`]],
+        [`strategy.stages[i].groups[j].${gates}`, (s: Doc) => { s.strategy.stages[0].groups[0][gates] = "Approval"; s.actions = [{ at, approve: [{ stage: "canary", group: "canary", timing }] }]; }, [`strategy.stages[0].groups[0].${gates}`]],
+        [`strategies.<name>.stages[i].${gates}`, (s: Doc) => { referenced(s).stages[0][gates] = "Approval"; s.actions = [{ at, approve: [{ stage: "canary", timing }] }]; }, [`strategies.blue.stages[0].${gates}`]],
+        [`strategies.<name>.stages[i].groups[j].${gates}`, (s: Doc) => { referenced(s).stages[0].groups[0][gates] = "Approval"; s.actions = [{ at, approve: [{ stage: "canary", group: "canary", timing }] }]; }, [`strategies.blue.stages[0].groups[0].${gates}`]],
+      ] as Array<[string, (s: Doc) => void, string[]]>;
+    }),
+    ["actions[i].at", (s: Doc) => (s.actions = [{ at: 2026, stop: true }]), ["actions[0].at"]],
+    ["actions[i].skip[j].name", (s: Doc) => (s.actions = [{ at, skip: [{ type: "Member", name: 5 }] }]), ["actions[0].skip[0].name"]],
+    ["actions[i].approve[j].stage", (s: Doc) => (s.actions = [{ at, approve: [{ stage: 5, timing: "Before" }] }]), ["actions[0].approve[0].stage"]],
+    ["actions[i].approve[j].group", (s: Doc) => (s.actions = [{ at, approve: [{ stage: "canary", group: 5, timing: "Before" }] }]), ["actions[0].approve[0].group"]],
+    ["actions[i].approve[j].timing", (s: Doc) => (s.actions = [{ at, approve: [{ stage: "canary", timing: "before" }] }]), ["actions[0].approve[0].timing"]],
+  ] as Array<[string, (s: Doc) => void, string[]]>)("%s of the wrong type is refused alone: the checks that read it wait for it", (_where, mutate, paths) => {
+    const issues = issuesOf(() => parseScenario(scenarioYaml(mutate)));
+    expect(issues.map((i) => i.path), issues.map((i) => `${i.path}: ${i.message}`).join("\n")).toEqual(paths);
+  });
+
   it("the error message lists one line per problem, each starting with its path", () => {
     let message = "";
     try {
@@ -283,5 +326,81 @@ describe("docs/rules.md §7: the example scenarios (examples/scenarios)", () => 
       ["production", ["prod-eu", "prod-us"], undefined],
     ]);
     expect(scenario.managedClusterUpdate!.nodeImageSelection?.type).toBe("Consistent");
+  });
+});
+
+describe("docs/rules.md §7: each refusal once, at its path, and nothing more", () => {
+  const referenced = (s: Doc) => {
+    s.strategies = { blue: s.strategy };
+    delete s.strategy;
+    s.updateStrategyId = "blue";
+    return s.strategies.blue;
+  };
+  const exactly = (mutate: (s: Doc) => void) => issuesOf(() => parseScenario(scenarioYaml(mutate)));
+
+  it("an inline strategy beside a reference to none is refused once, as both", () => {
+    expect(exactly((s) => (s.updateStrategyId = "nope"))).toEqual([{ path: "updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" }]);
+  });
+
+  it("a referenced strategy's problems are named under strategies.<name>; the members' stay where they are", () => {
+    const issues = exactly((s) => {
+      const blue = referenced(s);
+      blue.stages[1].groups = [{ name: "prod-eu", memberSelector: { byLabel: "env=prod" } }, { name: "prod-us", memberSelector: { byLabel: "env=prod" } }];
+      s.members[1].labels = { env: "prod" };
+      s.members[2].name = "eu-1";
+    });
+    expect(issues).toEqual([
+      { path: "members[2].name", message: "duplicate member name 'eu-1' (also members[1])" },
+      { path: "strategies.blue.stages[1].groups[1].memberSelector.byLabel", message: "member 'eu-1' is selected by group 'prod-eu' (stages[1].groups[0]) and by group 'prod-us': a member belongs to one group of a run" },
+    ]);
+  });
+
+  it("an inline strategy's problems stay under strategy, even beside a reference", () => {
+    const conflict = (s: Doc) => {
+      s.strategy.stages[1].groups = [{ name: "prod-eu", memberSelector: { byLabel: "env=prod" } }, { name: "prod-us", memberSelector: { byLabel: "env=prod" } }];
+      s.members[1].labels = { env: "prod" };
+    };
+    const selected = { path: "strategy.stages[1].groups[1].memberSelector.byLabel", message: "member 'eu-1' is selected by group 'prod-eu' (stages[1].groups[0]) and by group 'prod-us': a member belongs to one group of a run" };
+    expect(exactly(conflict)).toEqual([selected]);
+    expect(exactly((s) => { conflict(s); s.strategies = { blue: { stages: [{ name: "one", groups: [{ name: "canary" }] }] } }; s.updateStrategyId = "blue"; })).toEqual([
+      { path: "updateStrategyId", message: "give either an inline strategy or a strategy reference, not both" },
+      selected,
+    ]);
+  });
+
+  it("a duplicate member name, which the fleet and the run both check, is named once", () => {
+    expect(exactly((s) => (s.members[2].name = "eu-1"))).toEqual([{ path: "members[2].name", message: "duplicate member name 'eu-1' (also members[1])" }]);
+  });
+
+  it("a scenario without its update says so once, beside its other missing fields", () => {
+    const issues = issuesOf(() => parseScenario("start: 2026-12-05T00:00:00Z\n"));
+    expect(issues.filter((i) => i.path === "managedClusterUpdate")).toHaveLength(1);
+  });
+
+  it.each([[[]], [5], ["text"], [null]])("validateScenario(%j) is refused at (root) alone", (input) => {
+    expect(issuesOf(() => validateScenario(input))).toEqual([{ path: "(root)", message: expect.stringContaining("must be a mapping") }]);
+  });
+
+  it("an instant out of range has its own refusal, not a horizon one too", () => {
+    const range = /^must be from /;
+    expect(exactly((s) => { s.start = "0001-01-01T00:00:00Z"; s.until = "2026-12-06T00:00:00Z"; })).toEqual([{ path: "start", message: expect.stringMatching(range) }]);
+    expect(exactly((s) => (s.until = "9999-01-01T00:00:00Z"))).toEqual([{ path: "until", message: expect.stringMatching(range) }]);
+  });
+
+  it("until may be at most the horizon's days after start", () => {
+    const limit = new Date(Date.parse("2026-12-05T00:00:00Z") + MAX_HORIZON_DAYS * 86_400_000).toISOString().replace(".000Z", "Z");
+    expectValid(() => parseScenario(scenarioYaml((s) => (s.until = limit))));
+    const past = limit.replace(/:00Z$/, ":01Z");
+    expect(exactly((s) => (s.until = past))).toEqual([{ path: "until", message: `must be at most ${MAX_HORIZON_DAYS} days after start` }]);
+  });
+
+  it("a scenario without a strategy or a reference has the default one, even beside a strategy named 'undefined'", () => {
+    expect(exactly((s) => { s.strategies = { undefined: { stages: [{ name: "canary", beforeGates: [{ type: "Approval" }], groups: [{ name: "canary" }] }] } }; delete s.strategy; s.actions = [{ at: "2026-12-05T02:00:00Z", approve: [{ stage: "canary", timing: "Before" }] }]; })).toEqual([
+      { path: "actions[0].approve[0]", message: "stage 'canary' has no before-gates to approve" },
+    ]);
+  });
+
+  it("an action's start and stop must be true", () => {
+    expect(exactly((s) => (s.actions = [{ at: "2026-12-05T02:00:00Z", start: false }]))).toEqual([{ path: "actions[0].start", message: "must be true" }]);
   });
 });
