@@ -309,10 +309,11 @@ async function startNextMember(
       if (decision.windowClosed === true && checkAgainAt !== undefined) queue.park(member, checkAgainAt);
       continue;
     }
-    const started = checkpointAndStart(ctx, { stage, group, member }, decision.request, now);
-    const outcome = isPending(started) ? await started : started;
-    if (outcome === "busy") continue;
-    return outcome === "started";
+    const answer = checkpointAndStart(ctx, { stage, group, member }, decision.request, now);
+    if (isPending(answer) ? await answer : answer) return true;
+    // Busy (the member waits, Pending), or refused and failed: within tolerance the group goes on to
+    // its next candidate, as after a cluster that is gone.
+    if (ctx.run.haltReason !== undefined) return false;
   }
   return false;
 }
@@ -365,10 +366,10 @@ function decideWith(ctx: EngineContext, member: MemberRunState, cluster: Cluster
 
 /**
  * Checkpoint and start: the write-ahead intent (what is asked, and when: `interrupted.ts` reads it
- * after a crash) is persisted, then the backend is asked. "busy": the cluster has another operation
- * and the member waits, Pending; "failed": the backend refused it and the member failed.
+ * after a crash) is persisted, then the backend is asked. Whether it started: if not, the cluster has
+ * another operation and the member waits, Pending, or the backend refused it and the member failed.
  */
-function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, now: number): Answer<"started" | "busy" | "failed"> {
+function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, now: number): Answer<boolean> {
   const { member } = place;
   member.startRequestedAt = now;
   member.request = request;
@@ -388,13 +389,13 @@ function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: Upg
     : started(ctx, place, request, answer, now);
 }
 
-function started(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, now: number): "started" {
+function started(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, now: number): true {
   const checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
   markRunning(ctx, place, request, op.operationId, op.startedAt ?? now, checkAgainAt, now);
-  return "started";
+  return true;
 }
 
-function refused(ctx: EngineContext, place: MemberPlace, e: unknown, now: number): "busy" | "failed" {
+function refused(ctx: EngineContext, place: MemberPlace, e: unknown, now: number): false {
   const { member } = place;
   if (!(e instanceof BackendError)) {
     // No answer (the connection dropped, a bug): the request may have reached the cluster. The
@@ -405,12 +406,9 @@ function refused(ctx: EngineContext, place: MemberPlace, e: unknown, now: number
   member.startRequestedAt = undefined;
   member.request = undefined;
   ctx.memberChanged(member);
-  if (e.code === OPERATION_NOT_ALLOWED) {
-    markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, now + ctx.pollInterval(), now);
-    return "busy";
-  }
-  failMember(ctx, place, { code: e.code, message: e.message }, now);
-  return "failed";
+  if (e.code === OPERATION_NOT_ALLOWED) markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, now + ctx.pollInterval(), now);
+  else failMember(ctx, place, { code: e.code, message: e.message }, now);
+  return false;
 }
 
 /** docs/rules.md §3.3: the member's priority class, from its cluster's window as last read. */

@@ -117,6 +117,23 @@ describe("what a start does to the rest of the pass", () => {
     expect(e.fleet.operationLog()).toEqual([]);
   });
 
+  // A bug found here (issue 34): a start the backend refused, within the group's tolerance, ended the
+  // group's pass and left it asleep with nothing to wake it: the run stayed Pending for ever.
+  it("a start refused within the group's tolerance fails its member and the group goes on to its next member at once", async () => {
+    const stopped = scenario({ members: [member("a", { group: "g" }), member("b", { group: "g" })], strategy: '{stages: [{name: s, groups: [{name: g, maxAllowedFailures: "1"}]}]}' });
+    const o = await simulate(stopped.replace("  - {name: a,", "  - {name: a, simulation: {powerState: Stopped},"));
+    expect(o.member("a").status).toMatchObject({ state: "Failed", error: { code: "ClusterStopped" } });
+    expect(o.opStarts("b")).toEqual([START]);
+    expect(o.run).toMatchObject({ state: "Completed", completedTime: T(10) });
+  });
+
+  it("a start refused past the group's tolerance halts the run: the group's next member is not started", async () => {
+    const stopped = scenario({ members: [member("a", { group: "g" }), member("b", { group: "g" })], strategy: "{stages: [{name: s, groups: [{name: g}]}]}" });
+    const o = await simulate(stopped.replace("  - {name: a,", "  - {name: a, simulation: {powerState: Stopped},"));
+    expect([o.member("a").status.state, o.member("b").status.state, o.run.state]).toEqual(["Failed", "NotStarted", "Failed"]);
+    expect(o.ops("b")).toEqual([]);
+  });
+
   it("a stage's only slot goes to the group running fewest, the first declared among equals", async () => {
     const e = engineOver(
       scenario({
