@@ -22,6 +22,7 @@ const at = (minutes: number) => Date.parse(START) + minutes * 60_000;
 /** What a test changes of the simulated fleet's answers (each given the fleet's own call). */
 interface Overrides {
   getCluster?: (m: MemberRef, fleet: SimulatedFleet) => ReturnType<ClusterBackend["getCluster"]>;
+  getRegionOffer?: (region: string, fleet: SimulatedFleet) => ReturnType<ClusterBackend["getRegionOffer"]>;
   startUpgrade?: (m: MemberRef, started: () => ReturnType<ClusterBackend["startUpgrade"]>) => ReturnType<ClusterBackend["startUpgrade"]>;
   getOperation?: (m: MemberRef, state: () => Promise<OperationState>, now: number) => Promise<OperationState>;
 }
@@ -34,7 +35,7 @@ function engineOver(yaml: string, overrides: Overrides = {}, options: EngineOpti
   const polls: string[] = [];
   const backend: ClusterBackend = {
     getCluster: (m) => (overrides.getCluster === undefined ? fleet.getCluster(m) : overrides.getCluster(m, fleet)),
-    getRegionOffer: (region) => fleet.getRegionOffer(region),
+    getRegionOffer: (region) => (overrides.getRegionOffer === undefined ? fleet.getRegionOffer(region) : overrides.getRegionOffer(region, fleet)),
     startUpgrade: (m, request) => (overrides.startUpgrade === undefined ? fleet.startUpgrade(m, request) : overrides.startUpgrade(m, () => fleet.startUpgrade(m, request))),
     getOperation: async (m, id) => {
       polls.push(`${m.name} ${isoInstant(clock.now())}`);
@@ -302,6 +303,22 @@ describe("what is decided as of the run's start", () => {
     expect(e.engine.status().nodeImageSelection.selectedNodeImageVersions).toEqual([]);
     e.engine.start(at(60));
     await e.engine.reconcile(at(60));
+    expect(e.engine.status().nodeImageSelection.selectedNodeImageVersions.map((v) => v.version)).toEqual([IMAGE.NOV]);
+  });
+
+  it("the node images are picked once, at the start: an image the region withdraws later stays the run's pick", async () => {
+    let withdrawn = false;
+    const e = engineOver(scenario({ members: [member("a", { group: "g" }), member("b", { group: "g" })], update: FULL_TO_1_32("Consistent") }), {
+      getRegionOffer: (region, fleet) => {
+        const offer = fleet.regionOfferNow(region);
+        return withdrawn ? { ...offer, nodeImages: offer.nodeImages.filter((i) => i.version !== IMAGE.NOV) } : offer;
+      },
+    });
+    e.engine.start(at(0));
+    await e.engine.reconcile(at(0));
+    expect(e.engine.status().nodeImageSelection.selectedNodeImageVersions.map((v) => v.version)).toEqual([IMAGE.NOV]);
+    withdrawn = true;
+    await e.engine.reconcile(at(10));
     expect(e.engine.status().nodeImageSelection.selectedNodeImageVersions.map((v) => v.version)).toEqual([IMAGE.NOV]);
   });
 });
