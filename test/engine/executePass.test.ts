@@ -244,6 +244,19 @@ describe("stages and their gates", () => {
     expect(o.opStarts("b")).toEqual([START]);
   });
 
+  it("a stage with a skipped group reaches its after-gate once its other group completes", async () => {
+    const o = await simulate(
+      scenario({
+        members: [member("a", { group: "done", version: "1.32.0" }), member("b", { group: "g" })],
+        strategy: "{stages: [{name: s, afterGates: [{type: Approval}], groups: [{name: done}, {name: g}]}]}",
+        actions: [approveAt(T(30), { stage: "s", timing: "After" })],
+      }),
+    );
+    expect(o.group("done").status.state).toBe("Skipped");
+    expect(o.transitions("gate", "s/after/0")).toEqual([`${T(10)} NotStarted->Pending`, `${T(30)} Pending->Completed`]);
+    expect(o.stage("s").status).toMatchObject({ state: "Completed", completedTime: T(30) });
+  });
+
   it("a start after a stage failed on its own tolerance (its groups completed within theirs) fails the run again at once", async () => {
     const o = await simulate(
       scenario({
@@ -320,6 +333,18 @@ describe("what is decided as of the run's start", () => {
     withdrawn = true;
     await e.engine.reconcile(at(10));
     expect(e.engine.status().nodeImageSelection.selectedNodeImageVersions.map((v) => v.version)).toEqual([IMAGE.NOV]);
+  });
+});
+
+describe("observing (pulumi refresh)", () => {
+  it("an upgrade seen ending completes its group, its stage and the run, though nothing acts", async () => {
+    const e = engineOver(scenario({ members: [member("a", { group: "g" })], strategy: "{stages: [{name: s, groups: [{name: g}]}]}" }));
+    e.engine.start(at(0));
+    await e.engine.reconcile(at(0));
+    await e.clock.sleepUntil(at(10));
+    await e.engine.observe(at(10));
+    const status = e.engine.status();
+    expect([status.status.state, status.stages[0]!.status.state, status.stages[0]!.groups[0]!.status.state, e.memberStatus("a").status.state]).toEqual(["Completed", "Completed", "Completed", "Completed"]);
   });
 });
 
