@@ -12,8 +12,8 @@ import type { EngineOptions } from "../../src/engine/context";
 import { drive } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
 import { isoInstant } from "../../src/model/instants";
-import { updateChoiceOf } from "../../src/model/autoUpgrade";
-import { parseScenario, resolveScenarioStrategy } from "../../src/simulation/scenario";
+import { parseScenario } from "../../src/simulation/scenario";
+import { scenarioRun } from "../../src/simulation/simulateScenario";
 import { FULL_TO_1_32, IMAGE, START, approveAt, member, scenario, simulate } from "./helpers";
 
 const T = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString().replace(/\.000Z$/, "Z");
@@ -44,7 +44,7 @@ function engineOver(yaml: string, overrides: Overrides = {}, options: EngineOpti
     },
     findStartedUpgrade: (m, request, since) => fleet.findStartedUpgrade(m, request, since),
   };
-  const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed) }, backend, options);
+  const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, ...scenarioRun(parsed) }, backend, options);
   const memberStatus = (name: string) => {
     const found = engine.status().stages.flatMap((s) => s.groups.flatMap((g) => g.members)).find((m) => m.name === name);
     if (found === undefined) throw new Error(`no member ${name}`);
@@ -164,10 +164,15 @@ describe("a cluster that cannot be read", () => {
   });
 
   for (const answer of ["at once", "later"] as const) {
-    it(`another error (${answer}) when the member is ranked refuses the pass: no member fails or starts for it`, async () => {
+    it(`another error (${answer}) when the member is ranked refuses the pass, though the next read would answer: no member fails or starts for it`, async () => {
       const throttled = new BackendError("TooManyRequests", "throttled");
+      let reads = 0;
       const e = engineOver(scenario({ members: [member("a")] }), {
-        getCluster: answer === "at once" ? () => { throw throttled; } : async () => { throw throttled; },
+        getCluster: (m, fleet) => {
+          if (++reads > 1) return fleet.getCluster(m);
+          if (answer === "at once") throw throttled;
+          return Promise.reject(throttled);
+        },
       });
       e.engine.start(at(0));
       await expect(e.engine.reconcile(at(0))).rejects.toThrow("throttled");
@@ -257,6 +262,25 @@ describe("stages and their gates", () => {
     expect(o.stage("s").status).toMatchObject({ state: "Completed", completedTime: T(30) });
   });
 
+  it("a stage's soak measured by an answer that comes later holds the stage until its last measurement passed, then the run goes on", async () => {
+    const yaml = [
+      scenario({ members: [member("a", { group: "g" }), member("b", { group: "next" })], strategy: "{stages: [{name: s, afterStageWaitInSeconds: 600, groups: [{name: g}]}, {name: t, groups: [{name: next}]}]}" }),
+      "analysis:",
+      "  templates: [{name: err, provider: {prometheus: {address: 'http://prometheus:9090', query: 'err'}}, interval: 5m, successCondition: result < 0.05}]",
+      "  stages: [{name: s, soak: [err]}]",
+    ].join("\n");
+    // Each answer takes a few real milliseconds, as over HTTP: the pass waits for it, and asks once per
+    // measurement (more than a few questions are refused, so a pass that did not wait ends quickly).
+    let queries = 0;
+    const e = engineOver(yaml, {}, { queryMetric: () => (++queries > 5 ? Promise.reject(new Error("asked again")) : new Promise((resolve) => setTimeout(() => resolve({ values: [0.01] }), 5))) });
+    await e.run();
+    expect(queries).toBe(3);
+    const stage = e.engine.status().stages[0]!;
+    expect(stage.analysisRuns?.[0]).toMatchObject({ phase: "Successful", count: 3, finishedAt: T(20) });
+    expect(stage.status).toMatchObject({ state: "Completed", completedTime: T(20) });
+    expect(e.memberStatus("b").status).toMatchObject({ state: "Completed", startTime: T(20) });
+  });
+
   it("a start after a stage failed on its own tolerance (its groups completed within theirs) fails the run again at once", async () => {
     const o = await simulate(
       scenario({
@@ -269,6 +293,7 @@ describe("stages and their gates", () => {
     expect(o.transitions("run", "scenario")).toEqual([`${START} NotStarted->Running`, `${T(10)} Running->Failed`]);
     expect(o.run).toMatchObject({ state: "Failed", error: { code: "TooManyFailures" } });
     expect(o.stage("s").status.state).toBe("Failed");
+    expect(o.member("d").message).toBe("Not started: the run failed before this member was reached.");
     expect([o.ops("a"), o.ops("c"), o.ops("d")].map((ops) => ops.length)).toEqual([1, 1, 0]);
   });
 
