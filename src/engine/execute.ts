@@ -40,8 +40,9 @@ export async function reconcile(ctx: EngineContext, now: number, mode: "act" | "
   // docs/rules.md §18: a run given a channel gets its update at its start (once it is running).
   if (ctx.run.managedClusterUpdate === undefined && ctx.run.control === "Running" && mode === "act") await generateRunUpdate(ctx, now);
   if (startTime !== undefined && ctx.run.managedClusterUpdate !== undefined && ctx.run.selectedNodeImageVersions === undefined) await selectRunImages(ctx, startTime);
-  if (ctx.run.control === "Running" && mode === "act") await advanceStages(ctx, now);
-  settleRun(ctx, now, currentStages(ctx));
+  if (mode === "act") await advanceStages(ctx, now);
+  const current = currentStage(ctx);
+  settleRun(ctx, now, current === undefined ? [] : [current]);
   // The pass's changes are persisted before its events go out (docs/behaviour.md, "Crashes").
   ctx.options.checkpoint?.();
   ctx.transitions.flush();
@@ -129,22 +130,16 @@ function failMember(ctx: EngineContext, place: MemberPlace, error: { code: strin
   if (groupExceedsWith(group, failures(group)) || stageExceedsWith(stage, failures, ctx.tally.stageFailures(stage))) startHalt(ctx, "failure", now);
 }
 
-/** The stage being worked on: the first one not Completed or Skipped. */
-export function currentStageIndex(ctx: EngineContext): number {
-  const i = ctx.run.stages.findIndex((s) => !isDone(s.state));
-  return i < 0 ? ctx.run.stages.length : i;
-}
-
-function currentStages(ctx: EngineContext): StageRunState[] {
-  const stage = ctx.run.stages[currentStageIndex(ctx)];
-  return stage === undefined ? [] : [stage];
+/** The stage being worked on: the first one not Completed or Skipped (none once every stage is). */
+export function currentStage(ctx: EngineContext): StageRunState | undefined {
+  return ctx.run.stages.find((s) => !isDone(s.state));
 }
 
 /** docs/rules.md §3.1: stages one after another, each waiting its after-stage wait before the next starts. */
 async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
   for (;;) {
     if (ctx.run.control !== "Running") return;
-    const stage = ctx.run.stages[currentStageIndex(ctx)];
+    const stage = currentStage(ctx);
     if (stage === undefined) return;
     // A start after a failure that could not reopen the stage (its failures are in groups that
     // completed within their tolerance, F4, but past the stage's own limit): it fails again at once,
@@ -171,17 +166,15 @@ async function advanceStages(ctx: EngineContext, now: number): Promise<void> {
     if (ctx.run.control !== "Running") return;
     for (const group of stage.groups) passGroupEnd(ctx, group, now);
     if (!stage.groups.every((g) => isDone(g.state))) return;
-    // The stage's after-gates and its wait run side by side; both must finish.
-    // A stage whose groups were all skipped has its gates skipped by `settleStage` (G7).
-    const gatesDone = stage.groups.every((g) => g.state === "Skipped") || reachGates(ctx, stage.afterGates, now);
-    const waitDone = passWait(ctx, stage, now);
-    // Issue 31: the soak analyses run through the wait (from its start), over the members upgraded.
-    const soaked = stage.groups.every((g) => g.state === "Skipped") || passStageAnalyses(ctx, stage, "soak", now, stage.wait.endsAt ?? now);
-    const soakDone = isPending(soaked) ? await soaked : soaked;
-    if (!gatesDone || !waitDone || !soakDone) {
-      settleStage(ctx, stage, now);
-      return;
-    }
+    // The stage's after-gates, its wait and its soak run side by side; the stage is done when all are
+    // (`refreshStage` counts each). A stage whose groups were all skipped has its gates skipped by
+    // `settleStage` (G7), never reached.
+    if (!stage.groups.every((g) => g.state === "Skipped")) reachGates(ctx, stage.afterGates, now);
+    passWait(ctx, stage, now);
+    // Issue 31: the soak analyses run through the wait (from its start), over the members upgraded
+    // (none in a stage whose groups were all skipped: then nothing starts).
+    const soaked = passStageAnalyses(ctx, stage, "soak", now, stage.wait.endsAt ?? now);
+    if (isPending(soaked)) await soaked;
     settleStage(ctx, stage, now);
     if (!isDone(stage.state)) return;
   }
@@ -222,26 +215,22 @@ function startGroups(ctx: EngineContext, stage: StageRunState, now: number): voi
 /**
  * The wait starts when the stage's last group ends (docs/rules.md §3.1), as its parts recorded it (§20:
  * the end of its last upgrade, not the instant this pass saw it), and ends its length later. A stage
- * whose groups were all skipped has no wait. Returns whether the wait is behind us.
+ * whose groups were all skipped has no wait.
  */
-function passWait(ctx: EngineContext, stage: StageRunState, now: number): boolean {
+function passWait(ctx: EngineContext, stage: StageRunState, now: number): void {
   const wait = stage.wait;
-  if (!hasWait(stage)) return true;
+  if (!hasWait(stage)) return;
   if (stage.groups.every((g) => g.state === "Skipped")) {
-    if (wait.state !== "Skipped") ctx.transitions.transition(wait, "Skipped", now, "wait", stage.name, "Stage skipped: no wait.");
-    return true;
+    ctx.transitions.transition(wait, "Skipped", now, "wait", stage.name, "Stage skipped: no wait.");
+    return;
   }
-  if (isDone(wait.state)) return true;
+  if (isDone(wait.state)) return;
   if (wait.endsAt === undefined) {
     wait.startTime = latestEnd(stage.groups) ?? now;
     wait.endsAt = wait.startTime + stage.afterStageWaitInSeconds * 1000;
   }
-  if (now >= wait.endsAt) {
-    ctx.transitions.transition(wait, "Completed", now, "wait", stage.name);
-    return true;
-  }
-  ctx.transitions.transition(wait, "Running", now, "wait", stage.name, `Waiting until ${iso(wait.endsAt)}.`);
-  return false;
+  if (now >= wait.endsAt) ctx.transitions.transition(wait, "Completed", now, "wait", stage.name);
+  else ctx.transitions.transition(wait, "Running", now, "wait", stage.name, `Waiting until ${iso(wait.endsAt)}.`);
 }
 
 /**
@@ -320,10 +309,11 @@ async function startNextMember(
       if (decision.windowClosed === true && checkAgainAt !== undefined) queue.park(member, checkAgainAt);
       continue;
     }
-    const started = checkpointAndStart(ctx, { stage, group, member }, decision.request, now);
-    const outcome = isPending(started) ? await started : started;
-    if (outcome === "busy") continue;
-    return outcome === "started";
+    const answer = checkpointAndStart(ctx, { stage, group, member }, decision.request, now);
+    if (isPending(answer) ? await answer : answer) return true;
+    // Busy (the member waits, Pending), or refused and failed: within tolerance the group goes on to
+    // its next candidate, as after a cluster that is gone.
+    if (ctx.run.haltReason !== undefined) return false;
   }
   return false;
 }
@@ -376,10 +366,10 @@ function decideWith(ctx: EngineContext, member: MemberRunState, cluster: Cluster
 
 /**
  * Checkpoint and start: the write-ahead intent (what is asked, and when: `interrupted.ts` reads it
- * after a crash) is persisted, then the backend is asked. "busy": the cluster has another operation
- * and the member waits, Pending; "failed": the backend refused it and the member failed.
+ * after a crash) is persisted, then the backend is asked. Whether it started: if not, the cluster has
+ * another operation and the member waits, Pending, or the backend refused it and the member failed.
  */
-function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, now: number): Answer<"started" | "busy" | "failed"> {
+function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, now: number): Answer<boolean> {
   const { member } = place;
   member.startRequestedAt = now;
   member.request = request;
@@ -399,13 +389,13 @@ function checkpointAndStart(ctx: EngineContext, place: MemberPlace, request: Upg
     : started(ctx, place, request, answer, now);
 }
 
-function started(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, now: number): "started" {
+function started(ctx: EngineContext, place: MemberPlace, request: UpgradeRequest, op: StartedOperation, now: number): true {
   const checkAgainAt = op.checkAgainAt !== undefined && op.checkAgainAt > now ? op.checkAgainAt : now + ctx.pollInterval();
   markRunning(ctx, place, request, op.operationId, op.startedAt ?? now, checkAgainAt, now);
-  return "started";
+  return true;
 }
 
-function refused(ctx: EngineContext, place: MemberPlace, e: unknown, now: number): "busy" | "failed" {
+function refused(ctx: EngineContext, place: MemberPlace, e: unknown, now: number): false {
   const { member } = place;
   if (!(e instanceof BackendError)) {
     // No answer (the connection dropped, a bug): the request may have reached the cluster. The
@@ -416,12 +406,9 @@ function refused(ctx: EngineContext, place: MemberPlace, e: unknown, now: number
   member.startRequestedAt = undefined;
   member.request = undefined;
   ctx.memberChanged(member);
-  if (e.code === OPERATION_NOT_ALLOWED) {
-    markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, now + ctx.pollInterval(), now);
-    return "busy";
-  }
-  failMember(ctx, place, { code: e.code, message: e.message }, now);
-  return "failed";
+  if (e.code === OPERATION_NOT_ALLOWED) markPending(ctx, member, `Another operation is in progress on the cluster; waiting for it to end (${e.message}).`, now + ctx.pollInterval(), now);
+  else failMember(ctx, place, { code: e.code, message: e.message }, now);
+  return false;
 }
 
 /** docs/rules.md §3.3: the member's priority class, from its cluster's window as last read. */
@@ -454,16 +441,15 @@ function recheckUnknown(ctx: EngineContext, now: number): number | undefined {
   return after === undefined ? undefined : now + after;
 }
 
-/** The earliest instant anything can change without a user action. */
+/**
+ * The earliest instant anything can change without a user action. Every member in flight has its
+ * `checkAgainAt` by now: one resumed without it (a journal from before it was kept) is due at once,
+ * and `followUpgrades` gave it one at the start of this pass.
+ */
 function wakeAt(ctx: EngineContext, now: number): ReconcileResult {
   let next = ctx.inFlight.earliest();
-  if (next === Number.NEGATIVE_INFINITY) {
-    // A member with no `checkAgainAt` (a journal from before it was kept) is looked at after a poll interval.
-    next = Number.POSITIVE_INFINITY;
-    for (const { member } of ctx.inFlight) next = Math.min(next, member.checkAgainAt ?? now + ctx.pollInterval());
-  }
   if (ctx.run.control === "Running") {
-    const stage = ctx.run.stages[currentStageIndex(ctx)];
+    const stage = currentStage(ctx);
     if (stage !== undefined) {
       // A wait whose end has passed while its stage is busy again (a retry) wakes nothing by itself.
       if (stage.wait.state === "Running" && stage.wait.endsAt !== undefined && stage.wait.endsAt > now) next = Math.min(next, stage.wait.endsAt);

@@ -1,8 +1,8 @@
 /**
  * The members whose upgrade is in flight, with what every pass asks of them answered without a scan
  * of them all: which are due (`checkAgainAt` passed), the earliest `checkAgainAt`, and how many run
- * per group and per stage. Iteration and `due` keep the order members were added in (a Set's order),
- * so a pass follows them in the same order as a scan would.
+ * per group and per stage. `due` keeps the order members were added in (a Map's order), so a pass
+ * follows them in the same order as a scan would.
  */
 import type { GroupRunState, MemberPlace, StageRunState } from "./runState";
 import { MinHeap } from "./minHeap";
@@ -13,7 +13,7 @@ interface Entry {
   place: MemberPlace;
 }
 
-export class InFlight implements Iterable<MemberPlace> {
+export class InFlight {
   private readonly places = new Map<MemberPlace, number>();
   /** By `at` only: `due` puts what it takes back in the order the places were added. */
   private readonly heap = new MinHeap<Entry>((a, b) => a.at - b.at);
@@ -85,9 +85,5 @@ export class InFlight implements Iterable<MemberPlace> {
 
   runningInStage(stage: StageRunState): number {
     return this.perStage.get(stage) ?? 0;
-  }
-
-  [Symbol.iterator](): Iterator<MemberPlace> {
-    return this.places.keys();
   }
 }

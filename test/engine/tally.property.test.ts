@@ -12,7 +12,7 @@ import { VirtualClock } from "../../src/engine/clock";
 import type { EngineContext } from "../../src/engine/context";
 import { drive, type RunAction } from "../../src/engine/drive";
 import { UpdateRunEngine } from "../../src/engine/engine";
-import { currentStageIndex } from "../../src/engine/execute";
+import { currentStage } from "../../src/engine/execute";
 import { refreshGroup } from "../../src/engine/refresh";
 import { countStates } from "../../src/engine/tally";
 import { toRunActions } from "../../src/simulation/simulateScenario";
@@ -48,7 +48,7 @@ function expectIndexesMatch(ctx: EngineContext): void {
 
 /** Aggregating every group of the current stage again changes none (no touched group was missed). */
 function expectCurrentStageSettled(ctx: EngineContext, now: number): void {
-  const stage = ctx.run.stages[currentStageIndex(ctx)];
+  const stage = currentStage(ctx);
   if (stage === undefined || stage.startTime === undefined) return;
   const before = stage.groups.map((g) => ({ state: g.state, error: g.error }));
   // Recorded without a sink: a change here would show as a different state, compared below.
