@@ -230,6 +230,13 @@ export function gateIdsFor(strategy: UpdateRunStrategy | undefined, approval: Ga
   return gates.map((_, i) => gateId(stage.name, approval.group, timing, i));
 }
 
+/** Why an approval approves nothing (the strategy has no gate there), or undefined when it names a gate. */
+export function approvalProblem(strategy: UpdateRunStrategy | undefined, approval: GateApproval): string | undefined {
+  if (gateIdsFor(strategy, approval).length > 0) return undefined;
+  const where = approval.group === undefined ? `stage '${approval.stage}'` : `group '${approval.group}' of stage '${approval.stage}'`;
+  return `${where} has no ${approval.timing.toLowerCase()}-gates to approve`;
+}
+
 /** Every gate id of a strategy, in order: stage before, its groups' before and after, stage after. */
 export function allGateIds(strategy: UpdateRunStrategy | undefined): string[] {
   const ids: string[] = [];

@@ -12,7 +12,7 @@ import { FleetShape, checkFleet } from "../model/fleet";
 import { HealthCheckSchema } from "../model/healthCheck";
 import { crossValidateRun } from "../model/run";
 import { ScenarioActionSchema, horizonProblems, parseScenarioDocument, validateScenario, type Scenario } from "./scenario";
-import { UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "../model/strategy";
+import { UpdateRunStrategySchema, approvalProblem, type UpdateRunStrategy } from "../model/strategy";
 import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "../model/update";
 
 export const RUN_OUTPUTS = ["failedMembers", "appliedNodeImageVersions"] as const;
@@ -112,7 +112,8 @@ export const ChainScenarioSchema = z
       run.actions.forEach((action, k) => {
         if (Date.parse(action.at) < start) add(["runs", i, "actions", k, "at"], "must not be before start");
         action.approve?.forEach((approval, j) => {
-          if (gateIdsFor(strategy, approval).length === 0) add(["runs", i, "actions", k, "approve", j], `no ${approval.timing.toLowerCase()}-gates there to approve`);
+          const message = approvalProblem(strategy, approval);
+          if (message !== undefined) add(["runs", i, "actions", k, "approve", j], message);
         });
       });
       earlier.add(run.name);

@@ -12,7 +12,7 @@ import { parseYamlMapping } from "../model/textInput";
 import { FleetShape, checkFleet } from "../model/fleet";
 import { crossValidateRun, unknownSkipTargets, type ExcludedMember } from "../model/run";
 import { SkipTargetSchema } from "../model/skip";
-import { GateApprovalSchema, UpdateRunStrategySchema, gateIdsFor, type UpdateRunStrategy } from "../model/strategy";
+import { GateApprovalSchema, UpdateRunStrategySchema, approvalProblem, type UpdateRunStrategy } from "../model/strategy";
 import { ManagedClusterUpdateSchema } from "../model/update";
 import { AutoUpgradeProfileSchema, updateChoiceIssues, type UpdateChoice } from "../model/autoUpgrade";
 import { AnalysisSchema } from "../model/analysis";
@@ -99,9 +99,8 @@ export const ScenarioSchema = z
       if (Date.parse(action.at) < start) add({ path: `actions[${i}].at`, message: "must not be before start" });
       for (const issue of unknownSkipTargets(scenario.members, strategy, excluded, action.skip ?? [], `actions[${i}].skip`)) add(issue);
       action.approve?.forEach((approval, j) => {
-        if (gateIdsFor(strategy, approval).length > 0) return;
-        const where = approval.group === undefined ? `stage '${approval.stage}'` : `group '${approval.group}' of stage '${approval.stage}'`;
-        add({ path: `actions[${i}].approve[${j}]`, message: `${where} has no ${approval.timing.toLowerCase()}-gates to approve` });
+        const message = approvalProblem(strategy, approval);
+        if (message !== undefined) add({ path: `actions[${i}].approve[${j}]`, message });
       });
     });
   }, unlessMalformed(CROSS_CHECKED));

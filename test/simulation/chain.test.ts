@@ -216,12 +216,12 @@ describe("validation of chained runs: every refusal names its field path", () =>
     const issues = issuesOf(`runs:\n  - {name: a, members: [{name: staging-1, group: g}], ${strategy}, ${NODE_IMAGES}, actions: [{at: 2026-12-14T07:59:59Z, stop: true}, {at: 2026-12-14T09:00:00Z, approve: [{stage: s, timing: Before}, {stage: s, timing: After}]}]}\n`);
     expect(issues).toEqual([
       { path: "runs[0].actions[0].at", message: "must not be before start" },
-      { path: "runs[0].actions[1].approve[1]", message: "no after-gates there to approve" },
+      { path: "runs[0].actions[1].approve[1]", message: "stage 's' has no after-gates to approve" },
     ]);
     expect(issuesOf(`runs:\n  - {name: a, members: [{name: staging-1, group: g}], ${strategy}, ${NODE_IMAGES}, actions: [{at: 2026-12-14T08:00:00Z, approve: [{stage: s, timing: Before}]}]}\n`)).toEqual([]);
     // A referenced strategy's gates, likewise.
     const referenced = `strategies:\n  gated: {stages: [{name: s, beforeGates: [{type: Approval}], groups: [{name: g}]}]}\nruns:\n  - {name: a, members: [{name: staging-1, group: g}], updateStrategyId: gated, ${NODE_IMAGES}, actions: [{at: 2026-12-14T08:00:00Z, approve: [{stage: s, timing: Before}]}, {at: 2026-12-14T08:00:00Z, approve: [{stage: s, group: g, timing: Before}]}]}\n`;
-    expect(issuesOf(referenced)).toEqual([{ path: "runs[0].actions[1].approve[0]", message: "no before-gates there to approve" }]);
+    expect(issuesOf(referenced)).toEqual([{ path: "runs[0].actions[1].approve[0]", message: "group 'g' of stage 's' has no before-gates to approve" }]);
     // A run without a strategy has the default one, even beside a strategy named "undefined".
     const unnamed = referenced.replace("  gated:", "  undefined:").replace("updateStrategyId: gated, ", "");
     expect(issuesOf(unnamed).map((i) => i.path)).toEqual(["runs[0].actions[0].approve[0]", "runs[0].actions[1].approve[0]"]);
