@@ -65,6 +65,16 @@ function rollout(clusters: Cluster[], analysis: string[], actions: string[] = []
   ].join("\n");
 }
 
+/** A scenario's run on the simulated fleet and the virtual clock, started at the scenario's start. */
+function startedRun(text: string, options?: Parameters<typeof UpdateRunEngine.create>[2]) {
+  const parsed = parseScenario(text);
+  const clock = new VirtualClock(Date.parse(parsed.start));
+  const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
+  const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet, options);
+  engine.start(clock.now());
+  return { clock, fleet, engine };
+}
+
 const soakOf = (o: Outcome, stage: string, template: string) => o.stage(stage).analysisRuns?.find((a) => a.kind === "soak" && a.template === template);
 
 describe("a stage's soak with several templates", () => {
@@ -133,11 +143,7 @@ describe("a stage's pre-check", () => {
     expect(o.ops("c2")).toStrictEqual([]);
     expect(o.member("c3").message).toBe("Not started: the run failed before this member was reached.");
     // The engine has nothing left to do from that instant: it does not wake for lat's next measurement.
-    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.2, 0.2] }, { name: "c3", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 2")}`, "stages:", "  - {name: rest, preCheck: [err, lat]}"]));
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet);
-    engine.start(clock.now());
+    const { clock, engine } = startedRun(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest", err: [0.2, 0.2] }, { name: "c3", group: "rest" }], ["templates:", `  - ${ERR}`, `  - ${LAT(", count: 2")}`, "stages:", "  - {name: rest, preCheck: [err, lat]}"]));
     const passes: string[] = [];
     for (let wake: number | undefined = clock.now(); wake !== undefined; wake = (await engine.reconcile(clock.now())).nextWakeAt) {
       await clock.sleepUntil(wake);
@@ -246,12 +252,8 @@ describe("afterMember from the run and from a stage", () => {
 
   it("a declared template named health-check, for a member without a healthCheck: it says and fails as any analysis, not as a probe", async () => {
     const named = "{name: health-check, provider: {web: {url: 'https://status.example/declared'}}, interval: 1m, count: 2, failureLimit: 1}";
-    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${named}`, "afterMember: [health-check]"]));
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
     const probe = async (_m: unknown, url: string) => ({ ok: false, detail: `GET ${url} answered 503` });
-    const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet, { probe });
-    engine.start(clock.now());
+    const { clock, engine } = startedRun(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${named}`, "afterMember: [health-check]"]), { probe });
     await drive(engine, clock, { until: Date.parse(T(10)) + 30_000 });
     const c1 = () => engine.status().stages[0]!.groups[0]!.members[0]!;
     expect(c1().message).toBe(`Upgrade done; analysing, next measurement at ${T(11)}. Last: 'health-check' Failed: GET https://status.example/declared answered 503.`);
@@ -320,13 +322,9 @@ describe("a start after a member failed its analysis", () => {
 describe("what a member says while it is analysed", () => {
   it("the templates and the first instant, then the next measurement and the last one seen, latest first", async () => {
     const healthCheck = "{url: 'https://c1.example/healthz', settleSeconds: 0, intervalSeconds: 60, retries: 0}";
-    const parsed = parseScenario(
+    const { clock, engine } = startedRun(
       rollout([{ name: "c1", group: "canary", healthCheck }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR.replace("interval: 5m", "interval: 5m, initialDelay: 1m, count: 3")}`, "afterMember: [err]"]),
     );
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet);
-    engine.start(clock.now());
     const said = async (minutes: number) => {
       await clock.sleepUntil(Date.parse(T(minutes)));
       await engine.reconcile(clock.now());
@@ -344,16 +342,12 @@ describe("what a member says while it is analysed", () => {
   it("names the analysis measured last, by each one's latest measurement (not an earlier one)", async () => {
     // From 00:10, err every minute (00:10, 00:11, 00:12, 00:13) and lat every 150 s (00:10, 00:12:30): at 00:13 err's
     // fourth measurement is the latest, though lat's last (00:12:30) came after err's second and third.
-    const parsed = parseScenario(
+    const { clock, engine } = startedRun(
       rollout(
         [{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }],
         ["templates:", `  - ${ERR.replace("interval: 5m", "interval: 1m, count: 9")}`, `  - ${LAT(", count: 9").replace("interval: 5m", "interval: 150s")}`, "afterMember: [lat, err]"],
       ),
     );
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet);
-    engine.start(clock.now());
     const said = async (minutes: number) => {
       await drive(engine, clock, { until: Date.parse(T(minutes)) });
       return engine.status().stages[0]!.groups[0]!.members[0]!.message;
