@@ -72,7 +72,7 @@ function startedRun(text: string, options?: Parameters<typeof UpdateRunEngine.cr
   const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
   const engine = UpdateRunEngine.create({ name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), analysis: parsed.analysis! }, fleet, options);
   engine.start(clock.now());
-  return { clock, fleet, engine };
+  return { parsed, clock, fleet, engine };
 }
 
 const soakOf = (o: Outcome, stage: string, template: string) => o.stage(stage).analysisRuns?.find((a) => a.kind === "soak" && a.template === template);
@@ -362,12 +362,7 @@ describe("what a member resumed before its next measurement says (a journal from
   /** c1 (its healthCheck settling 2 minutes, beside `templates`) run to 00:10, resumed without its checkAgainAt, and looked at at 00:11. */
   async function resumedAt11(templates: string[]) {
     const healthCheck = "{url: 'https://c1.example/healthz', settleSeconds: 120, intervalSeconds: 60, retries: 0}";
-    const parsed = parseScenario(rollout([{ name: "c1", group: "canary", healthCheck }, { name: "c2", group: "rest" }], templates));
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const input = { name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), ...(parsed.analysis === undefined ? {} : { analysis: parsed.analysis }) };
-    const first = UpdateRunEngine.create(input, fleet);
-    first.start(clock.now());
+    const { parsed, clock, fleet, engine: first } = startedRun(rollout([{ name: "c1", group: "canary", healthCheck }, { name: "c2", group: "rest" }], templates));
     await drive(first, clock, { until: Date.parse(T(10)) });
     const state = first.snapshot();
     const group = state.stages[0]!.groups[0]!;
@@ -440,12 +435,7 @@ describe("an analysis that cannot be measured", () => {
   });
 
   it("a resumed run whose inputs no longer declare a running analysis ends it in Error, saying so (it waited for it forever, waking at once)", async () => {
-    const parsed = parseScenario(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, "stages:", "  - {name: canary, soak: [err]}"]));
-    const clock = new VirtualClock(Date.parse(parsed.start));
-    const fleet = new SimulatedFleet({ regions: parsed.regions, members: parsed.members }, clock);
-    const input = { name: "run", members: parsed.members, strategy: resolveScenarioStrategy(parsed), ...updateChoiceOf(parsed), ...(parsed.analysis === undefined ? {} : { analysis: parsed.analysis }) };
-    const first = UpdateRunEngine.create(input, fleet);
-    first.start(clock.now());
+    const { clock, fleet, engine: first } = startedRun(rollout([{ name: "c1", group: "canary" }, { name: "c2", group: "rest" }], ["templates:", `  - ${ERR}`, "stages:", "  - {name: canary, soak: [err]}"]));
     // Until the soak's second measurement is due (00:15): its first was taken at 00:10.
     await drive(first, clock, { until: Date.parse(T(12)) });
     expect(first.status().stages[0]?.analysisRuns?.[0]).toMatchObject({ phase: "Running", successful: 1 });
