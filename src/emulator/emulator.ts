@@ -66,6 +66,12 @@ export interface ArmEmulatorOptions {
    * arm-emulator` does; a server for other processes keeps running at `msPerSimulatedMinute`.
    */
   compressIdleTime?: boolean;
+  /**
+   * Told of each request as it is logged (answered, or reset), synchronously: a test acts at an exact
+   * request boundary with it (the kill-and-resume test SIGKILLs the client there), where polling
+   * `requests` would act a timer tick — and, under load, several requests — late.
+   */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 export interface ArmEmulator {
@@ -118,7 +124,7 @@ export async function startArmEmulator(options: ArmEmulatorOptions): Promise<Arm
   const faults = options.faults === undefined ? undefined : new FaultInjector(options.faults, options.seed ?? 1);
   const throttling = options.throttling ?? true;
   const throttle = throttling === false ? undefined : new SubscriptionThrottle(throttling === true ? {} : throttling);
-  const log = new RequestLog();
+  const log = new RequestLog(options.onRequest);
 
   let baseUrl = "";
   const lifecycle = new Lifecycle();

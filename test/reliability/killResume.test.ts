@@ -33,6 +33,9 @@ let emulator: ArmEmulator;
 let provider = "";
 let caFile = "";
 let workDir = "";
+/** The current attempt's kill trigger, told of each request the emulator answers. */
+let onRequest: (() => void) | undefined;
+const started = () => emulator.fleet.snapshot().clusters.filter((c) => c.operations.length > 0).length;
 
 
 function inputs(): PropertyMap {
@@ -60,7 +63,7 @@ beforeAll(async () => {
     members: NAMES.map((name) => ({ name, region: "westeurope", kubernetesVersion: "1.31.2", nodePools: [POOL] })),
   });
   // 10-minute upgrades take 300 ms: the whole run is several seconds of real work to interrupt.
-  emulator = await startArmEmulator({ fleet, msPerSimulatedMinute: 30, throttling: false, subscriptionId: SUBSCRIPTION, resourceGroup: "fleet-rg" });
+  emulator = await startArmEmulator({ fleet, msPerSimulatedMinute: 30, throttling: false, onRequest: () => onRequest?.(), subscriptionId: SUBSCRIPTION, resourceGroup: "fleet-rg" });
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "kill-resume-"));
   caFile = path.join(workDir, "ca.pem");
   fs.writeFileSync(caFile, emulator.certificatePem);
@@ -87,25 +90,32 @@ it(`SIGKILL at ${KILLS} seeded points mid-create, then create again: each cluste
   for (let i = 0; i < KILLS && !completedEarly; i++) {
     const doomed = await startProviderHost();
     await doomed.configure();
+    // Kill points spread over the run: the k-th lands once about 44·k/20 clusters have an upgrade
+    // started (± a few), then 0–4 requests later — before, during or right after an upgrade's start,
+    // or amid the reads of a resume when the target was passed already. Counted in requests, not
+    // milliseconds, and the SIGKILL sent as the emulator logs the request: where a kill lands does not
+    // depend on the machine's load, so each attempt moves the run on by a few requests at most and
+    // work is left for all twenty (a timer kill let an attempt start a whole round, and the run
+    // finished before its 20th kill).
+    const target = Math.max(1, Math.min(45, Math.round(((i + 1) * 44) / KILLS) + Math.floor(random() * 5) - 2));
+    let requestsLeft = Math.floor(random() * 5);
+    const landed = new Promise<"killed">((resolve) => {
+      onRequest = () => {
+        if (started() < target) return;
+        if (requestsLeft-- > 0) return;
+        onRequest = undefined;
+        process.kill(doomed.pid, "SIGKILL");
+        resolve("killed");
+      };
+    });
     const attempt = doomed.create(RUN_NAME, inputs()).then(
       () => "completed" as const,
       (e: unknown) => e,
     );
-    // Kill points spread over the run: the k-th lands once about 44·k/20 clusters have an upgrade
-    // started (± a few), plus 0–300 ms — before, during or right after an upgrade's start.
-    // (Up to about 45 of the 50: past that, the run may end before a kill lands.)
-    const target = Math.max(1, Math.min(45, Math.round(((i + 1) * 44) / KILLS) + Math.floor(random() * 5) - 2));
-    const extraMs = Math.floor(random() * 300);
-    const started = () => emulator.fleet.snapshot().clusters.filter((c) => c.operations.length > 0).length;
-    const reached = (async () => {
-      while (started() < target) await new Promise((r) => setTimeout(r, 10));
-      await new Promise((r) => setTimeout(r, extraMs));
-      return "timer" as const;
-    })();
-    const outcome = await Promise.race([attempt, reached]);
+    const outcome = await Promise.race([attempt, landed]);
+    onRequest = undefined;
     if (outcome === "completed") completedEarly = true;
     else {
-      await doomed.kill("SIGKILL");
       expect(await attempt).toBeInstanceOf(ProviderCallError);
       killed.push(started());
     }
@@ -113,7 +123,7 @@ it(`SIGKILL at ${KILLS} seeded points mid-create, then create again: each cluste
   }
   // Enough work was left to interrupt every time.
   expect(killed).toHaveLength(KILLS);
-  const upgradedWhileKilling = emulator.fleet.snapshot().clusters.filter((c) => c.operations.length > 0).length;
+  const upgradedWhileKilling = started();
   expect(upgradedWhileKilling).toBeGreaterThan(0);
 
   const host = await startProviderHost();

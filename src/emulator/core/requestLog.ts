@@ -36,6 +36,9 @@ export class RequestLog {
   readonly entries: RequestLogEntry[] = [];
   readonly counters: RequestCounters = emptyCounters();
 
+  /** `onRecord` is told of each entry as it is logged, synchronously (see `ArmEmulatorOptions.onRequest`). */
+  constructor(private readonly onRecord?: (entry: RequestLogEntry) => void) {}
+
   record(entry: RequestLogEntry): void {
     this.entries.push(entry);
     if ((METHODS as readonly string[]).includes(entry.method)) this.counters[entry.method as (typeof METHODS)[number]] += 1;
@@ -44,6 +47,7 @@ export class RequestLog {
       this.counters.faults += 1;
       this.counters.injected[entry.fault] += 1;
     }
+    this.onRecord?.(entry);
   }
 
   /** Forget everything so far (between test cases sharing one emulator). */
