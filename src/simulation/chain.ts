@@ -11,7 +11,7 @@ import { ValidationError, friendlyErrors, parsePath, toFieldIssues, type FieldIs
 import { FleetShape, checkFleet } from "../model/fleet";
 import { HealthCheckSchema } from "../model/healthCheck";
 import { crossValidateRun } from "../model/run";
-import { ScenarioActionSchema, horizonProblems, parseScenarioDocument, validateScenario, type Scenario } from "./scenario";
+import { ScenarioActionSchema, horizonProblems, parseScenarioDocument, strategyIssuePath, validateScenario, type Scenario } from "./scenario";
 import { UpdateRunStrategySchema, approvalProblem, type UpdateRunStrategy } from "../model/strategy";
 import { ManagedClusterUpdateSchema, type ManagedClusterUpdate } from "../model/update";
 
@@ -91,8 +91,8 @@ export const ChainScenarioSchema = z
         // A strategy path is named only for a strategy checked: without an inline one, the referenced one.
         const strategyAt = run.strategy === undefined ? ["strategies", run.updateStrategyId as string] : ["runs", i, "strategy"];
         for (const issue of crossValidateRun({ members: listed, strategy }).issues) {
-          const [head, ...rest] = pathOf(issue);
-          if (head === "strategy") add([...strategyAt, ...rest], issue.message);
+          const at = strategyIssuePath(issue, strategyAt);
+          if (at !== undefined) add(at, issue.message);
           // The fleet's own members are checked as the fleet (checkFleet).
           else if (listed !== chain.members) add(["runs", i, ...pathOf(issue)], issue.message);
         }

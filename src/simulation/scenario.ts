@@ -86,12 +86,13 @@ export const ScenarioSchema = z
     // "Inline and reference" is about what the file says: a resolved reference alone is not "both".
     const inlineAndReference = scenario.strategy !== undefined ? scenario.updateStrategyId : undefined;
     const { issues, excluded } = crossValidateRun({ members: scenario.members, strategy, updateStrategyId: inlineAndReference, ...(scenario.analysis === undefined ? {} : { analysis: scenario.analysis }) });
-    // crossValidateRun names strategy paths as `strategy...`; a referenced strategy (the one checked when
-    // there is no inline one: without either, no strategy path is named) lives under `strategies.<name>`.
+    // The strategy checked is the inline one, or else the referenced one (without either, no strategy
+    // path is named).
+    const strategyAt = scenario.strategy === undefined ? ["strategies", scenario.updateStrategyId as string] : ["strategy"];
     for (const issue of issues) {
-      if (scenario.strategy === undefined && issue.path.startsWith("strategy.")) {
-        add({ ...issue, path: `strategies.${scenario.updateStrategyId}${issue.path.slice("strategy".length)}` });
-      } else add(issue);
+      const at = strategyIssuePath(issue, strategyAt);
+      if (at === undefined) add(issue);
+      else ctx.addIssue({ code: "custom", path: at, message: issue.message });
     }
     const start = Date.parse(scenario.start);
     if (scenario.until !== undefined) for (const message of horizonProblems(start, scenario.until)) add({ path: "until", message });
@@ -106,6 +107,16 @@ export const ScenarioSchema = z
   }, unlessMalformed(CROSS_CHECKED));
 /** A scenario: what the file says, with its update as the tagged `UpdateChoice` (exactly one is set). */
 export type Scenario = Omit<z.infer<typeof ScenarioSchema>, "managedClusterUpdate" | "autoUpgradeProfile"> & UpdateChoice;
+
+/**
+ * Where an issue of a run's checks about its strategy points in the file: `crossValidateRun` names the
+ * run's strategy `strategy`, the file has it at `strategyAt` (inline, or a reference's
+ * `strategies.<name>`). `undefined` for an issue not about the strategy. Scenarios and chains both.
+ */
+export function strategyIssuePath(issue: FieldIssue, strategyAt: ReadonlyArray<PropertyKey>): PropertyKey[] | undefined {
+  const [head, ...rest] = parsePath(issue.path);
+  return head === "strategy" ? [...strategyAt, ...rest] : undefined;
+}
 
 /** What is wrong with a scenario's `until` (issue 19: at most `MAX_HORIZON_DAYS` after `start`). */
 export function horizonProblems(start: number, until: string): string[] {
