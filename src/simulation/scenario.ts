@@ -76,7 +76,8 @@ export const ScenarioSchema = z
   })
   .superRefine((scenario, ctx) => {
     checkFleet(scenario, ctx);
-    const add = (issue: FieldIssue) => ctx.addIssue({ code: "custom", path: parsePath(issue.path), message: issue.message });
+    const addAt = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    const add = (issue: FieldIssue) => addAt(parsePath(issue.path), issue.message);
     for (const issue of updateChoiceIssues(scenario)) add(issue);
     const strategy = resolveScenarioStrategy(scenario);
     // An inline strategy is the one resolved: only a reference can resolve to none.
@@ -89,11 +90,7 @@ export const ScenarioSchema = z
     // The strategy checked is the inline one, or else the referenced one (without either, no strategy
     // path is named).
     const strategyAt = scenario.strategy === undefined ? ["strategies", scenario.updateStrategyId as string] : ["strategy"];
-    for (const issue of issues) {
-      const at = strategyIssuePath(issue, strategyAt);
-      if (at === undefined) add(issue);
-      else ctx.addIssue({ code: "custom", path: at, message: issue.message });
-    }
+    for (const issue of issues) addAt(strategyIssuePath(issue, strategyAt) ?? parsePath(issue.path), issue.message);
     const start = Date.parse(scenario.start);
     if (scenario.until !== undefined) for (const message of horizonProblems(start, scenario.until)) add({ path: "until", message });
     scenario.actions.forEach((action, i) => {
